@@ -1,0 +1,41 @@
+/**
+ * `npm run build`: validates the data (every problem reported, nothing built if any), builds the
+ * site with Astro into a staging folder, and publishes it over the output folder only on success.
+ */
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { build } from 'astro';
+import { loadConfig } from '../src/lib/config.ts';
+import { handOver } from '../src/lib/dataset.ts';
+import { pageCount } from '../src/lib/listing.ts';
+import { loadFile } from '../src/lib/load.ts';
+import { formatReport } from '../src/lib/problems.ts';
+import { createStagingDir, discard, publish } from '../src/lib/publish.ts';
+import { exitOnConfigError, progressLine } from './cli.ts';
+import { summariseBuild } from './summary.ts';
+
+process.env['ASTRO_TELEMETRY_DISABLED'] = '1';
+const root = fileURLToPath(new URL('..', import.meta.url));
+const started = performance.now();
+
+const config = exitOnConfigError(loadConfig);
+const { records, problems } = loadFile(config.dataFile, { onRows: progressLine('rows validated') });
+if (problems.length > 0) {
+  console.error(formatReport(problems));
+  console.error(`\nNothing was built; ${config.outDir}/ is unchanged.`);
+  process.exit(1);
+}
+console.error(`${config.dataFile}: ${records.length} rows valid, building ${pageCount(records.length)} pages`);
+handOver({ config, records });
+
+const staging = createStagingDir(config.outDir);
+try {
+  await build({ root, outDir: staging, logLevel: records.length > 10_000 ? 'warn' : 'info' });
+} catch (error) {
+  discard(staging);
+  console.error(error instanceof Error ? error.message : error);
+  console.error(`\nThe build failed; ${config.outDir}/ is unchanged.`);
+  process.exit(1);
+}
+publish(staging, config.outDir);
+console.error(summariseBuild(config.outDir, records.length, performance.now() - started));

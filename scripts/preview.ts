@@ -1,0 +1,20 @@
+/** `npm run preview`: serves the built site as the origin would answer it, on HOST:PORT. */
+import { loadConfig } from '../src/lib/config.ts';
+import { createPreviewServer } from '../src/lib/preview-server.ts';
+import { LISTING_PATH } from '../src/lib/routes.ts';
+import { exitOnConfigError } from './cli.ts';
+
+const config = exitOnConfigError(loadConfig);
+const server = createPreviewServer({ outDir: config.outDir });
+server.on('error', (error) => {
+  console.error(`Cannot serve on ${config.host}:${config.port}: ${error.message}`);
+  process.exit(1);
+});
+server.listen(config.port, config.host, () => {
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const origin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  console.log(`Serving ${config.outDir}/ at ${origin}/`);
+  console.log(`  listing: ${origin}${LISTING_PATH}?page=1`);
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.close(() => process.exit(0)));

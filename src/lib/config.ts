@@ -1,0 +1,89 @@
+/**
+ * Configuration from the environment, validated once at start. Every default makes the local site
+ * work with no configuration: the embedded dataset, logos served by the preview server itself.
+ */
+import { z } from 'zod';
+
+/** The embedded default dataset, relative to the project folder (where npm runs every script). */
+export const DEFAULT_DATA_FILE = 'data/captured-car-models.csv';
+/** Where the built site is published. */
+export const DEFAULT_OUT_DIR = 'dist';
+export const DEFAULT_PORT = 4321;
+export const DEFAULT_HOST = '127.0.0.1';
+/** Where the shipped logo images live in the built site, and so the default assets address. */
+export const DEFAULT_ASSETS_PATH = '/assets';
+
+export interface Config {
+  /** The spec's {base_url}: scheme, host and optional path prefix, no trailing slash. */
+  baseUrl: string;
+  /** The spec's {assets_url}, no trailing slash. */
+  assetsUrl: string;
+  dataFile: string;
+  /** The published site's folder. */
+  outDir: string;
+  port: number;
+  host: string;
+}
+
+const absoluteHttpUrl = (name: string) =>
+  z
+    .string()
+    .trim()
+    .refine((text) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol), {
+      message: `${name} must be an absolute http(s) URL such as https://cars.example.com`,
+      abort: true,
+    })
+    .refine((text) => new URL(text).search === '' && new URL(text).hash === '', {
+      message: `${name} must not have a query string or a fragment`,
+    })
+    .transform((text) => text.replace(/\/+$/, ''));
+
+const environmentSchema = z.object({
+  PORT: z
+    .string()
+    .regex(/^[0-9]{1,5}$/, { message: 'PORT must be a whole number from 0 to 65535', abort: true })
+    .transform(Number)
+    .refine((port) => port <= 65_535, 'PORT must be a whole number from 0 to 65535')
+    .optional(),
+  HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:_[\]-]+$/, 'HOST must be a host name or an IP address such as 127.0.0.1')
+    .optional(),
+  BASE_URL: absoluteHttpUrl('BASE_URL').optional(),
+  ASSETS_URL: absoluteHttpUrl('ASSETS_URL').optional(),
+  DATA_FILE: z.string().min(1, 'DATA_FILE must be the path of a CSV file').optional(),
+  OUT_DIR: z.string().min(1, 'OUT_DIR must be a folder path').optional(),
+});
+
+/** Thrown for an invalid environment; its message lists every bad variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates the configuration. Empty variables count as unset. */
+export function loadConfig(environment: Record<string, string | undefined> = process.env): Config {
+  const present = Object.fromEntries(
+    Object.keys(environmentSchema.shape)
+      .map((key) => [key, environment[key]] as const)
+      .filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = environmentSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const key = String(issue.path[0]);
+      return `  ${issue.message}; got ${JSON.stringify(present[key])}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const { PORT, HOST, BASE_URL, ASSETS_URL, DATA_FILE, OUT_DIR } = parsed.data;
+  const port = PORT ?? DEFAULT_PORT;
+  const baseUrl = BASE_URL ?? `http://localhost:${port}`;
+  return {
+    baseUrl,
+    assetsUrl: ASSETS_URL ?? `${baseUrl}${DEFAULT_ASSETS_PATH}`,
+    dataFile: DATA_FILE ?? DEFAULT_DATA_FILE,
+    outDir: OUT_DIR ?? DEFAULT_OUT_DIR,
+    port,
+    host: HOST ?? DEFAULT_HOST,
+  };
+}
