@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
-import { parse, type CsvError } from 'csv-parse/sync';
+import { parse, type CsvError, type InfoRecord } from 'csv-parse/sync';
 import { FIELDS, rowSchema, type CarModel, type CsvRow, type FieldName } from './schema.ts';
 import type { Problem } from './problems.ts';
 
@@ -73,16 +73,17 @@ export function loadCsv(input: Uint8Array, file: string, progress: LoadProgress 
   let rows = 0;
 
   parse(body, {
-    info: true,
     skip_empty_lines: true,
     relax_column_count: true,
     skip_records_with_error: true,
     on_skip: (error: CsvError | undefined) => {
       if (!error) return;
-      problems.push({ file, line: error.lines, rule: CSV_ERROR_RULES[error.code] ?? error.message });
+      // An unclosed quote runs to the end of the file: name the line where its record starts.
+      const line = error.code === 'CSV_QUOTE_NOT_CLOSED' ? lines.startOfNextRecord() : Number(error['lines']);
+      problems.push({ file, line, rule: CSV_ERROR_RULES[error.code] ?? error.message });
     },
-    on_record: ({ record, info }: { record: string[]; info: { bytes: number } }) => {
-      const line = lines.startOfRecordEndingAt(info.bytes);
+    on_record: (record: string[], context: InfoRecord) => {
+      const line = lines.startOfRecordEndingAt(context.bytes);
       if (columns === undefined && !headerBroken) {
         const header = readHeader(record, file, line);
         if (header.problems.length > 0) {
@@ -136,7 +137,7 @@ export function loadCsv(input: Uint8Array, file: string, progress: LoadProgress 
   if (columns === undefined && !headerBroken && problems.length === 0) {
     problems.push({ file, line: 1, rule: 'has no header row' });
   }
-  problems.sort((a, b) => a.line - b.line || (a.column ?? 0) - (b.column ?? 0));
+  problems.sort((a, b) => a.line - b.line || (a.column ?? Infinity) - (b.column ?? Infinity));
   return { records: problems.length > 0 ? [] : records, problems };
 }
 
@@ -250,19 +251,29 @@ class LineCounter {
     this.bytes = bytes;
   }
 
+  /** The line the next record starts on, past any blank lines, without moving on. */
+  startOfNextRecord(end = this.bytes.length): number {
+    this.skipBlankLines(end);
+    return this.line;
+  }
+
   /** The line a record starts on, given the offset where it (and its line break) ends. */
   startOfRecordEndingAt(end: number): number {
+    const start = this.startOfNextRecord(end);
     const { bytes } = this;
-    // Blank lines skipped before the record belong to no record.
-    while (this.offset < end && (bytes[this.offset] === LF || bytes[this.offset] === CR)) {
-      if (bytes[this.offset] === LF) this.line += 1;
-      this.offset += 1;
-    }
-    const start = this.line;
     for (let next = bytes.indexOf(LF, this.offset); next !== -1 && next < end; next = bytes.indexOf(LF, next + 1)) {
       this.line += 1;
     }
     this.offset = end;
     return start;
+  }
+
+  /** Blank lines before a record belong to no record. */
+  private skipBlankLines(end: number): void {
+    const { bytes } = this;
+    while (this.offset < end && (bytes[this.offset] === LF || bytes[this.offset] === CR)) {
+      if (bytes[this.offset] === LF) this.line += 1;
+      this.offset += 1;
+    }
   }
 }

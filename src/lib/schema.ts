@@ -92,13 +92,19 @@ const logoPath = z
 const comparable =
   (...fields: FieldName[]) =>
   (payload: z.core.ParsePayload) =>
-    !payload.issues.some((issue) => fields.includes(issue.path[0] as FieldName));
+    !payload.issues.some((issue) => fields.includes(issue.path?.[0] as FieldName));
 
-const atLeast = (low: 'min_seat' | 'min_engine_size' | 'min_price', high: 'max_seat' | 'max_engine_size' | 'max_price') =>
-  [
+type Bound = 'seat' | 'engine_size' | 'price';
+
+/** The rule that each max_* field is at least its min_* field. */
+const maxAtLeastMin = (bound: Bound) => {
+  const low = `min_${bound}` as const;
+  const high = `max_${bound}` as const;
+  return [
     (row: Record<typeof low | typeof high, number>) => row[high] >= row[low],
     { message: `must be greater than or equal to ${low}`, path: [high], when: comparable(low, high) },
-  ] as const;
+  ] satisfies [unknown, z.core.$ZodCustomParams];
+};
 
 /** One CSV row, as text keyed by field name, to a record. */
 export const rowSchema = z
@@ -117,9 +123,9 @@ export const rowSchema = z
     capture_combined_car_model_yearly_unique_id: wholeNumber(1, LIMITS.maxId),
     logo: logoPath,
   })
-  .refine(...atLeast('min_seat', 'max_seat'))
-  .refine(...atLeast('min_engine_size', 'max_engine_size'))
-  .refine(...atLeast('min_price', 'max_price'))
+  .refine(...maxAtLeastMin('seat'))
+  .refine(...maxAtLeastMin('engine_size'))
+  .refine(...maxAtLeastMin('price'))
   .refine((row) => row.has_operation_type_auto || row.has_operation_type_hand, {
     message: 'at least one of has_operation_type_auto and has_operation_type_hand must be true',
     path: ['has_operation_type_hand'],

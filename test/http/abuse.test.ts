@@ -1,0 +1,69 @@
+/** No request reads outside the built site, bad requests get a 4xx, and the server keeps serving. */
+import { describe, expect, inject, it } from 'vitest';
+import { rawExchange, rawRequest } from '../support/http.ts';
+
+const origin = inject('origin');
+const stillServing = async () => {
+  const response = await fetch(`${origin}/car/api/capture_car/latest?page=1`);
+  expect(response.status).toBe(200);
+};
+
+describe('path traversal', () => {
+  it.each([
+    '/../../../../etc/passwd',
+    '/%2e%2e/%2e%2e/%2e%2e/etc/passwd',
+    '/%2E%2E%2F%2E%2E%2F%2E%2E%2Fetc%2Fpasswd',
+    '/..%2f..%2f..%2fetc%2fpasswd',
+    '/assets/..%2f..%2f..%2f..%2fetc/passwd',
+    '/%252e%252e/%252e%252e/etc/passwd',
+    '/..%5c..%5c..%5cetc%5cpasswd',
+    '/assets/%2e%2e/%2e%2e/package.json',
+    '/car/api/capture_car/latest/page/..%2f..%2f..%2f..%2f..%2fpackage.json',
+    '/%00/etc/passwd',
+    '/assets/media/brand/logo/toyota.svg%00.html',
+  ])('%s gets a 4xx and no file from outside the site', async (target) => {
+    const response = await rawRequest(origin, 'GET', target);
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBeLessThan(500);
+    expect(response.body).not.toContain('root:');
+    expect(response.body).not.toContain('"devDependencies"');
+    await stillServing();
+  });
+});
+
+describe('malformed and oversized requests', () => {
+  it('answers malformed percent-encoding with 400', async () => {
+    expect((await rawRequest(origin, 'GET', '/%E0%A4%A')).status).toBe(400);
+    expect((await rawRequest(origin, 'GET', '/car/api/capture_car/latest/%zz')).status).toBe(400);
+    await stillServing();
+  });
+
+  it('answers a malformed query string as DRF would, without failing', async () => {
+    const response = await rawRequest(origin, 'GET', '/car/api/capture_car/latest?page=%E0%A4%A');
+    expect(response.status).toBe(404);
+    expect(response.body).toBe('{"detail":"Invalid page."}');
+  });
+
+  it('answers a very long query string with 414', async () => {
+    const response = await rawRequest(origin, 'GET', `/car/api/capture_car/latest?page=1&pad=${'x'.repeat(10_000)}`);
+    expect(response.status).toBe(414);
+    await stillServing();
+  });
+
+  it('answers oversized headers with 431', async () => {
+    const line = await rawExchange(origin, `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'y'.repeat(40_000)}\r\n\r\n`);
+    expect(line).toMatch(/^HTTP\/1\.1 431/);
+    await stillServing();
+  });
+
+  it('answers a request that is not HTTP with 400', async () => {
+    const line = await rawExchange(origin, 'HELLO THERE\r\n\r\n');
+    expect(line).toMatch(/^HTTP\/1\.1 400/);
+    await stillServing();
+  });
+
+  it('answers an absolute-form request target it does not serve with 400', async () => {
+    const line = await rawExchange(origin, 'GET http://evil.example/etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(line).toMatch(/^HTTP\/1\.1 400/);
+  });
+});

@@ -1,0 +1,81 @@
+/** The build and check-data commands as a data maintainer runs them. */
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildSite, fixture, runScript, tempDir, treeHashes } from '../support/site.ts';
+
+const workspace = tempDir('build-test');
+afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+
+describe('npm run check-data', () => {
+  it('accepts the embedded dataset: at least 250 rows, not a multiple of 10', () => {
+    const result = runScript('check-data.ts', {});
+    expect(result.status).toBe(0);
+    const rows = Number(/(\d+) rows valid/.exec(result.stdout)?.[1]);
+    expect(rows).toBeGreaterThanOrEqual(250);
+    expect(rows % 10).not.toBe(0);
+  });
+
+  it('reports every problem of a bad file with file, line, column, rule and value, and exits 1', () => {
+    const file = fixture('bad/many-problems.csv');
+    const result = runScript('check-data.ts', { DATA_FILE: file });
+    expect(result.status).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toEqual([
+      `${file}:2: column 4 (min_seat): must be a whole number from 1 to 100; got "0"`,
+      `${file}:4: column 8 (min_price): must be a plain decimal number such as 549000 or 549000.00 (no sign, spaces, commas or exponent); got "abc"`,
+      `${file}:4: column 10 (has_operation_type_auto): must be true or false; got "no"`,
+      `${file}:6: column 13 (logo): must be empty or a relative path under the assets address such as media/brand/logo/toyota.png (letters, digits, . _ ~ - and /; no scheme, no leading /, no . or .. segments); got "../x.png"`,
+      `4 problems in ${file}`,
+    ]);
+  });
+
+  it('takes the file as an argument too', () => {
+    const result = runScript('check-data.ts', {}, [fixture('bad/encoding-big5.csv')]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('encoding-big5.csv:3: is not valid UTF-8 text');
+  });
+
+  it('names a file that does not exist', () => {
+    const result = runScript('check-data.ts', { DATA_FILE: join(workspace, 'nope.csv') });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/nope\.csv: cannot be read: ENOENT/);
+  });
+
+  it('refuses an invalid configuration with a clear error and exit code 2', () => {
+    const result = runScript('check-data.ts', { BASE_URL: 'not a url', PORT: 'eighty' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('BASE_URL must be an absolute http(s) URL');
+    expect(result.stderr).toContain('PORT must be a whole number');
+  });
+});
+
+describe('npm run build', () => {
+  const outDir = join(workspace, 'site');
+
+  it('builds an empty listing from a header-only file: count 0 and an empty page 1', () => {
+    buildSite({ DATA_FILE: fixture('good/header-only.csv'), OUT_DIR: outDir });
+    expect(readFileSync(join(outDir, 'car/api/capture_car/latest/page/1.json'), 'utf8')).toBe(
+      '{"count":0,"next":null,"previous":null,"results":[]}',
+    );
+    expect(existsSync(join(outDir, 'car/api/capture_car/latest/page/2.json'))).toBe(false);
+  });
+
+  it('fails on bad data with every problem, builds nothing and leaves the last good site byte-identical', () => {
+    const before = treeHashes(outDir);
+    const result = runScript('build.ts', { DATA_FILE: fixture('bad/many-problems.csv'), OUT_DIR: outDir });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('many-problems.csv:2: column 4 (min_seat)');
+    expect(result.stderr).toContain('many-problems.csv:6: column 13 (logo)');
+    expect(result.stderr).toContain('4 problems in');
+    expect(result.stderr).toContain('Nothing was built');
+    expect(treeHashes(outDir)).toEqual(before);
+  });
+
+  it('replaces the site whole on success and leaves no staging folders behind', () => {
+    buildSite({ DATA_FILE: fixture('good/bom-crlf.csv'), OUT_DIR: outDir, BASE_URL: 'https://cars.example.com' });
+    const page = JSON.parse(readFileSync(join(outDir, 'car/api/capture_car/latest/page/1.json'), 'utf8')) as { count: number };
+    expect(page.count).toBe(2);
+    expect(readdirSync(workspace).filter((entry) => entry.startsWith('.'))).toEqual([]);
+  });
+});

@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadCsv, loadFile } from '../../src/lib/load.ts';
+import { formatProblem } from '../../src/lib/problems.ts';
+import { FIELDS } from '../../src/lib/schema.ts';
+import { fixture } from '../support/site.ts';
+
+const header = FIELDS.join(',');
+const goodRow = (id: number, name = `豐田 Toyota Model ${id}`) =>
+  `${id},${name},${100 + id},5,7,1496,1998,200000,250000.50,true,false,${100 + id},media/brand/logo/toyota.svg`;
+const load = (text: string) => loadCsv(Buffer.from(text), 'cars.csv');
+
+type Expected = [line: number, field: string | null, rule: string][];
+const expected = JSON.parse(readFileSync(fixture('bad/expected.json'), 'utf8')) as Record<string, Expected>;
+
+describe('every bad-file fixture gives exactly the expected problems', () => {
+  it.each(Object.entries(expected))('%s', (name, problems) => {
+    const result = loadFile(fixture(`bad/${name}`));
+    expect(result.records).toEqual([]);
+    expect(result.problems).toHaveLength(problems.length);
+    result.problems.forEach((problem, index) => {
+      const [line, field, rule] = problems[index]!;
+      expect(problem.line).toBe(line);
+      expect(problem.field ?? null).toBe(field);
+      expect(problem.rule).toContain(rule);
+      expect(problem.file).toBe(fixture(`bad/${name}`));
+    });
+  });
+
+  it('covers at least 30 distinct problems', () => {
+    expect(Object.keys(expected).length).toBeGreaterThanOrEqual(30);
+  });
+});
+
+describe('good variants are accepted', () => {
+  it.each(['bom-crlf.csv', 'reordered-columns.csv', 'quoted-fields.csv', 'uppercase-booleans.csv'])('%s', (name) => {
+    const result = loadFile(fixture(`good/${name}`));
+    expect(result.problems).toEqual([]);
+    expect(result.records.length).toBeGreaterThan(0);
+  });
+
+  it('reads reordered columns by name', () => {
+    const [first] = loadFile(fixture('good/reordered-columns.csv')).records;
+    expect(first).toMatchObject({ id: 1, min_seat: 5, max_seat: 7, max_price: 250000.5, logo: 'media/brand/logo/toyota.svg' });
+  });
+
+  it('keeps quoted commas, quotes, line breaks and markup exactly', () => {
+    const records = loadFile(fixture('good/quoted-fields.csv')).records;
+    expect(records.map((record) => record.combined_car_model)).toEqual([
+      '平治 Mercedes-Benz V 260 L, "Avantgarde"\nLong',
+      '<script>alert("x")</script> & Co',
+    ]);
+  });
+
+  it('reads a header-only file as an empty listing', () => {
+    expect(loadFile(fixture('good/header-only.csv'))).toEqual({ records: [], problems: [] });
+  });
+});
+
+describe('loadCsv', () => {
+  it('keeps rows in file order and converts types', () => {
+    const { records, problems } = load([header, goodRow(3), goodRow(1), goodRow(2)].join('\n'));
+    expect(problems).toEqual([]);
+    expect(records.map((record) => record.id)).toEqual([3, 1, 2]);
+    expect(records[0]).toMatchObject({ min_price: 200000, max_price: 250000.5, has_operation_type_auto: true, logo: 'media/brand/logo/toyota.svg' });
+  });
+
+  it('counts lines right after quoted fields with CRLF line breaks and blank lines', () => {
+    const text = [header, `1,"Two\r\nLines",101,5,7,1,2,1,2,true,false,101,`, '', goodRow(2).replace('200000', '-1'), ''].join('\r\n');
+    const { problems } = load(text);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ line: 5, field: 'min_price', column: 8, value: '-1' });
+  });
+
+  it('reports every problem of every row, in line order', () => {
+    const rows = [header, goodRow(1).replace(',5,7,', ',0,7,'), goodRow(2), goodRow(3).replace('true,false', 'false,false'), goodRow(1)];
+    const lines = load(rows.join('\n')).problems.map((problem) => [problem.line, problem.field]);
+    expect(lines).toEqual([
+      [2, 'min_seat'],
+      [4, 'has_operation_type_hand'],
+    ]);
+  });
+
+  it('finds a duplicate id only among valid rows, naming the first line', () => {
+    const { problems } = load([header, goodRow(1), goodRow(2), goodRow(1)].join('\n'));
+    expect(problems.map(formatProblem)).toEqual(['cars.csv:4: column 1 (id): must be unique: line 2 has the same id; got "1"']);
+  });
+
+  it('writes problems with file, line, column, field, rule and value', () => {
+    const { problems } = load([header, goodRow(1).replace('250000.50', '-1')].join('\n'));
+    expect(problems.map(formatProblem)).toEqual([
+      'cars.csv:2: column 9 (max_price): must be a plain decimal number such as 549000 or 549000.00 ' +
+        '(no sign, spaces, commas or exponent); got "-1"',
+    ]);
+  });
+
+  it('says a row with a stray comma has too many fields instead of guessing its columns', () => {
+    const { problems } = load([header, goodRow(1).replace('250000.50', '1,250,000')].join('\n'));
+    expect(problems.map(formatProblem)).toEqual(['cars.csv:2: has 15 fields but the header has 13']);
+  });
+
+  it('names lines with bytes that are not UTF-8 and says what to do', () => {
+    const bytes = Buffer.concat([Buffer.from(`${header}\n${goodRow(1)}\n`), Buffer.from([0xc2, 0xa8, 0xa4]), Buffer.from('\n')]);
+    const { problems } = loadCsv(bytes, 'cars.csv');
+    expect(problems.map(formatProblem)).toEqual([
+      'cars.csv:3: is not valid UTF-8 text (it looks like a legacy encoding such as Big5, GBK or TIS-620): save the file as "CSV UTF-8"',
+    ]);
+  });
+
+  it('sums up a long run of bad lines after naming the first twenty', () => {
+    const garbage = Buffer.alloc(50 * 3, 0xff);
+    for (let index = 2; index < garbage.length; index += 3) garbage[index] = 0x0a;
+    const { problems } = loadCsv(garbage, 'noise.bin');
+    expect(problems).toHaveLength(21);
+    expect(problems.at(-1)?.rule).toBe('has 30 more lines that are not valid UTF-8 (lines 21 to 50)');
+  });
+
+  it('calls back with progress for long files', () => {
+    const seen: number[] = [];
+    const rows = Array.from({ length: 25 }, (_, index) => goodRow(index + 1));
+    loadCsv(Buffer.from([header, ...rows].join('\n')), 'cars.csv', { every: 10, onRows: (rows_) => seen.push(rows_) });
+    expect(seen).toEqual([10, 20]);
+  });
+});
