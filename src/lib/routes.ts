@@ -28,6 +28,22 @@ export function pageLink(baseUrl: string, page: number): string {
   return `${baseUrl}${LISTING_PATH}?format=api&page=${page}`;
 }
 
+/** Stable URLs of what the build publishes beside the pages, for programs. */
+export const PUBLISHED = {
+  /** JSON Schema (2020-12) of one record of `results`. */
+  recordSchema: '/schema/car-model.schema.json',
+  /** JSON Schema (2020-12) of a page envelope. */
+  pageSchema: '/schema/page.schema.json',
+  /** OpenAPI 3.1 description of the listing endpoint. */
+  openApi: '/openapi.json',
+  /** Every record, in listing order, as one JSON array. */
+  allJson: '/all.json',
+  /** Every record as CSV in the input format: feeding it back in gives the same pages. */
+  allCsv: '/all.csv',
+  /** What the build holds: counts, content hashes, the data file's hash, build time. */
+  manifest: '/manifest.json',
+} as const;
+
 /** Methods the listing allows, as the origin's `Allow` header lists them. */
 export const ALLOWED_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
 

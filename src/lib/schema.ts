@@ -46,47 +46,98 @@ const CONTROL_CHARACTER = /[\u0000-\u0009\u000B\u000C\u000E-\u001F\u007F-\u009F]
 /** Slash-separated segments of unreserved URL characters, none of them `.` or `..`. */
 const LOGO_PATH = /^(?!\.{1,2}(?:\/|$))(?!.*\/\.{1,2}(?:\/|$))[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
 
-const wholeNumber = (min: number, max: number) =>
+const integer = (min: number, max: number, description: string) =>
+  z
+    .number()
+    .int({ error: `must be a whole number from ${min} to ${max}` })
+    .min(min, { error: `must be a whole number from ${min} to ${max}` })
+    .max(max, { error: `must be a whole number from ${min} to ${max}` })
+    .describe(description);
+
+const priceValue = (description: string) =>
+  z
+    .number()
+    .positive({ error: 'must be greater than 0' })
+    .max(LIMITS.maxPrice, { error: `must be at most ${LIMITS.maxPrice}` })
+    .describe(`${description} Decimal, serialised with a fractional part (549000.0). Currency: not given.`);
+
+/**
+ * A captured car model as the API publishes it: the contract of section 2.2, with our bounds.
+ * The CSV row schema below parses text into these very field schemas, and the published JSON
+ * Schema and OpenAPI document are generated from this, so data, docs and checks cannot drift.
+ */
+export const carModelSchema = z.object({
+  id: integer(1, LIMITS.maxId, 'Identifier of the entry; unique in the listing.'),
+  combined_car_model: z
+    .string()
+    .min(1, { error: 'must not be empty', abort: true })
+    .max(LIMITS.maxNameLength, { error: `must be at most ${LIMITS.maxNameLength} characters long` })
+    .refine((text) => text.trim().length > 0, 'must not be empty')
+    .refine((text) => !CONTROL_CHARACTER.test(text), 'must not contain control characters')
+    .describe(
+      'Display name: the make in a local script (Traditional Chinese), the make in Latin script, then model and variant.',
+    ),
+  combined_car_model_unique_id: integer(1, LIMITS.maxId, 'Identifier of the combined model.'),
+  min_seat: integer(1, LIMITS.maxSeats, 'Lowest seat count among the variants.'),
+  max_seat: integer(1, LIMITS.maxSeats, 'Highest seat count; at least min_seat.'),
+  min_engine_size: integer(0, LIMITS.maxEngineSize, 'Lowest engine size; 0 for electric models. Unit: not given.'),
+  max_engine_size: integer(0, LIMITS.maxEngineSize, 'Highest engine size; at least min_engine_size.'),
+  min_price: priceValue('Lowest price.'),
+  max_price: priceValue('Highest price; at least min_price.'),
+  has_operation_type_auto: z.boolean().describe('An automatic transmission variant exists.'),
+  has_operation_type_hand: z.boolean().describe('A manual transmission variant exists; at least one of the two is true.'),
+  capture_combined_car_model_yearly_unique_id: integer(
+    1,
+    LIMITS.maxId,
+    'Identifier of the yearly variant; equals combined_car_model_unique_id.',
+  ),
+  logo: z
+    .string()
+    .max(LIMITS.maxLogoLength, { error: `must be at most ${LIMITS.maxLogoLength} characters long` })
+    .regex(LOGO_PATH, {
+      error:
+        'must be empty or a relative path under the assets address such as media/brand/logo/toyota.png ' +
+        '(letters, digits, . _ ~ - and /; no scheme, no leading /, no . or .. segments)',
+    })
+    .nullable()
+    .describe('Path of the make\'s logo under the assets address, or null.'),
+});
+
+const { shape } = carModelSchema;
+
+/** CSV text of a whole number, parsed into `field`. */
+const wholeNumberText = (field: z.ZodNumber) =>
   z
     .string()
-    .regex(DIGITS, { message: `must be a whole number written with digits only, from ${min} to ${max}`, abort: true })
+    .regex(DIGITS, { error: 'must be a whole number written with digits only', abort: true })
     .transform(Number)
-    .refine((n) => n >= min && n <= max, `must be a whole number from ${min} to ${max}`);
+    .pipe(field);
 
-const price = z
-  .string()
-  .regex(DECIMAL, {
-    message: 'must be a plain decimal number such as 549000 or 549000.00 (no sign, spaces, commas or exponent)',
-    abort: true,
-  })
-  .refine(
-    (text) => !text.includes('.') || text.length - text.indexOf('.') - 1 <= LIMITS.maxPriceDecimals,
-    `must have at most ${LIMITS.maxPriceDecimals} decimal places`,
-  )
-  .transform(Number)
-  .refine((n) => n > 0, 'must be greater than 0')
-  .refine((n) => n <= LIMITS.maxPrice, `must be at most ${LIMITS.maxPrice}`);
+/** CSV text of a price: plain decimal text with at most two decimals, parsed into `field`. */
+const priceText = (field: z.ZodNumber) =>
+  z
+    .string()
+    .regex(DECIMAL, {
+      error: 'must be a plain decimal number such as 549000 or 549000.00 (no sign, spaces, commas or exponent)',
+      abort: true,
+    })
+    .refine((text) => !text.includes('.') || text.length - text.indexOf('.') - 1 <= LIMITS.maxPriceDecimals, {
+      error: `must have at most ${LIMITS.maxPriceDecimals} decimal places`,
+      abort: true,
+    })
+    .transform(Number)
+    .pipe(field);
 
-const flag = z
+const booleanText = z
   .string()
-  .regex(BOOLEAN, { message: 'must be true or false', abort: true })
+  .regex(BOOLEAN, { error: 'must be true or false', abort: true })
   .transform((text) => text.toLowerCase() === 'true');
 
-const modelName = z
+/** An empty CSV cell means no logo. */
+const logoText = z
   .string()
-  .refine((text) => text.trim().length > 0, 'must not be empty')
-  .refine((text) => text.length <= LIMITS.maxNameLength, `must be at most ${LIMITS.maxNameLength} characters long`)
-  .refine((text) => !CONTROL_CHARACTER.test(text), 'must not contain control characters');
-
-const logoPath = z
-  .string()
-  .refine((text) => text.length <= LIMITS.maxLogoLength, `must be at most ${LIMITS.maxLogoLength} characters long`)
-  .refine(
-    (text) => text === '' || LOGO_PATH.test(text),
-    'must be empty or a relative path under the assets address such as media/brand/logo/toyota.png ' +
-      '(letters, digits, . _ ~ - and /; no scheme, no leading /, no . or .. segments)',
-  )
-  .transform((text) => (text === '' ? null : text));
+  .transform((text) => (text === '' ? null : text))
+  .pipe(shape.logo);
 
 /** Cross-field rules run only when the fields they compare parsed, so each problem is reported once. */
 const comparable =
@@ -109,19 +160,19 @@ const maxAtLeastMin = (bound: Bound) => {
 /** One CSV row, as text keyed by field name, to a record. */
 export const rowSchema = z
   .object({
-    id: wholeNumber(1, LIMITS.maxId),
-    combined_car_model: modelName,
-    combined_car_model_unique_id: wholeNumber(1, LIMITS.maxId),
-    min_seat: wholeNumber(1, LIMITS.maxSeats),
-    max_seat: wholeNumber(1, LIMITS.maxSeats),
-    min_engine_size: wholeNumber(0, LIMITS.maxEngineSize),
-    max_engine_size: wholeNumber(0, LIMITS.maxEngineSize),
-    min_price: price,
-    max_price: price,
-    has_operation_type_auto: flag,
-    has_operation_type_hand: flag,
-    capture_combined_car_model_yearly_unique_id: wholeNumber(1, LIMITS.maxId),
-    logo: logoPath,
+    id: wholeNumberText(shape.id),
+    combined_car_model: shape.combined_car_model,
+    combined_car_model_unique_id: wholeNumberText(shape.combined_car_model_unique_id),
+    min_seat: wholeNumberText(shape.min_seat),
+    max_seat: wholeNumberText(shape.max_seat),
+    min_engine_size: wholeNumberText(shape.min_engine_size),
+    max_engine_size: wholeNumberText(shape.max_engine_size),
+    min_price: priceText(shape.min_price),
+    max_price: priceText(shape.max_price),
+    has_operation_type_auto: booleanText,
+    has_operation_type_hand: booleanText,
+    capture_combined_car_model_yearly_unique_id: wholeNumberText(shape.capture_combined_car_model_yearly_unique_id),
+    logo: logoText,
   })
   .refine(...maxAtLeastMin('seat'))
   .refine(...maxAtLeastMin('engine_size'))
@@ -137,8 +188,8 @@ export const rowSchema = z
     when: comparable('capture_combined_car_model_yearly_unique_id', 'combined_car_model_unique_id'),
   });
 
-/** A validated captured car model. `logo` is still the path under the assets address. */
-export type CarModel = z.output<typeof rowSchema>;
+/** A validated captured car model. `logo` is the path under the assets address. */
+export type CarModel = z.output<typeof carModelSchema>;
 
 /** The CSV text of a row, keyed by field name. */
 export type CsvRow = z.input<typeof rowSchema>;

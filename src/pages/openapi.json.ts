@@ -1,0 +1,9 @@
+import type { APIRoute } from 'astro';
+import { openApiDocument } from '../lib/contract.ts';
+import { getDataset } from '../lib/dataset.ts';
+
+/** The OpenAPI 3.1 description of the listing. */
+export const GET: APIRoute = () =>
+  new Response(JSON.stringify(openApiDocument(getDataset().config.baseUrl), null, 2), {
+    headers: { 'Content-Type': 'application/json' },
+  });

@@ -1,0 +1,9 @@
+import type { APIRoute } from 'astro';
+import { pageJsonSchema } from '../../lib/contract.ts';
+import { getDataset } from '../../lib/dataset.ts';
+
+/** The JSON Schema of a page envelope. */
+export const GET: APIRoute = () =>
+  new Response(JSON.stringify(pageJsonSchema(getDataset().config.baseUrl), null, 2), {
+    headers: { 'Content-Type': 'application/schema+json' },
+  });

@@ -1,0 +1,116 @@
+/**
+ * What programs rely on: the published JSON Schemas and OpenAPI document describe every emitted
+ * page, the full export round-trips through the build, and the same CSV builds the same bytes.
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PUBLISHED } from '../../src/lib/routes.ts';
+import { buildSite, fixture, tempDir, treeHashes } from '../support/site.ts';
+import { FIXTURE_BASE_URL } from '../support/global-setup.ts';
+
+const origin = inject('origin');
+const outDir = inject('outDir');
+const workspace = tempDir('contract-test');
+afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+
+const getJson = async (path: string): Promise<unknown> => {
+  const response = await fetch(`${origin}${path}`);
+  expect(response.status).toBe(200);
+  return response.json();
+};
+
+function validator() {
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  addFormats.default(ajv);
+  return ajv;
+}
+
+describe('the published JSON Schemas', () => {
+  let manifest: { pageCount: number; files: Record<string, string> };
+  beforeAll(async () => {
+    manifest = (await getJson(PUBLISHED.manifest)) as typeof manifest;
+  });
+
+  it('validate every page the build emitted, as served', async () => {
+    const ajv = validator();
+    const validatePage = ajv.compile((await getJson(PUBLISHED.pageSchema)) as object);
+    for (let page = 1; page <= manifest.pageCount; page += 1) {
+      const body = await getJson(`/car/api/capture_car/latest?page=${page}`);
+      expect(validatePage(body), JSON.stringify(validatePage.errors)).toBe(true);
+    }
+  });
+
+  it('reject a page that breaks the contract', async () => {
+    const validatePage = validator().compile((await getJson(PUBLISHED.pageSchema)) as object);
+    const page = (await getJson('/car/api/capture_car/latest?page=1')) as { results: Record<string, unknown>[] };
+    expect(validatePage({ ...page, count: -1 })).toBe(false);
+    expect(validatePage({ ...page, results: [{ ...page.results[0], min_seat: '5' }] })).toBe(false);
+    expect(validatePage({ ...page, results: [{ ...page.results[0], extra: 1 }] })).toBe(false);
+    expect(validatePage({ ...page, results: Array.from({ length: 11 }, () => page.results[0]) })).toBe(false);
+  });
+
+  it('validate every record of all.json, which lists the pages\' records in order', async () => {
+    const validateRecord = validator().compile((await getJson(PUBLISHED.recordSchema)) as object);
+    const all = (await getJson(PUBLISHED.allJson)) as unknown[];
+    for (const record of all) expect(validateRecord(record), JSON.stringify(validateRecord.errors)).toBe(true);
+    const paged: unknown[] = [];
+    for (let page = 1; page <= manifest.pageCount; page += 1) {
+      paged.push(...((await getJson(`/car/api/capture_car/latest/page/${page}`)) as { results: unknown[] }).results);
+    }
+    expect(all).toEqual(paged);
+  });
+
+  it('are the ones the OpenAPI document describes the listing with', async () => {
+    const openApi = (await getJson(PUBLISHED.openApi)) as {
+      openapi: string;
+      servers: { url: string }[];
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+      components: { schemas: Record<string, object> };
+    };
+    expect(openApi.openapi).toBe('3.1.0');
+    expect(openApi.servers[0]?.url).toBe(FIXTURE_BASE_URL);
+    expect(Object.keys(openApi.paths)).toEqual(['/car/api/capture_car/latest', '/car/api/capture_car/latest/page/{page}']);
+    expect(Object.keys(openApi.paths['/car/api/capture_car/latest']?.['get']?.responses ?? {})).toEqual(['200', '404', '405']);
+    const { $id: _id, ...pageSchema } = (await getJson(PUBLISHED.pageSchema)) as Record<string, unknown>;
+    expect(openApi.components.schemas['Page']).toEqual(pageSchema);
+    const validatePage = validator().compile(openApi.components.schemas['Page'] ?? {});
+    expect(validatePage(await getJson('/car/api/capture_car/latest?page=last'))).toBe(true);
+  });
+
+  it('match the manifest, whose hashes are those of the served bytes', async () => {
+    const { createHash } = await import('node:crypto');
+    for (const [path, hash] of Object.entries(manifest.files)) {
+      const bytes = Buffer.from(await (await fetch(`${origin}${path}`)).arrayBuffer());
+      expect(createHash('sha256').update(bytes).digest('hex'), path).toBe(hash);
+    }
+    expect(Object.keys(manifest.files)).toHaveLength(manifest.pageCount + 2);
+  });
+});
+
+describe('stable, round-tripping output', () => {
+  const withoutManifest = (hashes: Record<string, string>) => {
+    const { 'manifest.json': _manifest, ...rest } = hashes;
+    return rest;
+  };
+  const env = { BASE_URL: FIXTURE_BASE_URL, ASSETS_URL: `${origin}/assets` };
+
+  it('builds the same CSV twice into byte-identical files; only the manifest build time differs', () => {
+    const again = join(workspace, 'again');
+    buildSite({ DATA_FILE: fixture('listing-23.csv'), OUT_DIR: again, ...env });
+    expect(withoutManifest(treeHashes(again))).toEqual(withoutManifest(treeHashes(outDir)));
+    const first = JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    const second = JSON.parse(readFileSync(join(again, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    expect({ ...second, builtAt: undefined }).toEqual({ ...first, builtAt: undefined });
+  });
+
+  it('builds the exported all.csv back into byte-identical pages and exports', async () => {
+    const exported = join(workspace, 'exported.csv');
+    writeFileSync(exported, Buffer.from(await (await fetch(`${origin}${PUBLISHED.allCsv}`)).arrayBuffer()));
+    const rebuilt = join(workspace, 'rebuilt');
+    buildSite({ DATA_FILE: exported, OUT_DIR: rebuilt, ...env });
+    expect(withoutManifest(treeHashes(rebuilt))).toEqual(withoutManifest(treeHashes(outDir)));
+  });
+});
