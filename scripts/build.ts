@@ -3,6 +3,7 @@
  * site with Astro into a staging folder, and publishes it over the output folder only on success.
  */
 import { performance } from 'node:perf_hooks';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'astro';
 import { loadConfig } from '../src/lib/config.ts';
@@ -10,7 +11,8 @@ import { handOver } from '../src/lib/dataset.ts';
 import { pageCount } from '../src/lib/listing.ts';
 import { loadFile } from '../src/lib/load.ts';
 import { formatReport } from '../src/lib/problems.ts';
-import { createStagingDir, discard, publish } from '../src/lib/publish.ts';
+import { hostFiles } from '../src/lib/hosts/index.ts';
+import { createStagingDir, discard, publish, writeFiles } from '../src/lib/publish.ts';
 import { exitOnConfigError, progressLine } from './cli.ts';
 import { summariseBuild } from './summary.ts';
 
@@ -31,6 +33,10 @@ handOver({ config, records });
 const staging = createStagingDir(config.outDir);
 try {
   await build({ root, outDir: staging, logLevel: records.length > 10_000 ? 'warn' : 'info' });
+  // Host configurations are generated for the site where it will be published, not the staging folder.
+  const files = await hostFiles({ ...config, count: records.length, siteDir: resolve(config.outDir) }, config.deployDir);
+  writeFiles(staging, files.filter((file) => file.place === 'site'));
+  writeFiles(config.deployDir, files.filter((file) => file.place === 'deploy'));
 } catch (error) {
   discard(staging);
   console.error(error instanceof Error ? error.message : error);

@@ -8,6 +8,8 @@ import { z } from 'zod';
 export const DEFAULT_DATA_FILE = 'data/captured-car-models.csv';
 /** Where the built site is published. */
 export const DEFAULT_OUT_DIR = 'dist';
+/** Where the host configurations that do not live in the site itself are written. */
+export const DEFAULT_DEPLOY_DIR = 'deploy';
 export const DEFAULT_PORT = 4321;
 export const DEFAULT_HOST = '127.0.0.1';
 /** Where the shipped logo images live in the built site, and so the default assets address. */
@@ -21,6 +23,8 @@ export interface Config {
   dataFile: string;
   /** The published site's folder. */
   outDir: string;
+  /** Host configurations kept outside the site (nginx, Cloudflare worker). */
+  deployDir: string;
   port: number;
   host: string;
 }
@@ -53,6 +57,7 @@ const environmentSchema = z.object({
   ASSETS_URL: absoluteHttpUrl('ASSETS_URL').optional(),
   DATA_FILE: z.string().min(1, 'DATA_FILE must be the path of a CSV file').optional(),
   OUT_DIR: z.string().min(1, 'OUT_DIR must be a folder path').optional(),
+  DEPLOY_DIR: z.string().min(1, 'DEPLOY_DIR must be a folder path').optional(),
 });
 
 /** Thrown for an invalid environment; its message lists every bad variable. */
@@ -75,7 +80,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const { PORT, HOST, BASE_URL, ASSETS_URL, DATA_FILE, OUT_DIR } = parsed.data;
+  const { PORT, HOST, BASE_URL, ASSETS_URL, DATA_FILE, OUT_DIR, DEPLOY_DIR } = parsed.data;
   const port = PORT ?? DEFAULT_PORT;
   const baseUrl = BASE_URL ?? `http://localhost:${port}`;
   return {
@@ -83,6 +88,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     assetsUrl: ASSETS_URL ?? `${baseUrl}${DEFAULT_ASSETS_PATH}`,
     dataFile: DATA_FILE ?? DEFAULT_DATA_FILE,
     outDir: OUT_DIR ?? DEFAULT_OUT_DIR,
+    deployDir: DEPLOY_DIR ?? DEFAULT_DEPLOY_DIR,
     port,
     host: HOST ?? DEFAULT_HOST,
   };

@@ -2,7 +2,7 @@
  * Atomic publication of a build: the site is built into a fresh folder beside `dist/` and only
  * swapped in once complete, so a failed or killed build leaves the last good site in place.
  */
-import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
 const STAGING_PREFIX = '.staging-';
@@ -15,7 +15,10 @@ export function createStagingDir(distDir: string): string {
   for (const entry of readdirSync(parent)) {
     if (entry.startsWith(`${STAGING_PREFIX}${basename(distDir)}-`)) rmSync(join(parent, entry), { recursive: true, force: true });
   }
-  return mkdtempSync(join(parent, `${STAGING_PREFIX}${basename(distDir)}-`));
+  const staging = mkdtempSync(join(parent, `${STAGING_PREFIX}${basename(distDir)}-`));
+  // mkdtemp makes the folder private; a published site must be readable by the web server.
+  chmodSync(staging, 0o755);
+  return staging;
 }
 
 /** Replaces `distDir` with the finished `stagingDir`. */
@@ -39,4 +42,13 @@ function recoverInterruptedSwap(distDir: string): void {
   const retired = join(dirname(target), `${RETIRED_PREFIX}${basename(target)}`);
   if (!existsSync(target) && existsSync(retired)) renameSync(retired, target);
   else rmSync(retired, { recursive: true, force: true });
+}
+
+/** Writes generated files under `dir`, creating folders as needed. */
+export function writeFiles(dir: string, files: readonly { path: string; content: string }[]): void {
+  for (const file of files) {
+    const target = join(dir, file.path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, file.content);
+  }
 }

@@ -4,6 +4,7 @@
  * ListAPIView with PageNumberPagination) answers it. The build, the preview server and the host
  * configurations all take their URLs and headers from here, so they cannot drift apart.
  */
+import toRegexRange from 'to-regex-range';
 import { neighbours, pageCount, pageFromQuery } from './listing.ts';
 
 /** The listing's path under {base_url}. */
@@ -43,6 +44,21 @@ export const PUBLISHED = {
   /** What the build holds: counts, content hashes, the data file's hash, build time. */
   manifest: '/manifest.json',
 } as const;
+
+/** Files holding the error bodies, for static hosts that answer errors with a file. */
+export const ERROR_FILES = {
+  invalidPage: { file: '_errors/invalid-page.json', body: '{"detail":"Invalid page."}' },
+  notFound: { file: '_errors/not-found.json', body: '{"detail":"Not found."}' },
+} as const;
+
+/**
+ * A regular expression source (unanchored) that matches the `page` values naming an existing page
+ * as static hosts can see them: `last`, or 1 … last with optional leading zeros. The named group
+ * `page` holds the number without zeros. (DRF also accepts white space, a sign and underscores.)
+ */
+export function pageValuePattern(count: number): string {
+  return `0*(?<page>${toRegexRange(1, pageCount(count))})`;
+}
 
 /** Methods the listing allows, as the origin's `Allow` header lists them. */
 export const ALLOWED_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
@@ -85,8 +101,8 @@ export function siteHeaders(assetsUrl?: string): Headers {
 
 /** Response bodies of the origin, byte for byte. */
 export const BODIES = {
-  invalidPage: '{"detail":"Invalid page."}',
-  notFound: '{"detail":"Not found."}',
+  invalidPage: ERROR_FILES.invalidPage.body,
+  notFound: ERROR_FILES.notFound.body,
   methodNotAllowed: (method: string) => JSON.stringify({ detail: `Method "${method}" not allowed.` }),
   options:
     '{"name":"Capture Car Latest","description":"","renders":["application/json","text/html"],' +

@@ -8,6 +8,7 @@ describe('loadConfig', () => {
       assetsUrl: 'http://localhost:4321/assets',
       dataFile: DEFAULT_DATA_FILE,
       outDir: 'dist',
+      deployDir: 'deploy',
       port: 4321,
       host: '127.0.0.1',
     });

@@ -15,6 +15,8 @@ declare module 'vitest' {
     outDir: string;
     /** The BASE_URL the fixture site was built with (its JSON links point there). */
     baseUrl: string;
+    /** The host configurations generated with the fixture site. */
+    deployDir: string;
   }
 }
 
@@ -24,9 +26,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const outDir = `${tempDir('listing-site')}/dist`;
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
+  const deployDir = `${dirname(outDir)}/deploy`;
   buildSite({
     DATA_FILE: fixture('listing-23.csv'),
     OUT_DIR: outDir,
+    DEPLOY_DIR: deployDir,
     BASE_URL: FIXTURE_BASE_URL,
     ASSETS_URL: `${origin}/assets`,
   });
@@ -34,6 +38,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('origin', preview.origin);
   project.provide('outDir', outDir);
   project.provide('baseUrl', FIXTURE_BASE_URL);
+  project.provide('deployDir', deployDir);
   return async () => {
     await preview.stop();
     rmSync(dirname(outDir), { recursive: true, force: true });

@@ -1,7 +1,7 @@
 /** Test helpers: build a site from a CSV with the real build script, and run the real preview server. */
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -12,7 +12,10 @@ export const fixture = (name: string): string => join(projectRoot, 'test/fixture
 
 /** A fresh temporary folder. */
 export function tempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), `${prefix}-`));
+  const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  // Readable by other users, such as the nginx worker serving a built site from it.
+  chmodSync(dir, 0o755);
+  return dir;
 }
 
 /** A port that was free a moment ago, on the loopback interface. */
@@ -28,7 +31,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-const CONFIG_VARIABLES = ['BASE_URL', 'ASSETS_URL', 'DATA_FILE', 'OUT_DIR', 'PORT', 'HOST'];
+const CONFIG_VARIABLES = ['BASE_URL', 'ASSETS_URL', 'DATA_FILE', 'OUT_DIR', 'DEPLOY_DIR', 'PORT', 'HOST'];
 
 /** The test process's environment without our configuration (Vite sets BASE_URL=/ in it). */
 function cleanEnvironment(): NodeJS.ProcessEnv {
@@ -49,7 +52,7 @@ export function runScript(script: string, env: Record<string, string>, args: str
 
 /** Builds `dataFile` into `outDir` with the real build script; throws with its output on failure. */
 export function buildSite(env: { DATA_FILE: string; OUT_DIR: string } & Record<string, string>): void {
-  const result = runScript('build.ts', env);
+  const result = runScript('build.ts', { DEPLOY_DIR: `${env.OUT_DIR}-deploy`, ...env });
   if (result.status !== 0) throw new Error(`build failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
 }
 

@@ -1,0 +1,24 @@
+/** Every host configuration, generated from the route table for one built listing. */
+import { ERROR_FILES } from '../routes.ts';
+import { cloudflareFiles } from './cloudflare.ts';
+import { netlifyFiles } from './netlify.ts';
+import { nginxFiles } from './nginx.ts';
+import type { HostFile, HostInput } from './shared.ts';
+import { vercelFiles } from './vercel.ts';
+
+export type { HostFile, HostInput } from './shared.ts';
+
+/** The error bodies as files, for hosts that answer an error with a file (Netlify, Vercel). */
+function errorFiles(): HostFile[] {
+  return Object.values(ERROR_FILES).map(({ file, body }) => ({ place: 'site', path: file, content: body }));
+}
+
+export async function hostFiles(input: HostInput, deployDir: string): Promise<HostFile[]> {
+  return [
+    ...errorFiles(),
+    ...netlifyFiles(input),
+    ...vercelFiles(input),
+    ...nginxFiles(input),
+    ...(await cloudflareFiles(input, deployDir)),
+  ];
+}

@@ -1,0 +1,247 @@
+/**
+ * The listing's HTTP behaviour as a client sees it, as one suite that runs against every real server
+ * we ship a configuration for (the preview server, nginx). Where a host cannot behave as the origin
+ * does, the host's own behaviour is asserted instead and the difference is named.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { rawRequest } from './http.ts';
+
+export interface HostDifferences {
+  /** nginx's $arg_page is the first `page` parameter; DRF reads the last. */
+  repeatedPageTakesFirst?: boolean;
+  /** Only digits (with leading zeros) name a page; DRF's int() also takes ' 2 ', '+2' and '1_0'. */
+  onlyDigitPages?: boolean;
+  /** Other methods on static files get the host's own 405, without our Allow header. */
+  ownStaticMethodNotAllowed?: boolean;
+}
+
+export interface ListingTarget {
+  /** The server's origin; read when the tests run. */
+  origin: () => string;
+  outDir: string;
+  baseUrl: string;
+  differences?: HostDifferences;
+}
+
+export function listingBehaviour(target: ListingTarget): void {
+  const { outDir, baseUrl } = target;
+  const differences = target.differences ?? {};
+  const LISTING = '/car/api/capture_car/latest';
+  const pageBytes = (page: number) => readFileSync(join(outDir, `car/api/capture_car/latest/page/${page}.json`), 'utf8');
+  const get = (path: string, init: RequestInit = {}) => fetch(`${target.origin()}${path}`, init);
+
+  interface Envelope {
+    count: number;
+    next: string | null;
+    previous: string | null;
+    results: { id: number; combined_car_model: string; logo: string | null; min_price: number }[];
+  }
+
+  function expectListingHeaders(response: Response): void {
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(response.headers.get('vary')).toBe('Accept');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  }
+
+  describe('GET the listing', () => {
+    it('answers the bare path with page 1: the envelope with count, next, previous and 10 results', async () => {
+      const response = await get(LISTING);
+      expect(response.status).toBe(200);
+      expectListingHeaders(response);
+      const text = await response.text();
+      expect(text).toBe(pageBytes(1));
+      const page = JSON.parse(text) as Envelope;
+      expect(Object.keys(page)).toEqual(['count', 'next', 'previous', 'results']);
+      expect(page.count).toBe(23);
+      expect(page.previous).toBeNull();
+      expect(page.next).toBe(`${baseUrl}${LISTING}?format=api&page=2`);
+      expect(page.results).toHaveLength(10);
+    });
+
+    it.each([
+      ['?page=2'],
+      ['?format=api&page=2'],
+      ['?page=2&format=api'],
+      ['?format=json&page=2'],
+      ['?page=2&format=json'],
+      ['?page=02'],
+      ['?utm_source=x&page=2'],
+      ['/page/2'],
+      ['/page/2.json'],
+    ])('answers %s with the same page 2', async (suffix) => {
+      const response = await get(`${LISTING}${suffix}`);
+      expect(response.status).toBe(200);
+      expectListingHeaders(response);
+      expect(await response.text()).toBe(pageBytes(2));
+    });
+
+    it('reads a repeated page parameter as DRF does (the last wins), or states the host\'s difference', async () => {
+      const response = await get(`${LISTING}?page=1&page=2`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe(pageBytes(differences.repeatedPageTakesFirst ? 1 : 2));
+    });
+
+    it.each([['?page=%202%20'], ['?page=%2B2'], ['?page=0_2']])('reads %s as Python int() does, or states the host\'s difference', async (suffix) => {
+      const response = await get(`${LISTING}${suffix}`);
+      if (differences.onlyDigitPages) {
+        expect(response.status).toBe(404);
+        expect(await response.text()).toBe('{"detail":"Invalid page."}');
+      } else {
+        expect(response.status).toBe(200);
+        expect(await response.text()).toBe(pageBytes(2));
+      }
+    });
+
+    it.each([[''], ['?page='], ['?format=api'], ['?format=json'], ['?format=']])('answers %j with page 1', async (suffix) => {
+      const response = await get(`${LISTING}${suffix}`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe(pageBytes(1));
+    });
+
+    it('answers page=last with the last page, which holds the remaining 3 entries and a null next', async () => {
+      const response = await get(`${LISTING}?page=last`);
+      expect(response.status).toBe(200);
+      const page = JSON.parse(await response.text()) as Envelope;
+      expect(page.next).toBeNull();
+      expect(page.previous).toBe(`${baseUrl}${LISTING}?format=api&page=2`);
+      expect(page.results.map((result) => result.id)).toEqual([21, 22, 23]);
+    });
+
+    it('chains next from the first page to the last and previous back, with the same count on every page', async () => {
+      const seen: number[] = [];
+      let link: string | null = `${baseUrl}${LISTING}?format=api&page=1`;
+      let last: Envelope | undefined;
+      while (link) {
+        const url = new URL(link);
+        expect(url.origin).toBe(baseUrl);
+        const page: Envelope = JSON.parse(await (await get(`${url.pathname}${url.search}`)).text()) as Envelope;
+        expect(page.count).toBe(23);
+        seen.push(...page.results.map((result) => result.id));
+        last = page;
+        link = page.next;
+      }
+      expect(seen).toEqual(Array.from({ length: 23 }, (_, index) => index + 1));
+      let back = last?.previous ?? null;
+      let steps = 0;
+      while (back) {
+        const url = new URL(back);
+        back = (JSON.parse(await (await get(`${url.pathname}${url.search}`)).text()) as Envelope).previous;
+        steps += 1;
+      }
+      expect(steps).toBe(2);
+    });
+
+    it('writes the JSON as the origin does: compact, raw UTF-8, Python floats, U+2028 escaped, logos absolute or null', async () => {
+      const text = await (await get(LISTING)).text();
+      expect(text).not.toMatch(/": |, "/);
+      expect(text).toContain('"combined_car_model":"<script>alert(\\"xss\\")</script> & \\"Quotes\\""');
+      expect(text).toContain('"combined_car_model":"凌志 Lexus LM 350h\\u2028Line"');
+      expect(text).toContain('"min_price":549000.0,"max_price":1234567.5');
+      expect(text).toContain('"min_price":1791700.99');
+      expect(text).toMatch(/"logo":"http:\/\/127\.0\.0\.1:\d+\/assets\/media\/brand\/logo\/toyota\.svg"/);
+      const page = JSON.parse(text) as Envelope;
+      expect(page.results[0]?.logo).toBeNull();
+    });
+
+    it('adds RFC 8288 Link headers to the neighbouring pages', async () => {
+      const response = await get(`${LISTING}?page=2`);
+      expect(response.headers.get('link')).toBe(
+        `<${baseUrl}${LISTING}?format=api&page=3>; rel="next", <${baseUrl}${LISTING}?format=api&page=1>; rel="prev"`,
+      );
+    });
+
+    it('answers If-None-Match with 304 Not Modified', async () => {
+      const first = await get(`${LISTING}?page=2`);
+      const etag = first.headers.get('etag');
+      expect(etag).toMatch(/^".+"$/);
+      const again = await get(`${LISTING}/page/2`, { headers: { 'If-None-Match': etag ?? '' } });
+      expect(again.status).toBe(304);
+    });
+  });
+
+  describe('pages that do not exist', () => {
+    it.each(['?page=0', '?page=-1', '?page=abc', '?page=1.5', '?page=2.0', '?page=4', '?page=99999999999999999999', '?page=LAST',
+      '/page/0', '/page/4', '/page/abc', '/page/01'])(
+      '%s → 404 {"detail":"Invalid page."}',
+      async (suffix) => {
+        const response = await get(`${LISTING}${suffix}`);
+        expect(response.status).toBe(404);
+        expectListingHeaders(response);
+        expect(await response.text()).toBe('{"detail":"Invalid page."}');
+      },
+    );
+
+    it.each(['?format=xml', '?format=xml&page=2', '?page=99&format=yaml', '?format=JSON'])('%s → 404 {"detail":"Not found."}', async (suffix) => {
+      const response = await get(`${LISTING}${suffix}`);
+      expect(response.status).toBe(404);
+      expectListingHeaders(response);
+      expect(await response.text()).toBe('{"detail":"Not found."}');
+    });
+
+    it('answers other paths under the listing with Not found', async () => {
+      const response = await get(`${LISTING}/detail/1`);
+      expect(response.status).toBe(404);
+      expect(await response.text()).toBe('{"detail":"Not found."}');
+    });
+  });
+
+  describe('methods', () => {
+    it('answers HEAD with the status and headers of GET and no body', async () => {
+      const get_ = await get(`${LISTING}?page=2`);
+      const head = await get(`${LISTING}?page=2`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expectListingHeaders(head);
+      expect(head.headers.get('content-length')).toBe(get_.headers.get('content-length'));
+      expect(await head.text()).toBe('');
+      const missing = await get(`${LISTING}?page=9`, { method: 'HEAD' });
+      expect(missing.status).toBe(404);
+      expect(await missing.text()).toBe('');
+    });
+
+    it("answers OPTIONS with DRF's metadata", async () => {
+      const response = await get(LISTING, { method: 'OPTIONS' });
+      expect(response.status).toBe(200);
+      expectListingHeaders(response);
+      expect(await response.text()).toBe(
+        '{"name":"Capture Car Latest","description":"","renders":["application/json","text/html"],' +
+          '"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"]}',
+      );
+    });
+
+    it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'PROPFIND'])('answers %s with 405 naming the method', async (method) => {
+      const response = await rawRequest(target.origin(), method, `${LISTING}?page=1`);
+      expect(response.status).toBe(405);
+      expect(response.headers['allow']).toBe('GET, HEAD, OPTIONS');
+      expect(response.headers['content-type']).toBe('application/json');
+      expect(response.body).toBe(`{"detail":"Method \\"${method}\\" not allowed."}`);
+    });
+
+    it('answers an unknown format before the method, as DRF does', async () => {
+      const response = await rawRequest(target.origin(), 'POST', `${LISTING}?format=xml`);
+      expect(response.status).toBe(404);
+      expect(response.body).toBe('{"detail":"Not found."}');
+    });
+  });
+
+  describe('the rest of the site', () => {
+    it('serves the logo images under the default assets path', async () => {
+      const response = await get('/assets/media/brand/logo/toyota.svg');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    });
+
+    it('serves the build manifest with the count and page count', async () => {
+      const manifest = (await (await get('/manifest.json')).json()) as { count: number; pageCount: number };
+      expect(manifest).toMatchObject({ count: 23, pageCount: 3 });
+    });
+
+    it('refuses methods other than GET, HEAD and OPTIONS on static files', async () => {
+      const response = await rawRequest(target.origin(), 'POST', '/manifest.json');
+      expect(response.status).toBe(405);
+      if (!differences.ownStaticMethodNotAllowed) expect(response.headers['allow']).toBe('GET, HEAD');
+    });
+  });
+}
