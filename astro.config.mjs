@@ -1,4 +1,5 @@
 // @ts-check
+import sitemap from '@astrojs/sitemap';
 import { defineConfig } from 'astro/config';
 import { loadConfig } from './src/lib/config.ts';
 
@@ -8,6 +9,13 @@ export default defineConfig({
   site: baseUrl,
   output: 'static',
   trailingSlash: 'ignore',
-  build: { format: 'directory' },
+  build: {
+    format: 'directory',
+    // The Content-Security-Policy allows no inline style or script: everything goes in files.
+    inlineStylesheets: 'never',
+  },
+  vite: { build: { assetsInlineLimit: 0 } },
   devToolbar: { enabled: false },
+  // Only the HTML pages belong in the sitemap, not the JSON API.
+  integrations: [sitemap({ filter: (page) => !/\.(json|csv)$/.test(page) })],
 });

@@ -4,7 +4,6 @@
  * ListAPIView with PageNumberPagination) answers it. The build, the preview server and the host
  * configurations all take their URLs and headers from here, so they cannot drift apart.
  */
-import toRegexRange from 'to-regex-range';
 import { neighbours, pageCount, pageFromQuery } from './listing.ts';
 
 /** The listing's path under {base_url}. */
@@ -43,22 +42,25 @@ export const PUBLISHED = {
   allCsv: '/all.csv',
   /** What the build holds: counts, content hashes, the data file's hash, build time. */
   manifest: '/manifest.json',
+  /** The compact index the browsable pages search in. */
+  searchIndex: '/search-index.json',
 } as const;
+
+/** The HTML page of listing page `page`: the first is the home page, the others `/page/N/`. */
+export function htmlPagePath(page: number): string {
+  return page === 1 ? '/' : `/page/${page}/`;
+}
+
+/** The listing URL of a page's JSON, relative to the site (the origin's own query form). */
+export function pageJsonPath(page: number): string {
+  return `${LISTING_PATH}?page=${page}`;
+}
 
 /** Files holding the error bodies, for static hosts that answer errors with a file. */
 export const ERROR_FILES = {
   invalidPage: { file: '_errors/invalid-page.json', body: '{"detail":"Invalid page."}' },
   notFound: { file: '_errors/not-found.json', body: '{"detail":"Not found."}' },
 } as const;
-
-/**
- * A regular expression source (unanchored) that matches the `page` values naming an existing page
- * as static hosts can see them: `last`, or 1 … last with optional leading zeros. The named group
- * `page` holds the number without zeros. (DRF also accepts white space, a sign and underscores.)
- */
-export function pageValuePattern(count: number): string {
-  return `0*(?<page>${toRegexRange(1, pageCount(count))})`;
-}
 
 /** Methods the listing allows, as the origin's `Allow` header lists them. */
 export const ALLOWED_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;

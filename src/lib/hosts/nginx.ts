@@ -15,10 +15,9 @@ import {
   LISTING_PATH,
   linkHeader,
   PAGE_PATH_PREFIX,
-  pageValuePattern,
   siteHeaders,
 } from '../routes.ts';
-import type { HostFile, HostInput } from './shared.ts';
+import { pageValuePattern, type HostFile, type HostInput } from './shared.ts';
 
 /** The port the generated server block listens on; change the `listen` line to suit. */
 export const NGINX_DEFAULT_LISTEN = '8080';

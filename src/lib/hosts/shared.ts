@@ -1,4 +1,6 @@
 /** What every host configuration generator takes and gives. */
+import toRegexRange from 'to-regex-range';
+import { pageCount } from '../listing.ts';
 import type { ListingState } from '../routes.ts';
 
 /** The built listing a configuration is generated for. */
@@ -17,3 +19,12 @@ export interface HostFile {
 
 /** Above this many pages, per-page rules (Link headers, explicit page rules) are left out. */
 export const PER_PAGE_RULE_LIMIT = 500;
+
+/**
+ * A regular expression source (unanchored) that matches the `page` values naming an existing page
+ * as static hosts can see them: `last`, or 1 … last with optional leading zeros. The named group
+ * `page` holds the number without zeros. (DRF also accepts white space, a sign and underscores.)
+ */
+export function pageValuePattern(count: number): string {
+  return `0*(?<page>${toRegexRange(1, pageCount(count))})`;
+}

@@ -14,11 +14,10 @@ import {
   PAGE_PATH_PREFIX,
   pageFile,
   pagePath,
-  pageValuePattern,
   QUERY,
   siteHeaders,
 } from '../routes.ts';
-import { PER_PAGE_RULE_LIMIT, type HostFile, type HostInput } from './shared.ts';
+import { PER_PAGE_RULE_LIMIT, pageValuePattern, type HostFile, type HostInput } from './shared.ts';
 
 interface Condition {
   type: 'query';

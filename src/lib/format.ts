@@ -1,0 +1,50 @@
+/**
+ * How a captured car model reads for people: ranges, prices, engine sizes, transmissions and the
+ * two scripts of its name. Shared by the HTML pages and the search script so both show the same.
+ */
+
+const integerFormat = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
+const moneyFormat = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** `5–7`, or `5` when both ends are equal. */
+export function formatRange(min: number, max: number, format: (value: number) => string = String): string {
+  return min === max ? format(min) : `${format(min)}–${format(max)}`;
+}
+
+/** A price with thousands separators, with cents only when it has them. No currency: the data gives none. */
+export function formatPrice(value: number): string {
+  return Number.isInteger(value) ? integerFormat.format(value) : moneyFormat.format(value);
+}
+
+export function formatPriceRange(min: number, max: number): string {
+  return formatRange(min, max, formatPrice);
+}
+
+/** Engine size range; 0 is an electric model (the unit is not given by the data). */
+export function formatEngineRange(min: number, max: number): string {
+  if (max === 0) return 'Electric';
+  const range = formatRange(min, max, (value) => integerFormat.format(value));
+  return min === 0 ? `Electric or ${range.replace(/^0–/, '')}` : range;
+}
+
+export function formatTransmissions(auto: boolean, manual: boolean): string {
+  return [auto ? 'Automatic' : undefined, manual ? 'Manual' : undefined].filter(Boolean).join(', ');
+}
+
+/** The parts of a display name: the make in a local script, then the rest in Latin script. */
+export interface NameParts {
+  /** The leading run of Han (CJK) text, e.g. `豐田`; empty when the name does not start with one. */
+  local: string;
+  /** Everything after it, e.g. `Toyota Alphard 2.5 Hybrid`. */
+  latin: string;
+}
+
+const LEADING_HAN = /^([\p{Script=Han}\u00B7\u30FB\u3000-\u303F]+)\s*/u;
+
+export function splitName(name: string): NameParts {
+  const match = LEADING_HAN.exec(name);
+  return match ? { local: match[1]!, latin: name.slice(match[0].length) } : { local: '', latin: name };
+}
+
+/** The language tag of the local-script make names (Traditional Chinese as written in Hong Kong). */
+export const LOCAL_NAME_LANG = 'zh-Hant-HK';

@@ -1,0 +1,169 @@
+/**
+ * The browsable listing's progressive enhancement: the page jump box, and search and filters over
+ * the whole listing from the compact index, with the criteria kept in the URL so a search can be
+ * shared and reloaded. Results are written with textContent only: names are data, never markup.
+ */
+import { formatEngineRange, formatPriceRange, formatRange, formatTransmissions, splitName } from '../lib/format.ts';
+import { htmlPagePath, PUBLISHED } from '../lib/routes.ts';
+import {
+  AUTO,
+  criteriaFromQuery,
+  filterEntries,
+  hasCriteria,
+  MANUAL,
+  queryFromCriteria,
+  type Criteria,
+  type IndexEntry,
+  type SearchIndex,
+} from '../lib/search.ts';
+
+const RESULTS_PER_STEP = 50;
+
+function setUpJump(): void {
+  const form = document.querySelector<HTMLFormElement>('form.jump');
+  if (!form) return;
+  form.hidden = false;
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const pageCount = Number(form.dataset['pageCount']);
+    const page = Number(new FormData(form).get('page'));
+    if (Number.isInteger(page) && page >= 1 && page <= pageCount) window.location.assign(htmlPagePath(page));
+  });
+}
+
+function setUpSearch(): void {
+  const section = document.querySelector<HTMLElement>('[data-search]');
+  const form = section?.querySelector<HTMLFormElement>('form');
+  const status = section?.querySelector<HTMLElement>('[data-search-status]');
+  const results = section?.querySelector<HTMLElement>('[data-search-results]');
+  const body = results?.querySelector<HTMLTableSectionElement>('tbody');
+  const showMore = section?.querySelector<HTMLButtonElement>('[data-show-more]');
+  const template = section?.querySelector<HTMLTemplateElement>('[data-row-template]');
+  const listing = document.querySelector<HTMLElement>('[data-listing]');
+  if (!section || !form || !status || !results || !body || !showMore || !template || !listing) return;
+  const [rowWithLogo, rowWithoutLogo] = [...template.content.querySelectorAll('tbody tr')] as HTMLTableRowElement[];
+  if (!rowWithLogo || !rowWithoutLogo) return;
+  section.hidden = false;
+
+  let index: SearchIndex | undefined;
+  let loading: Promise<SearchIndex> | undefined;
+  let matches: IndexEntry[] = [];
+  let shown = 0;
+
+  const loadIndex = (): Promise<SearchIndex> => {
+    loading ??= fetch(PUBLISHED.searchIndex).then(async (response) => {
+      if (!response.ok) throw new Error(`search index: ${response.status}`);
+      index = (await response.json()) as SearchIndex;
+      return index;
+    });
+    return loading;
+  };
+
+  const rowFor = (entry: IndexEntry, logos: readonly string[]): HTMLTableRowElement => {
+    const [, name, minSeat, maxSeat, minEngine, maxEngine, minPrice, maxPrice, transmissions, logo] = entry;
+    const row = (logo >= 0 ? rowWithLogo : rowWithoutLogo).cloneNode(true) as HTMLTableRowElement;
+    const { local, latin } = splitName(name);
+    const make = latin.split(' ')[0] ?? name;
+    const image = row.querySelector('img');
+    if (image) {
+      image.src = logos[logo] ?? '';
+      image.alt = `${make} logo`;
+    }
+    const placeholder = row.querySelector('.logo-missing');
+    if (placeholder) {
+      placeholder.setAttribute('aria-label', `No logo for ${make}`);
+      const initial = placeholder.querySelector('span');
+      if (initial) initial.textContent = make.slice(0, 1);
+    }
+    const localPart = row.querySelector('.name-local');
+    if (localPart) {
+      localPart.textContent = local;
+      if (!local) localPart.nextSibling?.remove();
+      if (!local) localPart.remove();
+    }
+    const latinPart = row.querySelector('.name-latin');
+    if (latinPart) latinPart.textContent = latin;
+    const cell = (label: string, text: string) => {
+      const target = row.querySelector(`td[data-label="${label}"]`);
+      if (target) target.textContent = text;
+    };
+    cell('Seats', formatRange(minSeat, maxSeat));
+    cell('Engine size', formatEngineRange(minEngine, maxEngine));
+    cell('Price', formatPriceRange(minPrice, maxPrice));
+    cell('Transmission', formatTransmissions(Boolean(transmissions & AUTO), Boolean(transmissions & MANUAL)));
+    return row;
+  };
+
+  const showNext = (logos: readonly string[]) => {
+    const next = matches.slice(shown, shown + RESULTS_PER_STEP);
+    body.append(...next.map((entry) => rowFor(entry, logos)));
+    shown += next.length;
+    showMore.hidden = shown >= matches.length;
+    showMore.textContent = `Show more (${(matches.length - shown).toLocaleString('en')} left)`;
+  };
+
+  const criteriaFromForm = (): Criteria => {
+    const query = new URLSearchParams();
+    for (const [name, value] of new FormData(form)) if (typeof value === 'string' && value.trim() !== '') query.set(name, value);
+    return criteriaFromQuery(query);
+  };
+
+  const fillForm = (criteria: Criteria) => {
+    const query = queryFromCriteria(criteria);
+    for (const element of form.elements) {
+      if (element instanceof HTMLInputElement && element.type === 'checkbox') element.checked = query.get(element.name) === element.value;
+      else if (element instanceof HTMLInputElement || element instanceof HTMLSelectElement) element.value = query.get(element.name) ?? '';
+    }
+  };
+
+  const run = async (criteria: Criteria) => {
+    const query = queryFromCriteria(criteria).toString();
+    const url = `${window.location.pathname}${query ? `?${query}` : ''}${window.location.hash}`;
+    if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) window.history.replaceState(null, '', url);
+    if (!hasCriteria(criteria)) {
+      results.hidden = true;
+      listing.hidden = false;
+      status.textContent = '';
+      return;
+    }
+    if (!index) status.textContent = 'Loading the search index…';
+    let loaded: SearchIndex;
+    try {
+      loaded = await loadIndex();
+    } catch {
+      status.textContent = 'The search index could not be loaded. Browse the pages below instead.';
+      return;
+    }
+    matches = filterEntries(loaded.entries, criteria);
+    shown = 0;
+    body.replaceChildren();
+    showNext(loaded.logos);
+    listing.hidden = true;
+    results.hidden = matches.length === 0;
+    status.textContent =
+      matches.length === 0
+        ? 'No models match this search. Try fewer filters or another name.'
+        : `${matches.length.toLocaleString('en')} ${matches.length === 1 ? 'model matches' : 'models match'} this search.`;
+  };
+
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const schedule = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void run(criteriaFromForm()), 150);
+  };
+  form.addEventListener('input', schedule);
+  form.addEventListener('change', schedule);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void run(criteriaFromForm());
+  });
+  form.addEventListener('reset', () => setTimeout(() => void run({}), 0));
+  showMore.addEventListener('click', () => index && showNext(index.logos));
+
+  const initial = criteriaFromQuery(new URLSearchParams(window.location.search));
+  fillForm(initial);
+  if (hasCriteria(initial)) void run(initial);
+}
+
+setUpJump();
+setUpSearch();

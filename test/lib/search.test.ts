@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { CarModel } from '../../src/lib/schema.ts';
+import { buildSearchIndex, criteriaFromQuery, filterEntries, queryFromCriteria } from '../../src/lib/search.ts';
+
+const model = (id: number, name: string, overrides: Partial<CarModel> = {}): CarModel => ({
+  id,
+  combined_car_model: name,
+  combined_car_model_unique_id: id,
+  min_seat: 5,
+  max_seat: 5,
+  min_engine_size: 1998,
+  max_engine_size: 1998,
+  min_price: 300000,
+  max_price: 350000,
+  has_operation_type_auto: true,
+  has_operation_type_hand: false,
+  capture_combined_car_model_yearly_unique_id: id,
+  logo: 'media/brand/logo/x.svg',
+  ...overrides,
+});
+
+const records = [
+  model(1, '豐田 Toyota Alphard 2.5 Hybrid', { min_seat: 7, max_seat: 8, min_price: 549000, max_price: 689000 }),
+  model(2, '本田 Honda Civic Type R', { has_operation_type_auto: false, has_operation_type_hand: true, logo: 'media/brand/logo/honda.svg' }),
+  model(3, '特斯拉 Tesla Model Y', { min_engine_size: 0, max_engine_size: 0, min_seat: 5, max_seat: 7, logo: null }),
+  model(4, '豐田 Toyota GR86', { min_seat: 4, max_seat: 4, has_operation_type_hand: true }),
+];
+const index = buildSearchIndex(records, (logo) => `https://assets.example.com/${logo}`);
+const ids = (criteria: Parameters<typeof filterEntries>[1]) => filterEntries(index.entries, criteria).map(([id]) => id);
+
+describe('the search index', () => {
+  it('keeps listing order and stores each logo once', () => {
+    expect(index.entries.map(([id]) => id)).toEqual([1, 2, 3, 4]);
+    expect(index.logos).toEqual(['https://assets.example.com/media/brand/logo/x.svg', 'https://assets.example.com/media/brand/logo/honda.svg']);
+    expect(index.entries.map((entry) => entry[9])).toEqual([0, 1, -1, 0]);
+  });
+});
+
+describe('filterEntries', () => {
+  it('matches free text in the Chinese or Latin part, ignoring case and width', () => {
+    expect(ids({ q: '豐田' })).toEqual([1, 4]);
+    expect(ids({ q: 'toyota' })).toEqual([1, 4]);
+    expect(ids({ q: 'ＨＯＮＤＡ' })).toEqual([2]);
+    expect(ids({ q: 'toyota gr' })).toEqual([4]);
+    expect(ids({ q: 'nothing' })).toEqual([]);
+  });
+
+  it('filters by a seat count within the range, a price range, transmission and electric', () => {
+    expect(ids({ seats: 7 })).toEqual([1, 3]);
+    expect(ids({ priceMin: 600000 })).toEqual([1]);
+    expect(ids({ priceMax: 320000 })).toEqual([2, 3, 4]);
+    expect(ids({ transmission: 'manual' })).toEqual([2, 4]);
+    expect(ids({ transmission: 'auto' })).toEqual([1, 3, 4]);
+    expect(ids({ electric: true })).toEqual([3]);
+  });
+
+  it('combines criteria', () => {
+    expect(ids({ q: 'toyota', transmission: 'manual' })).toEqual([4]);
+    expect(ids({ seats: 5, electric: true, priceMax: 400000 })).toEqual([3]);
+  });
+});
+
+describe('criteria in the URL', () => {
+  it('round-trip through a query string in a fixed order', () => {
+    const criteria = { q: '豐田', seats: 7, priceMin: 1000, priceMax: 2000.5, transmission: 'manual' as const, electric: true };
+    const query = queryFromCriteria(criteria);
+    expect(query.toString()).toBe('q=%E8%B1%90%E7%94%B0&seats=7&price_min=1000&price_max=2000.5&transmission=manual&electric=1');
+    expect(criteriaFromQuery(query)).toEqual(criteria);
+  });
+
+  it('ignore malformed values', () => {
+    expect(criteriaFromQuery(new URLSearchParams('seats=abc&price_min=-5&transmission=cvt&electric=yes&q=%20'))).toEqual({});
+  });
+});
