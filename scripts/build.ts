@@ -5,7 +5,6 @@
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'astro';
 import { loadConfig } from '../src/lib/config.ts';
 import { handOver } from '../src/lib/dataset.ts';
 import { pageCount } from '../src/lib/listing.ts';
@@ -30,6 +29,8 @@ if (problems.length > 0) {
 console.error(`${config.dataFile}: ${records.length} rows valid, building ${pageCount(records.length)} pages`);
 handOver({ config, records });
 
+// Astro is loaded only once the data is known to be good, so a bad file fails fast.
+const { build } = await import('astro');
 const staging = createStagingDir(config.outDir);
 try {
   await build({ root, outDir: staging, logLevel: records.length > 10_000 ? 'warn' : 'info' });

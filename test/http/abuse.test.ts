@@ -1,8 +1,16 @@
 /** No request reads outside the built site, bad requests get a 4xx, and the server keeps serving. */
-import { describe, expect, inject, it } from 'vitest';
+import { rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import autocannon from 'autocannon';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { rawExchange, rawRequest } from '../support/http.ts';
 
 const origin = inject('origin');
+/** A file beside the served site that no request may read. */
+const SENTINEL = join(dirname(inject('outDir')), 'sentinel-secret.txt');
+const SECRET = 'sentinel: this file is outside the site';
+beforeAll(() => writeFileSync(SENTINEL, SECRET));
+afterAll(() => rmSync(SENTINEL, { force: true }));
 const stillServing = async () => {
   const response = await fetch(`${origin}/car/api/capture_car/latest?page=1`);
   expect(response.status).toBe(200);
@@ -21,12 +29,21 @@ describe('path traversal', () => {
     '/car/api/capture_car/latest/page/..%2f..%2f..%2f..%2f..%2fpackage.json',
     '/%00/etc/passwd',
     '/assets/media/brand/logo/toyota.svg%00.html',
+    '/../sentinel-secret.txt',
+    '/%2e%2e/sentinel-secret.txt',
+    '/..%2fsentinel-secret.txt',
+    '/.%2e/sentinel-secret.txt',
+    '/%2e%2e%5csentinel-secret.txt',
+    '/car/api/capture_car/latest/page/..%2f..%2f..%2f..%2f..%2fsentinel-secret.txt',
+    '/car/api/capture_car/latest?page=../../../../../sentinel-secret.txt',
+    '//sentinel-secret.txt',
   ])('%s gets a 4xx and no file from outside the site', async (target) => {
     const response = await rawRequest(origin, 'GET', target);
     expect(response.status).toBeGreaterThanOrEqual(400);
     expect(response.status).toBeLessThan(500);
     expect(response.body).not.toContain('root:');
     expect(response.body).not.toContain('"devDependencies"');
+    expect(response.body).not.toContain(SECRET);
     await stillServing();
   });
 });
@@ -65,5 +82,26 @@ describe('malformed and oversized requests', () => {
   it('answers an absolute-form request target it does not serve with 400', async () => {
     const line = await rawExchange(origin, 'GET http://evil.example/etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n');
     expect(line).toMatch(/^HTTP\/1\.1 400/);
+  });
+});
+
+describe('under load', () => {
+  it('serves a bounded autocannon run on loopback with zero errors and zero non-2xx answers', async () => {
+    const result = await autocannon({
+      url: origin,
+      connections: 8,
+      duration: 3,
+      requests: [
+        { method: 'GET', path: '/car/api/capture_car/latest/page/2' },
+        { method: 'GET', path: '/car/api/capture_car/latest?format=api&page=3' },
+        { method: 'GET', path: '/' },
+        { method: 'GET', path: '/car/api/capture_car/latest?page=last' },
+      ],
+    });
+    expect(result.errors).toBe(0);
+    expect(result.timeouts).toBe(0);
+    expect(result.non2xx).toBe(0);
+    expect(result['2xx']).toBeGreaterThan(500);
+    await stillServing();
   });
 });

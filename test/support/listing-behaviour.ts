@@ -227,6 +227,16 @@ export function listingBehaviour(target: ListingTarget): void {
   });
 
   describe('the rest of the site', () => {
+    it('sends security headers with the HTML pages, and a CSP they satisfy (checked in the browser suite)', async () => {
+      const response = await get('/');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(response.headers.get('content-security-policy')).toMatch(/default-src 'self'; img-src 'self' data: http:\/\/127\.0\.0\.1:\d+;/);
+      expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+    });
+
     it('serves the logo images under the default assets path', async () => {
       const response = await get('/assets/media/brand/logo/toyota.svg');
       expect(response.status).toBe(200);

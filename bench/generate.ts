@@ -1,0 +1,90 @@
+/**
+ * Deterministic synthetic data of the same shape as the embedded dataset, for benchmarks and for
+ * tests that need many rows: `node bench/generate.ts ROWS FILE`.
+ */
+import { createWriteStream } from 'node:fs';
+import { FIELDS } from '../src/lib/schema.ts';
+
+const MAKES: readonly (readonly [local: string, latin: string, logo: string | null])[] = [
+  ['豐田', 'Toyota', 'toyota'], ['本田', 'Honda', 'honda'], ['日產', 'Nissan', 'nissan'], ['萬事得', 'Mazda', 'mazda'],
+  ['凌志', 'Lexus', 'lexus'], ['平治', 'Mercedes-Benz', 'mercedes-benz'], ['寶馬', 'BMW', 'bmw'], ['奧迪', 'Audi', 'audi'],
+  ['福士', 'Volkswagen', 'volkswagen'], ['保時捷', 'Porsche', 'porsche'], ['富豪', 'Volvo', 'volvo'], ['特斯拉', 'Tesla', 'tesla'],
+  ['比亞迪', 'BYD', 'byd'], ['現代', 'Hyundai', 'hyundai'], ['起亞', 'Kia', 'kia'], ['法拉利', 'Ferrari', null],
+  ['小鵬', 'XPeng', null], ['阿爾法·羅密歐', 'Alfa Romeo', 'alfa-romeo'],
+];
+const MODELS = ['Alphard', 'Civic', 'Serena', 'CX-5', 'RX', 'C 200', 'X5', 'Q7', 'Golf', 'Cayenne', 'XC90', 'Model Y', 'Seal', 'Ioniq 5', 'EV9'];
+const VARIANTS = ['2.0', '2.5 Hybrid', '1.5 Turbo', 'Executive Lounge', 'AMG Line', 'Long Range', 'e:HEV', '"Limited", 7-Seater'];
+
+/** A small fast PRNG (mulberry32): the same seed gives the same file on every machine. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const csvField = (text: string) => (/[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+
+/** The CSV lines (header first) of `rows` synthetic models. */
+export function* syntheticCsv(rows: number, seed = 20261122): Generator<string> {
+  const next = random(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+  yield FIELDS.join(',');
+  for (let index = 0; index < rows; index += 1) {
+    const [local, latin, logo] = pick(MAKES);
+    const electric = next() < 0.15;
+    const minSeat = pick([2, 4, 5, 5, 5, 7]);
+    const maxSeat = minSeat + (next() < 0.2 ? pick([1, 2, 3]) : 0);
+    const minEngine = electric ? 0 : 1000 + Math.floor(next() * 4000);
+    const maxEngine = electric ? 0 : minEngine + (next() < 0.3 ? Math.floor(next() * 1000) : 0);
+    const minPrice = 150_000 + Math.floor(next() * 3_000_000);
+    const maxPrice = minPrice + (next() < 0.6 ? Math.floor(next() * 500_000) : 0) + (next() < 0.1 ? 0.5 : 0);
+    const auto = next() < 0.95;
+    const hand = !auto || next() < 0.1;
+    const id = index + 1;
+    const uniqueId = 100_000 + id;
+    yield [
+      id,
+      csvField(`${local} ${latin} ${pick(MODELS)} ${pick(VARIANTS)}`),
+      uniqueId,
+      minSeat,
+      maxSeat,
+      minEngine,
+      maxEngine,
+      next() < 0.5 ? minPrice.toFixed(2) : String(minPrice),
+      next() < 0.5 ? maxPrice.toFixed(2) : String(maxPrice),
+      auto,
+      hand,
+      uniqueId,
+      logo === null ? '' : `media/brand/logo/${logo}.svg`,
+    ].join(',');
+  }
+}
+
+/** Writes `rows` synthetic models to `file`. */
+export async function writeSyntheticCsv(file: string, rows: number, seed?: number): Promise<void> {
+  const out = createWriteStream(file);
+  let chunk: string[] = [];
+  for (const line of syntheticCsv(rows, seed)) {
+    chunk.push(line);
+    if (chunk.length === 10_000) {
+      if (!out.write(`${chunk.join('\n')}\n`)) await new Promise<void>((drain) => out.once('drain', () => drain()));
+      chunk = [];
+    }
+  }
+  out.end(chunk.length > 0 ? `${chunk.join('\n')}\n` : '');
+  await new Promise<void>((done, fail) => out.on('finish', () => done()).on('error', fail));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [rows, file] = process.argv.slice(2);
+  if (!rows || !file || !/^\d+$/.test(rows)) {
+    console.error('usage: node bench/generate.ts ROWS FILE');
+    process.exit(2);
+  }
+  await writeSyntheticCsv(file, Number(rows));
+}

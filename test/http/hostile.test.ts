@@ -1,0 +1,100 @@
+/**
+ * Nothing bad gets in, nothing good is lost: every file of the bad corpus is refused by the real
+ * build with a clear error and leaves the last good site byte-identical; valid data carrying HTML
+ * and JavaScript comes out as inert text in the pages and exact strings in the JSON; a build killed
+ * mid-way leaves the last good site as it was.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeSyntheticCsv } from '../../bench/generate.ts';
+import { buildSite, fixture, projectRoot, runScript, tempDir, treeHashes } from '../support/site.ts';
+
+const workspace = tempDir('hostile');
+const site = join(workspace, 'dist');
+let goodTree: Record<string, string>;
+
+beforeAll(() => {
+  buildSite({ DATA_FILE: fixture('listing-23.csv'), OUT_DIR: site });
+  goodTree = treeHashes(site);
+});
+afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+
+type Expected = [line: number, field: string | null, rule: string][] | null;
+const corpus = Object.entries(JSON.parse(readFileSync(fixture('bad/expected.json'), 'utf8')) as Record<string, Expected>);
+
+describe('the bad corpus through the real build', () => {
+  it.each(corpus)('%s: refused with file, line and field named; the last good site is byte-identical', (name, problems) => {
+    const file = fixture(`bad/${name}`);
+    const result = runScript('build.ts', { DATA_FILE: file, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('Nothing was built');
+    for (const [line, field, rule] of problems ?? [[1, null, 'not valid UTF-8']]) {
+      const where = line > 0 ? `${file}:${line}:` : `${file}:`;
+      const report = result.stderr
+        .split('\n')
+        .find((text) => text.startsWith(where) && text.includes(rule) && (!field || text.includes(`(${field})`) || text.includes(` ${field}:`)));
+      expect(report, `${where} ${field ?? ''} … ${rule}`).toBeDefined();
+    }
+    expect(treeHashes(site)).toEqual(goodTree);
+  });
+});
+
+describe('valid data carrying HTML and JavaScript', () => {
+  const payloadSite = join(workspace, 'payloads');
+  beforeAll(() => buildSite({ DATA_FILE: fixture('good/html-payloads.csv'), OUT_DIR: payloadSite }));
+
+  it('comes out as escaped text in the HTML, never as markup', () => {
+    const html = readFileSync(join(payloadSite, 'index.html'), 'utf8');
+    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(html).toContain('&quot; onmouseover=&quot;alert(1)');
+    expect(html).toContain('&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('&amp;amp; &amp;lt;b&amp;gt; &amp; &lt; &gt;');
+    expect(html).not.toMatch(/<script>alert|<img src=x|<svg onload|onmouseover="alert/);
+    // The only scripts are the site's own module, from a file.
+    expect(html.match(/<script\b[^>]*>/g)).toEqual([expect.stringMatching(/^<script type="module" src="\/_astro\/[^"]+\.js">$/)]);
+  });
+
+  it('comes out as the exact strings in the JSON', () => {
+    const page = JSON.parse(readFileSync(join(payloadSite, 'car/api/capture_car/latest/page/1.json'), 'utf8')) as {
+      results: { combined_car_model: string }[];
+    };
+    const names = page.results.map((result) => result.combined_car_model);
+    expect(names).toContain('豐田 Toyota <script>alert("x")</script>');
+    expect(names).toContain('豐田 Toyota {{constructor.constructor("alert(1)")()}}');
+    expect(names).toContain('豐田 Toyota Line\u2028Separator\u2029Para');
+    const raw = readFileSync(join(payloadSite, 'car/api/capture_car/latest/page/1.json'), 'utf8');
+    expect(raw).toContain('Line\\u2028Separator\\u2029Para');
+  });
+});
+
+describe('a build killed mid-way', () => {
+  it('leaves the last good site intact, and the next build cleans up after it', async () => {
+    const big = join(workspace, 'big.csv');
+    await writeSyntheticCsv(big, 6000);
+    const child = spawn(process.execPath, [join(projectRoot, 'scripts/build.ts')], {
+      cwd: projectRoot,
+      env: { ...process.env, BASE_URL: '', DATA_FILE: big, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, ASTRO_TELEMETRY_DISABLED: '1' },
+      stdio: 'ignore',
+    });
+    const staging = () => readdirSync(workspace).filter((entry) => entry.startsWith('.staging-'));
+    // Kill it once Astro has started writing into its staging folder.
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const [folder] = staging();
+      if (folder && existsSync(join(workspace, folder, '_astro'))) break;
+      await new Promise((wait) => setTimeout(wait, 20));
+    }
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGKILL');
+    await exited;
+    expect(staging()).toHaveLength(1);
+    expect(treeHashes(site)).toEqual(goodTree);
+
+    buildSite({ DATA_FILE: fixture('listing-23.csv'), OUT_DIR: site });
+    expect(staging()).toEqual([]);
+    expect(JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8'))).toMatchObject({ count: 23 });
+  });
+});

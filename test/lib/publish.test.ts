@@ -1,0 +1,56 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createStagingDir, discard, publish } from '../../src/lib/publish.ts';
+import { tempDir } from '../support/site.ts';
+
+let workspace: string;
+afterEach(() => rmSync(workspace, { recursive: true, force: true }));
+
+const siteWith = (dir: string, text: string) => {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'index.html'), text);
+};
+
+describe('publishing a build', () => {
+  it('swaps a finished staging folder in place of the site, readable by a web server', () => {
+    workspace = tempDir('publish');
+    const dist = join(workspace, 'dist');
+    siteWith(dist, 'old');
+    const staging = createStagingDir(dist);
+    expect(statSync(staging).mode & 0o777).toBe(0o755);
+    writeFileSync(join(staging, 'index.html'), 'new');
+    publish(staging, dist);
+    expect(readFileSync(join(dist, 'index.html'), 'utf8')).toBe('new');
+    expect(readdirSync(workspace)).toEqual(['dist']);
+  });
+
+  it('discards a failed build without touching the site', () => {
+    workspace = tempDir('publish');
+    const dist = join(workspace, 'dist');
+    siteWith(dist, 'old');
+    const staging = createStagingDir(dist);
+    discard(staging);
+    expect(readFileSync(join(dist, 'index.html'), 'utf8')).toBe('old');
+    expect(readdirSync(workspace)).toEqual(['dist']);
+  });
+
+  it('brings back the last good site when a build died between the two renames', () => {
+    workspace = tempDir('publish');
+    const dist = join(workspace, 'dist');
+    siteWith(join(workspace, '.retired-dist'), 'last good');
+    expect(existsSync(dist)).toBe(false);
+    const staging = createStagingDir(dist);
+    expect(readFileSync(join(dist, 'index.html'), 'utf8')).toBe('last good');
+    discard(staging);
+  });
+
+  it('clears staging folders that killed builds left behind', () => {
+    workspace = tempDir('publish');
+    const dist = join(workspace, 'dist');
+    siteWith(dist, 'old');
+    siteWith(join(workspace, '.staging-dist-abc123'), 'half');
+    const staging = createStagingDir(dist);
+    expect(readdirSync(workspace).sort()).toEqual(['dist', staging.split('/').at(-1)].sort());
+  });
+});
