@@ -13,6 +13,8 @@ export default defineConfig({
     format: 'directory',
     // The Content-Security-Policy allows no inline style or script: everything goes in files.
     inlineStylesheets: 'never',
+    // Pages are small and independent: rendering several at once overlaps their file writes.
+    concurrency: 16,
   },
   vite: { build: { assetsInlineLimit: 0 } },
   devToolbar: { enabled: false },

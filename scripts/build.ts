@@ -7,13 +7,14 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/lib/config.ts';
 import { handOver } from '../src/lib/dataset.ts';
+import { writeDownloads } from '../src/lib/downloads.ts';
 import { pageCount } from '../src/lib/listing.ts';
 import { loadFile } from '../src/lib/load.ts';
 import { formatReport } from '../src/lib/problems.ts';
 import { hostFiles } from '../src/lib/hosts/index.ts';
 import { createStagingDir, discard, publish, writeFiles } from '../src/lib/publish.ts';
 import { exitOnConfigError, progressLine } from './cli.ts';
-import { summariseBuild } from './summary.ts';
+import { reportPagesWritten, summariseBuild } from './summary.ts';
 
 process.env['ASTRO_TELEMETRY_DISABLED'] = '1';
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -32,17 +33,21 @@ handOver({ config, records });
 // Astro is loaded only once the data is known to be good, so a bad file fails fast.
 const { build } = await import('astro');
 const staging = createStagingDir(config.outDir);
+const progress = reportPagesWritten(staging, pageCount(records.length));
 try {
-  await build({ root, outDir: staging, logLevel: records.length > 10_000 ? 'warn' : 'info' });
+  await build({ root, outDir: staging, logLevel: process.env['BUILD_LOG'] === 'info' || records.length <= 10_000 ? 'info' : 'warn' });
+  await writeDownloads(staging, { config, records });
   // Host configurations are generated for the site where it will be published, not the staging folder.
   const files = await hostFiles({ ...config, count: records.length, siteDir: resolve(config.outDir) }, config.deployDir);
   writeFiles(staging, files.filter((file) => file.place === 'site'));
   writeFiles(config.deployDir, files.filter((file) => file.place === 'deploy'));
 } catch (error) {
+  clearInterval(progress);
   discard(staging);
   console.error(error instanceof Error ? error.message : error);
   console.error(`\nThe build failed; ${config.outDir}/ is unchanged.`);
   process.exit(1);
 }
+clearInterval(progress);
 publish(staging, config.outDir);
 console.error(summariseBuild(config.outDir, records.length, performance.now() - started));

@@ -1,7 +1,31 @@
 /** The one-screen report at the end of a build: rows, pages, files and bytes written, time. */
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pageCount } from '../src/lib/listing.ts';
+import { htmlPagePath, pageFile } from '../src/lib/routes.ts';
+
+const countEntries = (dir: string) => {
+  try {
+    return readdirSync(dir).length;
+  } catch {
+    return 0;
+  }
+};
+
+/** Every few seconds, how many JSON and HTML pages the build has written into `staging`. */
+export function reportPagesWritten(staging: string, pages: number, everyMs = 5000): NodeJS.Timeout {
+  const jsonDir = join(staging, dirname(pageFile(1)));
+  const htmlDir = join(staging, dirname(htmlPagePath(2)));
+  const started = performance.now();
+  const timer = setInterval(() => {
+    const json = countEntries(jsonDir);
+    const html = Math.min(pages, countEntries(htmlDir) + 1);
+    const seconds = ((performance.now() - started) / 1000).toFixed(0);
+    console.error(`  ${seconds} s: ${json.toLocaleString('en')} of ${pages.toLocaleString('en')} JSON pages, ${html.toLocaleString('en')} HTML pages written`);
+  }, everyMs);
+  timer.unref();
+  return timer;
+}
 
 function tally(dir: string): { files: number; bytes: number } {
   let files = 0;
@@ -20,9 +44,10 @@ export function summariseBuild(outDir: string, rows: number, milliseconds: numbe
     '',
     `Built ${outDir}/`,
     `  rows          ${rows.toLocaleString('en')}`,
-    `  pages         ${pageCount(rows).toLocaleString('en')} (JSON)`,
+    `  pages         ${pageCount(rows).toLocaleString('en')} JSON + ${pageCount(rows).toLocaleString('en')} HTML`,
     `  files         ${files.toLocaleString('en')}`,
     `  bytes         ${(bytes / 1_048_576).toFixed(1)} MiB`,
     `  time          ${(milliseconds / 1000).toFixed(1)} s`,
+    `  peak memory   ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`,
   ].join('\n');
 }

@@ -2,7 +2,8 @@
  * Atomic publication of a build: the site is built into a fresh folder beside `dist/` and only
  * swapped in once complete, so a failed or killed build leaves the last good site in place.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { basename, dirname, join, resolve } from 'node:path';
 
 const STAGING_PREFIX = '.staging-';
@@ -21,14 +22,31 @@ export function createStagingDir(distDir: string): string {
   return staging;
 }
 
-/** Replaces `distDir` with the finished `stagingDir`. */
+/**
+ * Replaces `distDir` with the finished `stagingDir`. The previous site is renamed aside and removed
+ * by a detached process, so deleting a large old site does not hold up the build; a later build
+ * clears it too if that process was stopped.
+ */
 export function publish(stagingDir: string, distDir: string): void {
   const target = resolve(distDir);
-  const retired = join(dirname(target), `${RETIRED_PREFIX}${basename(target)}`);
+  const parent = dirname(target);
+  const retired = join(parent, `${RETIRED_PREFIX}${basename(target)}`);
   rmSync(retired, { recursive: true, force: true });
   if (existsSync(target)) renameSync(target, retired);
   renameSync(stagingDir, target);
-  rmSync(retired, { recursive: true, force: true });
+  if (!existsSync(retired)) return;
+  // A unique name, so the next build's swap never waits for this removal nor collides with it.
+  const doomed = `${retired}-${process.pid}-${Date.now()}`;
+  renameSync(retired, doomed);
+  removeInBackground(doomed);
+}
+
+function removeInBackground(dir: string): void {
+  const child = spawn(process.execPath, ['-e', 'require("node:fs").rmSync(process.argv[1], { recursive: true, force: true })', dir], {
+    detached: true,
+    stdio: 'ignore',
+  });
+  child.unref();
 }
 
 /** Drops a staging folder after a failed build. */
@@ -36,12 +54,24 @@ export function discard(stagingDir: string): void {
   rmSync(stagingDir, { recursive: true, force: true });
 }
 
-/** A build killed between the two renames of `publish` leaves the old site retired: bring it back. */
+/**
+ * A build killed between the two renames of `publish` leaves the old site retired: bring it back.
+ * Old sites whose background removal was stopped are removed now.
+ */
 function recoverInterruptedSwap(distDir: string): void {
   const target = resolve(distDir);
-  const retired = join(dirname(target), `${RETIRED_PREFIX}${basename(target)}`);
+  const parent = dirname(target);
+  const retired = join(parent, `${RETIRED_PREFIX}${basename(target)}`);
   if (!existsSync(target) && existsSync(retired)) renameSync(retired, target);
-  else rmSync(retired, { recursive: true, force: true });
+  rmSync(retired, { recursive: true, force: true });
+  // Old sites whose background removal died; a recent one may still be being removed.
+  const staleBefore = Date.now() - 10 * 60_000;
+  for (const entry of readdirSync(parent)) {
+    const path = join(parent, entry);
+    if (entry.startsWith(`${RETIRED_PREFIX}${basename(target)}-`) && statSync(path).mtimeMs < staleBefore) {
+      rmSync(path, { recursive: true, force: true });
+    }
+  }
 }
 
 /** Writes generated files under `dir`, creating folders as needed. */

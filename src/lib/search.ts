@@ -21,29 +21,45 @@ export interface SearchIndex {
 export const AUTO = 1;
 export const MANUAL = 2;
 
-export function buildSearchIndex(records: readonly CarModel[], logoUrl: (logo: string) => string): SearchIndex {
+/** Logo URLs, each once, and where each record's logo is among them (-1 for none). */
+function logoTable(records: readonly CarModel[], logoUrl: (logo: string) => string): { logos: string[]; logoOf: (record: CarModel) => number } {
   const logos: string[] = [];
-  const logoIndex = new Map<string, number>();
-  const entries = records.map((record): IndexEntry => {
-    let logo = -1;
-    if (record.logo !== null) {
-      logo = logoIndex.get(record.logo) ?? logos.push(logoUrl(record.logo)) - 1;
-      logoIndex.set(record.logo, logo);
-    }
-    return [
-      record.id,
-      record.combined_car_model,
-      record.min_seat,
-      record.max_seat,
-      record.min_engine_size,
-      record.max_engine_size,
-      record.min_price,
-      record.max_price,
-      (record.has_operation_type_auto ? AUTO : 0) | (record.has_operation_type_hand ? MANUAL : 0),
-      logo,
-    ];
-  });
-  return { entries, logos };
+  const positions = new Map<string, number>();
+  for (const record of records) {
+    if (record.logo !== null && !positions.has(record.logo)) positions.set(record.logo, logos.push(logoUrl(record.logo)) - 1);
+  }
+  return { logos, logoOf: (record) => (record.logo === null ? -1 : (positions.get(record.logo) ?? -1)) };
+}
+
+function indexEntry(record: CarModel, logo: number): IndexEntry {
+  return [
+    record.id,
+    record.combined_car_model,
+    record.min_seat,
+    record.max_seat,
+    record.min_engine_size,
+    record.max_engine_size,
+    record.min_price,
+    record.max_price,
+    (record.has_operation_type_auto ? AUTO : 0) | (record.has_operation_type_hand ? MANUAL : 0),
+    logo,
+  ];
+}
+
+export function buildSearchIndex(records: readonly CarModel[], logoUrl: (logo: string) => string): SearchIndex {
+  const { logos, logoOf } = logoTable(records, logoUrl);
+  return { entries: records.map((record) => indexEntry(record, logoOf(record))), logos };
+}
+
+/** The same index as JSON text, in pieces, so a large listing is written without one giant string. */
+export function* searchIndexJsonChunks(records: readonly CarModel[], logoUrl: (logo: string) => string): Generator<string> {
+  const { logos, logoOf } = logoTable(records, logoUrl);
+  yield '{"entries":[';
+  for (let start = 0; start < records.length; start += 10_000) {
+    const chunk = records.slice(start, start + 10_000).map((record) => JSON.stringify(indexEntry(record, logoOf(record))));
+    yield `${start === 0 ? '' : ','}${chunk.join(',')}`;
+  }
+  yield `],"logos":${JSON.stringify(logos)}}`;
 }
 
 /** What a search asks for; every part optional. */

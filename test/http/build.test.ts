@@ -72,10 +72,12 @@ describe('npm run build', () => {
     expect(treeHashes(outDir)).toEqual(before);
   });
 
-  it('replaces the site whole on success and leaves no staging folders behind', () => {
+  it('replaces the site whole on success and leaves no staging folders behind', async () => {
     buildSite({ DATA_FILE: fixture('good/bom-crlf.csv'), OUT_DIR: outDir, BASE_URL: 'https://cars.example.com' });
     const page = JSON.parse(readFileSync(join(outDir, 'car/api/capture_car/latest/page/1.json'), 'utf8')) as { count: number };
     expect(page.count).toBe(2);
-    expect(readdirSync(workspace).filter((entry) => entry.startsWith('.'))).toEqual([]);
+    expect(readdirSync(workspace).filter((entry) => entry.startsWith('.staging-'))).toEqual([]);
+    // The replaced site is removed by a background process shortly after the build.
+    await expect.poll(() => readdirSync(workspace).filter((entry) => entry.startsWith('.')), { timeout: 10_000 }).toEqual([]);
   });
 });

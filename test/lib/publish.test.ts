@@ -13,7 +13,7 @@ const siteWith = (dir: string, text: string) => {
 };
 
 describe('publishing a build', () => {
-  it('swaps a finished staging folder in place of the site, readable by a web server', () => {
+  it('swaps a finished staging folder in place of the site, readable by a web server; the old one goes', async () => {
     workspace = tempDir('publish');
     const dist = join(workspace, 'dist');
     siteWith(dist, 'old');
@@ -22,7 +22,7 @@ describe('publishing a build', () => {
     writeFileSync(join(staging, 'index.html'), 'new');
     publish(staging, dist);
     expect(readFileSync(join(dist, 'index.html'), 'utf8')).toBe('new');
-    expect(readdirSync(workspace)).toEqual(['dist']);
+    await expect.poll(() => readdirSync(workspace), { timeout: 10_000 }).toEqual(['dist']);
   });
 
   it('discards a failed build without touching the site', () => {

@@ -1,0 +1,194 @@
+/**
+ * `npm run bench`: the benchmark suite (not part of the tests). Generates synthetic CSVs, measures
+ * the whole build (wall time, peak RSS, median of several runs where the size allows) beside a
+ * framework-free floor, validation alone, and the preview server's throughput against nginx, then
+ * writes the figures into BENCHMARKS.md between its bench markers.
+ *
+ *   node bench/run.ts [--sizes=10000,100000,1000000] [--runs=3] [--no-throughput]
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, freemem, totalmem, release } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { FIELDS } from '../src/lib/schema.ts';
+import { writeSyntheticCsv } from './generate.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const out = join(root, 'bench/out');
+const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1];
+const sizes = (option('sizes') ?? '10000,100000,1000000').split(',').map(Number);
+const maxRuns = Number(option('runs') ?? 3);
+const throughput = !process.argv.includes('--no-throughput');
+
+interface Sample {
+  seconds: number;
+  rssBytes: number;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/** Runs a Node script to completion, timing it and reading its peak RSS. */
+async function measure(script: string, args: string[], env: Record<string, string> = {}): Promise<Sample> {
+  const rssFile = join(out, `rss-${process.pid}.txt`);
+  rmSync(rssFile, { force: true });
+  const started = performance.now();
+  const code = await new Promise<number | null>((done) => {
+    const child = spawn(process.execPath, ['--import', join(root, 'bench/peak-rss.ts'), join(root, script), ...args], {
+      cwd: root,
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', BENCH_RSS_FILE: rssFile, ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    child.on('exit', done);
+  });
+  const seconds = (performance.now() - started) / 1000;
+  if (code !== 0) throw new Error(`${script} ${args.join(' ')} exited with ${code}`);
+  const rssBytes = Math.max(...readFileSync(rssFile, 'utf8').trim().split('\n').map(Number));
+  return { seconds, rssBytes };
+}
+
+async function repeat(runs: number, run: () => Promise<Sample>): Promise<Sample & { runs: number; all: number[] }> {
+  const samples: Sample[] = [];
+  for (let index = 0; index < runs; index += 1) samples.push(await run());
+  return {
+    seconds: median(samples.map((sample) => sample.seconds)),
+    rssBytes: median(samples.map((sample) => sample.rssBytes)),
+    runs,
+    all: samples.map((sample) => sample.seconds),
+  };
+}
+
+async function dataFile(rows: number): Promise<string> {
+  const file = join(out, `rows-${rows}.csv`);
+  if (rows === 0) writeFileSync(file, `${FIELDS.join(',')}\n`);
+  else if (!existsSync(file)) {
+    console.error(`generating ${rows} rows`);
+    await writeSyntheticCsv(file, rows);
+  }
+  return file;
+}
+
+const runsFor = (rows: number) => (rows >= 1_000_000 ? 1 : maxRuns);
+const buildOf = (file: string, rows: number) => () =>
+  measure('scripts/build.ts', [], { DATA_FILE: file, OUT_DIR: join(out, `site-${rows}`), DEPLOY_DIR: join(out, `deploy-${rows}`) });
+const floorOf = (file: string, rows: number) => () => measure('bench/floor.ts', [file, join(out, `floor-${rows}`)]);
+
+async function requestsPerSecond(url: string): Promise<number> {
+  const rates: number[] = [];
+  for (let run = 0; run < 3; run += 1) {
+    const result = await autocannon({ url, connections: 10, duration: 5 });
+    if (result.errors > 0 || result.non2xx > 0) throw new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx`);
+    rates.push(result.requests.average);
+  }
+  return median(rates);
+}
+
+async function serverThroughput(siteRows: number) {
+  const { startPreview, freePort } = await import('../test/support/site.ts');
+  const { hasNginx, startNginx } = await import('../test/support/nginx.ts');
+  const site = join(out, `site-${siteRows}`);
+  const urls = ['/car/api/capture_car/latest/page/42', '/car/api/capture_car/latest?format=api&page=42'];
+  const preview = await startPreview({ OUT_DIR: site, PORT: String(await freePort()) });
+  const previewRates = [];
+  for (const url of urls) previewRates.push(await requestsPerSecond(`${preview.origin}${url}`));
+  await preview.stop();
+  let nginxRates: number[] | undefined;
+  if (hasNginx) {
+    const nginx = await startNginx(join(out, `deploy-${siteRows}`));
+    nginxRates = [];
+    for (const url of urls) nginxRates.push(await requestsPerSecond(`${nginx.origin}${url}`));
+    await nginx.stop();
+  }
+  return { urls, previewRates, nginxRates };
+}
+
+const seconds = (value: number) => `${value.toFixed(1)} s`;
+const mib = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MiB`;
+const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
+
+mkdirSync(out, { recursive: true });
+const results = new Map<number, { build: Awaited<ReturnType<typeof repeat>>; floor: Awaited<ReturnType<typeof repeat>> }>();
+const empty = await dataFile(0);
+const fixed = await repeat(maxRuns, buildOf(empty, 0));
+console.error(`fixed cost: ${seconds(fixed.seconds)}`);
+for (const rows of sizes) {
+  const file = await dataFile(rows);
+  const floor = await repeat(runsFor(rows), floorOf(file, rows));
+  const build = await repeat(runsFor(rows), buildOf(file, rows));
+  console.error(`${rows} rows: build ${seconds(build.seconds)} (${mib(build.rssBytes)}), floor ${seconds(floor.seconds)}`);
+  results.set(rows, { build, floor });
+}
+const largest = Math.max(...sizes);
+const validation = await repeat(runsFor(largest), () => measure('scripts/check-data.ts', [join(out, `rows-${largest}.csv`)]));
+console.error(`validation of ${largest} rows: ${seconds(validation.seconds)}`);
+const servers = throughput && results.has(10_000) ? await serverThroughput(10_000) : undefined;
+
+const lines: string[] = [];
+const cpu = cpus();
+lines.push(
+  `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench\` on ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ` +
+    `${mib(totalmem())} memory (${mib(freemem())} free at the end), Linux ${release()}, Node ${process.version}. ` +
+    'Wall time and peak RSS (getrusage maxrss of the build process; the esbuild helper process is not counted) are medians ' +
+    `of ${maxRuns} runs, 1 run at 1M rows. The machine is shared and noisy: read ratios, not digits.`,
+  '',
+  '| rows | pages (JSON + HTML) | build: median wall | build: peak RSS | floor: median wall | floor: peak RSS | build ÷ floor | runs (build, s) |',
+  '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+  `| 0 (header only) | 1 + 1 | ${seconds(fixed.seconds)} | ${mib(fixed.rssBytes)} | – | – | – | ${fixed.all.map((value) => value.toFixed(1)).join(', ')} |`,
+);
+for (const [rows, { build, floor }] of results) {
+  const pages = Math.max(1, Math.ceil(rows / 10));
+  lines.push(
+    `| ${rows.toLocaleString('en')} | ${pages.toLocaleString('en')} + ${pages.toLocaleString('en')} | ${seconds(build.seconds)} | ${mib(build.rssBytes)} | ` +
+      `${seconds(floor.seconds)} | ${mib(floor.rssBytes)} | ${(build.seconds / floor.seconds).toFixed(1)}× | ${build.all.map((value) => value.toFixed(1)).join(', ')} |`,
+  );
+}
+lines.push('', '### Cost per row above the fixed cost, against the floor\n');
+lines.push('| step | build Δ | floor Δ | ratio (target ≤ 4×) |', '| --- | ---: | ---: | ---: |');
+const ordered = [...results.keys()].sort((a, b) => a - b);
+for (let index = 1; index < ordered.length; index += 1) {
+  const low = results.get(ordered[index - 1]!)!;
+  const high = results.get(ordered[index]!)!;
+  const buildDelta = high.build.seconds - low.build.seconds;
+  const floorDelta = high.floor.seconds - low.floor.seconds;
+  const ratio = buildDelta / floorDelta;
+  lines.push(
+    `| ${ordered[index - 1]!.toLocaleString('en')} → ${ordered[index]!.toLocaleString('en')} | ${seconds(buildDelta)} | ${seconds(floorDelta)} | ${ratio.toFixed(1)}× (${verdict(ratio <= 4)}) |`,
+  );
+}
+lines.push('', '### Targets\n', '| target | measured | verdict |', '| --- | --- | --- |');
+const million = results.get(1_000_000);
+if (million) {
+  lines.push(`| 1M rows built (JSON and HTML) in ≤ 60 s | ${seconds(million.build.seconds)} | ${verdict(million.build.seconds <= 60)} |`);
+  lines.push(`| 1M rows in ≤ 2 GiB peak memory | ${mib(million.build.rssBytes)} | ${verdict(million.build.rssBytes <= 2 * 1024 ** 3)} |`);
+}
+lines.push(`| fixed cost (header-only build) ≤ 3 s | ${seconds(fixed.seconds)} | ${verdict(fixed.seconds <= 3)} |`);
+lines.push(
+  `| validation of ${largest.toLocaleString('en')} rows ≤ 5 s${largest === 1_000_000 ? '' : ' (at 1M)'} | ${seconds(validation.seconds)} (peak ${mib(validation.rssBytes)}) | ${largest === 1_000_000 ? verdict(validation.seconds <= 5) : 'not measured at 1M'} |`,
+);
+if (ordered.length >= 2) {
+  const perRow = ordered.map((rows) => (results.get(rows)!.build.seconds - fixed.seconds) / rows);
+  lines.push(`| cost linear in rows | ${perRow.map((value) => `${(value * 1e6).toFixed(0)} µs/row`).join(', ')} above the fixed cost | ${verdict(Math.max(...perRow) / Math.min(...perRow) <= 1.5)} |`);
+}
+if (servers) {
+  lines.push('', '### Preview server against nginx (same 10k-row site, autocannon, 10 connections, 5 s, median of 3)\n');
+  lines.push('| URL | preview req/s | nginx req/s | preview ÷ nginx (target ≥ 0.5) |', '| --- | ---: | ---: | ---: |');
+  servers.urls.forEach((url, index) => {
+    const preview = servers.previewRates[index]!;
+    const nginx = servers.nginxRates?.[index];
+    lines.push(
+      `| \`${url}\` | ${preview.toFixed(0)} | ${nginx === undefined ? 'nginx not installed' : nginx.toFixed(0)} | ${nginx === undefined ? '–' : `${(preview / nginx).toFixed(2)} (${verdict(preview / nginx >= 0.5)})`} |`,
+    );
+  });
+}
+
+const report = join(root, 'BENCHMARKS.md');
+const existing = existsSync(report) ? readFileSync(report, 'utf8') : '# Benchmarks\n\n<!-- bench:start -->\n<!-- bench:end -->\n';
+const start = existing.indexOf('<!-- bench:start -->');
+const end = existing.indexOf('<!-- bench:end -->');
+writeFileSync(report, `${existing.slice(0, start)}<!-- bench:start -->\n${lines.join('\n')}\n${existing.slice(end)}`);
+console.error(`wrote ${report}`);
