@@ -14,7 +14,7 @@ export default defineConfig({
     // The Content-Security-Policy allows no inline style or script: everything goes in files.
     inlineStylesheets: 'never',
     // Pages are small and independent: rendering several at once overlaps their file writes.
-    concurrency: 16,
+    concurrency: 4,
   },
   vite: { build: { assetsInlineLimit: 0 } },
   devToolbar: { enabled: false },

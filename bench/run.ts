@@ -74,9 +74,16 @@ async function dataFile(rows: number): Promise<string> {
 }
 
 const runsFor = (rows: number) => (rows >= 1_000_000 ? 1 : maxRuns);
-const buildOf = (file: string, rows: number) => () =>
-  measure('scripts/build.ts', [], { DATA_FILE: file, OUT_DIR: join(out, `site-${rows}`), DEPLOY_DIR: join(out, `deploy-${rows}`) });
-const floorOf = (file: string, rows: number) => () => measure('bench/floor.ts', [file, join(out, `floor-${rows}`)]);
+/** Removes earlier output before a run, outside the measurement, so each run writes a fresh folder. */
+const fresh = (dir: string) => {
+  for (const entry of [dir, `${dir}-deploy`]) rmSync(entry, { recursive: true, force: true });
+  return dir;
+};
+const buildOf = (file: string, rows: number) => () => {
+  const site = fresh(join(out, `site-${rows}`));
+  return measure('scripts/build.ts', [], { DATA_FILE: file, OUT_DIR: site, DEPLOY_DIR: join(out, `deploy-${rows}`) });
+};
+const floorOf = (file: string, rows: number) => () => measure('bench/floor.ts', [file, fresh(join(out, `floor-${rows}`))]);
 
 async function requestsPerSecond(url: string): Promise<number> {
   const rates: number[] = [];

@@ -46,5 +46,11 @@ export function splitName(name: string): NameParts {
   return match ? { local: match[1]!, latin: name.slice(match[0].length) } : { local: '', latin: name };
 }
 
+/** The letter a logo placeholder shows: the first of the Latin part of the name. */
+export function initialOf(name: string): string {
+  const { latin } = splitName(name);
+  return [...(latin || name)][0] ?? '';
+}
+
 /** The language tag of the local-script make names (Traditional Chinese as written in Hong Kong). */
 export const LOCAL_NAME_LANG = 'zh-Hant-HK';

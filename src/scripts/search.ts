@@ -3,7 +3,7 @@
  * the whole listing from the compact index, with the criteria kept in the URL so a search can be
  * shared and reloaded. Results are written with textContent only: names are data, never markup.
  */
-import { formatEngineRange, formatPriceRange, formatRange, formatTransmissions, splitName } from '../lib/format.ts';
+import { formatEngineRange, formatPriceRange, formatRange, formatTransmissions, initialOf, splitName } from '../lib/format.ts';
 import { htmlPagePath, PUBLISHED } from '../lib/routes.ts';
 import {
   AUTO,
@@ -63,18 +63,10 @@ function setUpSearch(): void {
     const [, name, minSeat, maxSeat, minEngine, maxEngine, minPrice, maxPrice, transmissions, logo] = entry;
     const row = (logo >= 0 ? rowWithLogo : rowWithoutLogo).cloneNode(true) as HTMLTableRowElement;
     const { local, latin } = splitName(name);
-    const make = latin.split(' ')[0] ?? name;
     const image = row.querySelector('img');
-    if (image) {
-      image.src = logos[logo] ?? '';
-      image.alt = `${make} logo`;
-    }
-    const placeholder = row.querySelector('.logo-missing');
-    if (placeholder) {
-      placeholder.setAttribute('aria-label', `No logo for ${make}`);
-      const initial = placeholder.querySelector('span');
-      if (initial) initial.textContent = make.slice(0, 1);
-    }
+    if (image) image.src = logos[logo] ?? '';
+    const initial = row.querySelector('.logo-missing span');
+    if (initial) initial.textContent = initialOf(name);
     const localPart = row.querySelector('.name-local');
     if (localPart) {
       localPart.textContent = local;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatEngineRange, formatPrice, formatPriceRange, formatRange, formatTransmissions, splitName } from '../../src/lib/format.ts';
+import { formatEngineRange, formatPrice, formatPriceRange, formatRange, formatTransmissions, initialOf, splitName } from '../../src/lib/format.ts';
 
 describe('formatting for people', () => {
   it('writes ranges with an en dash, and one value when both ends are equal', () => {
@@ -31,5 +31,11 @@ describe('formatting for people', () => {
     expect(splitName('阿爾法·羅密歐 Alfa Romeo Giulia')).toEqual({ local: '阿爾法·羅密歐', latin: 'Alfa Romeo Giulia' });
     expect(splitName('Tesla Model 3')).toEqual({ local: '', latin: 'Tesla Model 3' });
     expect(splitName('โตโยต้า Toyota')).toEqual({ local: '', latin: 'โตโยต้า Toyota' });
+  });
+
+  it('takes the placeholder letter from the Latin part', () => {
+    expect(initialOf('越野路華 Land Rover Defender')).toBe('L');
+    expect(initialOf('豐田')).toBe('豐');
+    expect(initialOf('😀 Emoji Motors')).toBe('😀');
   });
 });

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { NGINX_DEFAULT_LISTEN } from '../../src/lib/hosts/nginx.ts';
-import { freePort, tempDir } from './site.ts';
+import { freePort, stopChild, tempDir } from './site.ts';
 
 export const NGINX_BINARY = '/usr/sbin/nginx';
 export const hasNginx = existsSync(NGINX_BINARY);
@@ -60,13 +60,5 @@ http {
   );
   const child = spawn(NGINX_BINARY, ['-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { stdio: 'inherit' });
   await waitForPort(port, 10_000);
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise((stopped) => {
-        if (child.exitCode !== null) return stopped();
-        child.once('exit', () => stopped());
-        child.kill('SIGQUIT');
-      }),
-  };
+  return { origin: `http://127.0.0.1:${port}`, stop: () => stopChild(child, 'SIGQUIT') };
 }

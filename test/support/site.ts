@@ -1,5 +1,5 @@
 /** Test helpers: build a site from a CSV with the real build script, and run the real preview server. */
-import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -78,15 +78,16 @@ export async function startPreview(env: { OUT_DIR: string } & Record<string, str
     });
     child.once('exit', (code) => fail(new Error(`preview exited (${code}):\n${output}`)));
   });
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise((stopped) => {
-        if (child.exitCode !== null) return stopped();
-        child.once('exit', () => stopped());
-        child.kill('SIGTERM');
-      }),
-  };
+  return { origin: `http://127.0.0.1:${port}`, stop: () => stopChild(child, 'SIGTERM') };
+}
+
+/** Sends `signal` to a child process and resolves once it has exited. */
+export function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  return new Promise((stopped) => {
+    if (child.exitCode !== null || child.signalCode !== null) return stopped();
+    child.once('exit', () => stopped());
+    child.kill(signal);
+  });
 }
 
 /** Every file of a folder with its SHA-256, to prove a folder did not change. */
