@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join, resolve } from 'node:path';
 import serveHandler from 'serve-handler';
 import { MANIFEST_FILE, manifestSchema, type Manifest } from './manifest.ts';
-import { answerListing, isListingPath, pageFile, siteHeaders, type Headers } from './routes.ts';
+import { answerListing, isListingPath, pageFile, pagePath, siteHeaders, type Headers } from './routes.ts';
 
 export interface PreviewOptions {
   /** The built site to serve. */
@@ -20,29 +20,67 @@ export interface PreviewOptions {
 export const MAX_URL_LENGTH = 8192;
 const STATIC_METHODS = 'GET, HEAD';
 
-/** The manifest of the site being served, re-read whenever a new build replaced it. */
-class ManifestCache {
+/** How long a read manifest is trusted before the file is looked at again for a newer build. */
+const MANIFEST_RECHECK_MS = 500;
+/** Page files kept in memory, at most this many bytes (the most recently used stay). */
+const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The site being served: its manifest, re-read whenever a new build replaced it, and the page
+ * files most recently served, dropped with the manifest they belong to.
+ */
+class SiteState {
   private manifest: Manifest | undefined;
   private stamp = '';
-  private readonly file: string;
+  private checkedAt = 0;
+  private readonly pages = new Map<number, Buffer>();
+  private cachedBytes = 0;
+  private readonly root: string;
 
-  constructor(outDir: string) {
-    this.file = join(outDir, MANIFEST_FILE);
+  constructor(root: string) {
+    this.root = root;
   }
 
   current(): Manifest | undefined {
+    const now = Date.now();
+    if (this.manifest && now - this.checkedAt < MANIFEST_RECHECK_MS) return this.manifest;
+    this.checkedAt = now;
+    const file = join(this.root, MANIFEST_FILE);
     let stamp: string;
     try {
-      const stats = statSync(this.file);
+      const stats = statSync(file);
       stamp = `${stats.ino}:${stats.mtimeMs}:${stats.size}`;
     } catch {
+      this.manifest = undefined;
       return undefined;
     }
     if (stamp !== this.stamp) {
-      this.manifest = manifestSchema.parse(JSON.parse(readFileSync(this.file, 'utf8')));
+      this.manifest = manifestSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
       this.stamp = stamp;
+      this.pages.clear();
+      this.cachedBytes = 0;
     }
     return this.manifest;
+  }
+
+  /** The bytes of page `page`, from memory when it was served lately. */
+  async page(page: number): Promise<Buffer> {
+    const cached = this.pages.get(page);
+    if (cached) {
+      // Re-inserting keeps the Map in least-recently-used order.
+      this.pages.delete(page);
+      this.pages.set(page, cached);
+      return cached;
+    }
+    const body = await readFile(join(this.root, pageFile(page)));
+    this.pages.set(page, body);
+    this.cachedBytes += body.length;
+    for (const [oldest, bytes] of this.pages) {
+      if (this.cachedBytes <= PAGE_CACHE_BYTES) break;
+      this.pages.delete(oldest);
+      this.cachedBytes -= bytes.length;
+    }
+    return body;
   }
 }
 
@@ -69,9 +107,10 @@ function safePathname(rawPath: string): string | undefined {
   return pathname;
 }
 
-/** A strong validator of a response body, so clients and CDNs can revalidate with 304s. */
-function etagOf(body: Buffer): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+/** A strong validator of a page, so clients and CDNs can revalidate with 304s: its hash from the manifest. */
+function etagOf(manifest: Manifest, page: number, body: Buffer): string {
+  const hash = manifest.files[pagePath(page)] ?? createHash('sha256').update(body).digest('hex');
+  return `"${hash.slice(0, 32)}"`;
 }
 
 async function answerListingRequest(
@@ -81,9 +120,9 @@ async function answerListingRequest(
   pathname: string,
   query: URLSearchParams,
   outDir: string,
-  manifests: ManifestCache,
+  site: SiteState,
 ): Promise<void> {
-  const manifest = manifests.current();
+  const manifest = site.current();
   if (!manifest) {
     sendError(response, method, 503, `No built site in ${outDir}/: run npm run build.`);
     return;
@@ -93,8 +132,8 @@ async function answerListingRequest(
     send(response, method, answer.status, answer.headers, answer.body);
     return;
   }
-  const body = await readFile(join(outDir, pageFile(answer.page)));
-  const etag = etagOf(body);
+  const body = await site.page(answer.page);
+  const etag = etagOf(manifest, answer.page, body);
   if (request.headers['if-none-match'] === etag) {
     response.writeHead(304, { ...answer.headers, ETag: etag });
     response.end();
@@ -106,7 +145,7 @@ async function answerListingRequest(
 /** Creates (does not start) the preview server for a built site. */
 export function createPreviewServer({ outDir }: PreviewOptions): Server {
   const root = resolve(outDir);
-  const manifests = new ManifestCache(root);
+  const site = new SiteState(root);
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const method = request.method ?? 'GET';
@@ -129,7 +168,7 @@ export function createPreviewServer({ outDir }: PreviewOptions): Server {
     const query = new URLSearchParams(queryStart === -1 ? '' : target.slice(queryStart + 1));
 
     if (isListingPath(pathname)) {
-      await answerListingRequest(request, response, method, pathname, query, root, manifests);
+      await answerListingRequest(request, response, method, pathname, query, outDir, site);
       return;
     }
     if (method === 'OPTIONS') {
@@ -141,7 +180,7 @@ export function createPreviewServer({ outDir }: PreviewOptions): Server {
       sendError(response, method, 405, `Method "${method}" not allowed.`, { Allow: STATIC_METHODS });
       return;
     }
-    const manifest = manifests.current();
+    const manifest = site.current();
     await serveHandler(request, response, {
       public: root,
       cleanUrls: true,
