@@ -106,6 +106,14 @@ describe('Vercel (vercel.json)', () => {
   it.each(TARGETS)('%s', (target) => {
     expectSameAnswer(vercelAnswer(outDir, target), vercelExpected(target), { allow: true, link: true });
   });
+
+  it('sends the security headers on the HTML pages', () => {
+    const answer = vercelAnswer(outDir, '/page/2/index.html');
+    expect(answer.status).toBe(200);
+    expect(answer.headers['X-Content-Type-Options']).toBe('nosniff');
+    expect(answer.headers['Referrer-Policy']).toBe('strict-origin-when-cross-origin');
+    expect(answer.headers['Content-Security-Policy']).toContain("script-src 'self'");
+  });
 });
 
 describe('Cloudflare (the generated worker on Workers static assets)', () => {
