@@ -20,8 +20,18 @@ process.env['ASTRO_TELEMETRY_DISABLED'] = '1';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const started = performance.now();
 
+/** Where the time went, for the closing report: the phases a maintainer can act on. */
+const phases: [string, number][] = [];
+let phaseStarted = started;
+const endPhase = (name: string) => {
+  const now = performance.now();
+  phases.push([name, now - phaseStarted]);
+  phaseStarted = now;
+};
+
 const config = exitOnConfigError(loadConfig);
 const { records, problems } = loadFile(config.dataFile, { onRows: progressLine('rows validated') });
+endPhase('validate');
 if (problems.length > 0) {
   console.error(formatReport(problems));
   console.error(`\nNothing was built; ${config.outDir}/ is unchanged.`);
@@ -36,11 +46,14 @@ const staging = createStagingDir(config.outDir);
 const progress = reportPagesWritten(staging, pageCount(records.length));
 try {
   await build({ root, outDir: staging, logLevel: process.env['BUILD_LOG'] === 'info' || records.length <= 10_000 ? 'info' : 'warn' });
+  endPhase('pages (Astro)');
   await writeDownloads(staging, { config, records });
+  endPhase('downloads');
   // Host configurations are generated for the site where it will be published, not the staging folder.
   const files = await hostFiles({ ...config, count: records.length, siteDir: resolve(config.outDir) }, config.deployDir);
   writeFiles(staging, files.filter((file) => file.place === 'site'));
   writeFiles(config.deployDir, files.filter((file) => file.place === 'deploy'));
+  endPhase('host configs');
 } catch (error) {
   clearInterval(progress);
   discard(staging);
@@ -50,4 +63,5 @@ try {
 }
 clearInterval(progress);
 publish(staging, config.outDir);
-console.error(summariseBuild(config.outDir, records.length, performance.now() - started));
+endPhase('publish');
+console.error(summariseBuild(config.outDir, records.length, performance.now() - started, phases));

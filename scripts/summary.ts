@@ -38,7 +38,10 @@ function tally(dir: string): { files: number; bytes: number } {
   return { files, bytes };
 }
 
-export function summariseBuild(outDir: string, rows: number, milliseconds: number): string {
+const seconds = (milliseconds: number) => `${(milliseconds / 1000).toFixed(1)} s`;
+
+/** `phases`: each step of the build and its duration in milliseconds, in order. */
+export function summariseBuild(outDir: string, rows: number, milliseconds: number, phases: readonly [string, number][] = []): string {
   const { files, bytes } = tally(outDir);
   return [
     '',
@@ -47,7 +50,7 @@ export function summariseBuild(outDir: string, rows: number, milliseconds: numbe
     `  pages         ${pageCount(rows).toLocaleString('en')} JSON + ${pageCount(rows).toLocaleString('en')} HTML`,
     `  files         ${files.toLocaleString('en')}`,
     `  bytes         ${(bytes / 1_048_576).toFixed(1)} MiB`,
-    `  time          ${(milliseconds / 1000).toFixed(1)} s`,
+    `  time          ${seconds(milliseconds)}${phases.length > 0 ? ` (${phases.map(([name, duration]) => `${name} ${seconds(duration)}`).join(', ')})` : ''}`,
     `  peak memory   ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`,
   ].join('\n');
 }

@@ -54,7 +54,12 @@ describe('npm run build', () => {
   const outDir = join(workspace, 'site');
 
   it('builds an empty listing from a header-only file: count 0 and an empty page 1', () => {
-    buildSite({ DATA_FILE: fixture('good/header-only.csv'), OUT_DIR: outDir });
+    const result = runScript('build.ts', { DATA_FILE: fixture('good/header-only.csv'), OUT_DIR: outDir, DEPLOY_DIR: `${outDir}-deploy` });
+    expect(result.status).toBe(0);
+    // The closing report: rows, pages, files, bytes, time with where it went, peak memory.
+    expect(result.stderr).toMatch(/rows +0\n +pages +1 JSON \+ 1 HTML\n +files +\d+\n +bytes +[\d.]+ MiB\n/);
+    expect(result.stderr).toMatch(/time +[\d.]+ s \(validate [\d.]+ s, pages \(Astro\) [\d.]+ s, downloads [\d.]+ s, host configs [\d.]+ s, publish [\d.]+ s\)/);
+    expect(result.stderr).toMatch(/peak memory +\d+ MiB/);
     expect(readFileSync(join(outDir, 'car/api/capture_car/latest/page/1.json'), 'utf8')).toBe(
       '{"count":0,"next":null,"previous":null,"results":[]}',
     );
