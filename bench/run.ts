@@ -25,6 +25,15 @@ const throughput = !process.argv.includes('--no-throughput');
 interface Sample {
   seconds: number;
   rssBytes: number;
+  /** The build's own account of its phases (from its closing report), in seconds. */
+  phases: [string, number][];
+}
+
+/** Reads `time  12.3 s (validate 1.0 s, pages (Astro) 9.0 s, …)` from the build's report. */
+function phasesOf(report: string): [string, number][] {
+  const line = /^ +time +[\d.]+ s \((.*)\)$/m.exec(report)?.[1];
+  if (!line) return [];
+  return [...line.matchAll(/([^,]+?) ([\d.]+) s(?:, |$)/g)].map((match) => [match[1]!.trim(), Number(match[2])]);
 }
 
 const median = (values: number[]) => {
@@ -43,27 +52,35 @@ async function measure(script: string, args: string[], env: Record<string, strin
   const rssFile = join(out, `rss-${process.pid}.txt`);
   rmSync(rssFile, { force: true });
   const started = performance.now();
+  let report = '';
   const code = await new Promise<number | null>((done) => {
     const flags = script === 'scripts/build.ts' ? buildFlags : [];
     const child = spawn(process.execPath, [...flags, '--import', join(root, 'bench/peak-rss.ts'), join(root, script), ...args], {
       cwd: root,
       env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', BENCH_RSS_FILE: rssFile, ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    // Shown as it comes (progress of long builds), and kept for the phases of the closing report.
+    child.stderr.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      report = (report + chunk.toString('utf8')).slice(-4096);
     });
     child.on('exit', done);
   });
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`${script} ${args.join(' ')} exited with ${code}`);
   const rssBytes = Math.max(...readFileSync(rssFile, 'utf8').trim().split('\n').map(Number));
-  return { seconds, rssBytes };
+  return { seconds, rssBytes, phases: phasesOf(report) };
 }
 
 async function repeat(runs: number, run: () => Promise<Sample>): Promise<Sample & { runs: number; all: number[] }> {
   const samples: Sample[] = [];
   for (let index = 0; index < runs; index += 1) samples.push(await run());
+  const names = samples[0]!.phases.map(([name]) => name);
   return {
     seconds: median(samples.map((sample) => sample.seconds)),
     rssBytes: median(samples.map((sample) => sample.rssBytes)),
+    phases: names.map((name) => [name, median(samples.map((sample) => sample.phases.find(([other]) => other === name)?.[1] ?? 0))]),
     runs,
     all: samples.map((sample) => sample.seconds),
   };
@@ -170,6 +187,20 @@ for (const [rows, { build, floor }] of results) {
     `| ${rows.toLocaleString('en')} | ${pages.toLocaleString('en')} + ${pages.toLocaleString('en')} | ${seconds(build.seconds)} | ${mib(build.rssBytes)} | ` +
       `${seconds(floor.seconds)} | ${mib(floor.rssBytes)} | ${(build.seconds / floor.seconds).toFixed(1)}× | ${build.all.map((value) => value.toFixed(1)).join(', ')} |`,
   );
+}
+const phaseNames = [...new Set([fixed, ...[...results.values()].map(({ build }) => build)].flatMap((build) => build.phases.map(([name]) => name)))];
+if (phaseNames.length > 0) {
+  lines.push('', "### Where the build's time goes (its own closing report, median of the runs)\n");
+  lines.push(`| rows | ${phaseNames.join(' | ')} | Astro phase per page, above the header-only build |`, `| ---: | ${phaseNames.map(() => '---:').join(' | ')} | ---: |`);
+  for (const [rows, build] of [[0, fixed] as const, ...[...results].map(([rows, { build }]) => [rows, build] as const)]) {
+    const seconds = (name: string) => build.phases.find(([other]) => other === name)?.[1];
+    const astro = seconds('pages (Astro)');
+    const astroFixed = fixed.phases.find(([name]) => name === 'pages (Astro)')?.[1] ?? 0;
+    const pages = 2 * Math.max(1, Math.ceil(rows / 10));
+    lines.push(
+      `| ${rows.toLocaleString('en')} | ${phaseNames.map((name) => (seconds(name) === undefined ? '–' : `${seconds(name)!.toFixed(1)} s`)).join(' | ')} | ${astro === undefined || rows === 0 ? '–' : `${(((astro - astroFixed) * 1000) / pages).toFixed(2)} ms`} |`,
+    );
+  }
 }
 lines.push('', '### Cost per row above the fixed cost, against the floor\n');
 lines.push('| step | build Δ | floor Δ | ratio (target ≤ 4×) |', '| --- | ---: | ---: | ---: |');
