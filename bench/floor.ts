@@ -4,10 +4,10 @@
  * HTML page per listing page of about the same size: `node bench/floor.ts CSV OUTDIR`.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { pageNumbers, pageSlice } from '../src/lib/listing.ts';
-import { pageFile } from '../src/lib/routes.ts';
+import { htmlPagePath, pageFile } from '../src/lib/routes.ts';
 import type { CarModel } from '../src/lib/schema.ts';
 import { serialisePage } from '../src/lib/serialise.ts';
 
@@ -39,7 +39,7 @@ const records: CarModel[] = rows.map((row) => ({
 
 // The caller gives a fresh folder: removing an old one is not the floor's work.
 const pages = pageNumbers(records.length);
-mkdirSync(join(outDir, 'car/api/capture_car/latest/page'), { recursive: true });
+mkdirSync(dirname(join(outDir, pageFile(1))), { recursive: true });
 for (const page of pages) {
   writeFileSync(join(outDir, pageFile(page)), serialisePage(records, page, addresses));
   const rowsHtml = pageSlice(records, page)
@@ -51,12 +51,12 @@ for (const page of pages) {
         `<td>${model.has_operation_type_auto ? 'Automatic' : ''} ${model.has_operation_type_hand ? 'Manual' : ''}</td></tr>`,
     )
     .join('');
-  const dir = join(outDir, 'page', String(page));
+  const dir = join(outDir, htmlPagePath(page));
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, 'index.html'),
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page ${page}</title></head>` +
-      `<body><main><table><tbody>${rowsHtml}</tbody></table><nav><a href="/page/${page + 1}/">Next</a></nav></main></body></html>`,
+      `<body><main><table><tbody>${rowsHtml}</tbody></table><nav><a href="${htmlPagePath(page + 1)}">Next</a></nav></main></body></html>`,
   );
 }
 console.error(`floor: ${records.length} rows, ${pages.length} pages`);

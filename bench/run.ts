@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { FIELDS } from '../src/lib/schema.ts';
+import { phasesOfReport } from '../scripts/summary.ts';
 import { writeSyntheticCsv } from './generate.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -29,12 +30,6 @@ interface Sample {
   phases: [string, number][];
 }
 
-/** Reads `time  12.3 s (validate 1.0 s, pages (Astro) 9.0 s, …)` from the build's report. */
-function phasesOf(report: string): [string, number][] {
-  const line = /^ +time +[\d.]+ s \((.*)\)$/m.exec(report)?.[1];
-  if (!line) return [];
-  return [...line.matchAll(/([^,]+?) ([\d.]+) s(?:, |$)/g)].map((match) => [match[1]!.trim(), Number(match[2])]);
-}
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -70,7 +65,7 @@ async function measure(script: string, args: string[], env: Record<string, strin
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`${script} ${args.join(' ')} exited with ${code}`);
   const rssBytes = Math.max(...readFileSync(rssFile, 'utf8').trim().split('\n').map(Number));
-  return { seconds, rssBytes, phases: phasesOf(report) };
+  return { seconds, rssBytes, phases: phasesOfReport(report) };
 }
 
 async function repeat(runs: number, run: () => Promise<Sample>): Promise<Sample & { runs: number; all: number[] }> {

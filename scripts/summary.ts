@@ -40,6 +40,16 @@ function tally(dir: string): { files: number; bytes: number } {
 
 const seconds = (milliseconds: number) => `${(milliseconds / 1000).toFixed(1)} s`;
 
+/** `validate 1.0 s, pages (Astro) 9.0 s, …`: the phases as the closing report's time line lists them. */
+const formatPhases = (phases: readonly [string, number][]) => phases.map(([name, duration]) => `${name} ${seconds(duration)}`).join(', ');
+
+/** The phases (name, seconds) of a closing report's time line, for the bench; empty if it has none. */
+export function phasesOfReport(report: string): [string, number][] {
+  const line = /^ +time +[\d.]+ s \((.*)\)$/m.exec(report)?.[1];
+  if (!line) return [];
+  return [...line.matchAll(/([^,]+?) ([\d.]+) s(?:, |$)/g)].map((match) => [match[1]!.trim(), Number(match[2])]);
+}
+
 /** `phases`: each step of the build and its duration in milliseconds, in order. */
 export function summariseBuild(outDir: string, rows: number, milliseconds: number, phases: readonly [string, number][] = []): string {
   const { files, bytes } = tally(outDir);
@@ -50,7 +60,7 @@ export function summariseBuild(outDir: string, rows: number, milliseconds: numbe
     `  pages         ${pageCount(rows).toLocaleString('en')} JSON + ${pageCount(rows).toLocaleString('en')} HTML`,
     `  files         ${files.toLocaleString('en')}`,
     `  bytes         ${(bytes / 1_048_576).toFixed(1)} MiB`,
-    `  time          ${seconds(milliseconds)}${phases.length > 0 ? ` (${phases.map(([name, duration]) => `${name} ${seconds(duration)}`).join(', ')})` : ''}`,
+    `  time          ${seconds(milliseconds)}${phases.length > 0 ? ` (${formatPhases(phases)})` : ''}`,
     `  peak memory   ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`,
   ].join('\n');
 }

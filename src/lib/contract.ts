@@ -4,16 +4,7 @@
  */
 import { z } from 'zod';
 import { PAGE_SIZE } from './listing.ts';
-import {
-  ACCEPTED_FORMATS,
-
-  BODIES,
-  LISTING_HEADERS,
-  LISTING_PATH,
-  PAGE_PATH_PREFIX,
-  PUBLISHED,
-  QUERY,
-} from './routes.ts';
+import { ACCEPTED_FORMATS, BODIES, LISTING_HEADERS, LISTING_PATH, PAGE_PATH_PREFIX, pageLink, PUBLISHED, QUERY } from './routes.ts';
 import { carModelSchema } from './schema.ts';
 
 /** A record as published: `logo` is the absolute URL under the assets address. */
@@ -69,7 +60,7 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
   };
   const pageHeaders = {
     ...listingHeaders,
-    Link: headerSpec('RFC 8288 links to the next and previous pages, where the host can send it.', `<${baseUrl}${LISTING_PATH}?format=api&page=2>; rel="next"`),
+    Link: headerSpec('RFC 8288 links to the next and previous pages, where the host can send it.', `<${pageLink(baseUrl, 2)}>; rel="next"`),
   };
   const notFound = {
     description: 'The page does not exist (`Invalid page.`), or the format is unknown (`Not found.`).',

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join, resolve } from 'node:path';
 import serveHandler from 'serve-handler';
 import { MANIFEST_FILE, manifestSchema, type Manifest } from './manifest.ts';
-import { answerListing, isListingPath, pageFile, pagePath, siteHeaders, type Headers } from './routes.ts';
+import { answerListing, BODIES, isListingPath, pageFile, pagePath, siteHeaders, type Headers } from './routes.ts';
 
 export interface PreviewOptions {
   /** The built site to serve. */
@@ -25,6 +25,13 @@ const MANIFEST_RECHECK_MS = 500;
 /** Page files kept in memory, at most this many bytes (the most recently used stay). */
 const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
 
+/** serve-handler's header rules: the site headers on every file it serves. */
+type HeaderRules = { source: string; headers: { key: string; value: string }[] }[];
+
+const headerRules = (assetsUrl: string | undefined): HeaderRules => [
+  { source: '**', headers: Object.entries(siteHeaders(assetsUrl)).map(([key, value]) => ({ key, value })) },
+];
+
 /**
  * The site being served: its manifest, re-read whenever a new build replaced it, and the page
  * files most recently served, dropped with the manifest they belong to.
@@ -35,6 +42,7 @@ class SiteState {
   private checkedAt = 0;
   private readonly pages = new Map<number, Buffer>();
   private cachedBytes = 0;
+  private staticHeaders: HeaderRules = headerRules(undefined);
   private readonly root: string;
 
   constructor(root: string) {
@@ -59,8 +67,14 @@ class SiteState {
       this.stamp = stamp;
       this.pages.clear();
       this.cachedBytes = 0;
+      this.staticHeaders = headerRules(this.manifest.assetsUrl);
     }
     return this.manifest;
+  }
+
+  /** The header rules for the site's own files, made once per build rather than per request. */
+  staticFileHeaders(): HeaderRules {
+    return this.current() ? this.staticHeaders : headerRules(undefined);
   }
 
   /** The bytes of page `page`, from memory when it was served lately. */
@@ -90,8 +104,8 @@ function send(response: ServerResponse, method: string, status: number, headers:
   response.end(method === 'HEAD' ? undefined : bytes);
 }
 
-function sendError(response: ServerResponse, method: string, status: number, detail: string, headers: Headers = {}): void {
-  send(response, method, status, { 'Content-Type': 'application/json', ...headers }, JSON.stringify({ detail }));
+function sendError(response: ServerResponse, method: string, status: number, detail: string): void {
+  send(response, method, status, { 'Content-Type': 'application/json' }, JSON.stringify({ detail }));
 }
 
 /** The path of a request, decoded, or undefined when it could reach outside the site. */
@@ -177,22 +191,16 @@ export function createPreviewServer({ outDir }: PreviewOptions): Server {
       return;
     }
     if (method !== 'GET' && method !== 'HEAD') {
-      sendError(response, method, 405, `Method "${method}" not allowed.`, { Allow: STATIC_METHODS });
+      send(response, method, 405, { 'Content-Type': 'application/json', Allow: STATIC_METHODS }, BODIES.methodNotAllowed(method));
       return;
     }
-    const manifest = site.current();
     await serveHandler(request, response, {
       public: root,
       cleanUrls: true,
       directoryListing: false,
       etag: true,
       symlinks: false,
-      headers: [
-        {
-          source: '**',
-          headers: Object.entries(siteHeaders(manifest?.assetsUrl)).map(([key, value]) => ({ key, value })),
-        },
-      ],
+      headers: site.staticFileHeaders(),
     });
   };
 

@@ -146,11 +146,21 @@ export function linkHeader(page: number, state: ListingState): string | undefine
   return links.length > 0 ? links.join(', ') : undefined;
 }
 
-/** The page a request for a `page/N` path selects; our own URL, so only canonical numbers. */
+/**
+ * The last segment of a `page/N` path as a regular expression source (unanchored), for the preview
+ * server and the nginx configuration alike: our own URL, so only canonical numbers, with or without
+ * the file's extension. The named group `group` holds the number.
+ */
+export function pageSegmentPattern(group: string): string {
+  return `(?<${group}>[1-9][0-9]*)(?:\\${PAGE_FILE_EXTENSION})?`;
+}
+const PAGE_SEGMENT = new RegExp(`^${pageSegmentPattern('page')}$`);
+
+/** The page a request for a `page/N` path selects. */
 function pageFromPath(segment: string, count: number): number | null {
-  const match = /^([1-9][0-9]*)(?:\.json)?$/.exec(segment);
-  if (!match) return null;
-  const page = Number(match[1]);
+  const number = PAGE_SEGMENT.exec(segment)?.groups?.['page'];
+  if (number === undefined) return null;
+  const page = Number(number);
   return page <= pageCount(count) ? page : null;
 }
 

@@ -46,12 +46,7 @@ function indexEntry(record: CarModel, logo: number): IndexEntry {
   ];
 }
 
-export function buildSearchIndex(records: readonly CarModel[], logoUrl: (logo: string) => string): SearchIndex {
-  const { logos, logoOf } = logoTable(records, logoUrl);
-  return { entries: records.map((record) => indexEntry(record, logoOf(record))), logos };
-}
-
-/** The same index as JSON text, in pieces, so a large listing is written without one giant string. */
+/** The index (a SearchIndex) as JSON text, in pieces, so a large listing is written without one giant string. */
 export function* searchIndexJsonChunks(records: readonly CarModel[], logoUrl: (logo: string) => string): Generator<string> {
   const { logos, logoOf } = logoTable(records, logoUrl);
   yield '{"entries":[';
@@ -129,14 +124,24 @@ export function normalise(text: string): string {
   return text.normalize('NFKC').toLocaleLowerCase('en');
 }
 
+/** Normalised names of an index's entries, computed on its first text search, not on every keystroke. */
+const haystacksOf = new WeakMap<readonly IndexEntry[], string[]>();
+
+function haystacks(entries: readonly IndexEntry[]): string[] {
+  let names = haystacksOf.get(entries);
+  if (!names) {
+    names = entries.map(([, name]) => normalise(name));
+    haystacksOf.set(entries, names);
+  }
+  return names;
+}
+
 /** The entries that meet every criterion, in listing order. */
 export function filterEntries(entries: readonly IndexEntry[], criteria: Criteria): IndexEntry[] {
   const terms = criteria.q ? normalise(criteria.q).split(/\s+/).filter(Boolean) : [];
-  return entries.filter(([, name, minSeat, maxSeat, , maxEngine, minPrice, maxPrice, transmissions]) => {
-    if (terms.length > 0) {
-      const haystack = normalise(name);
-      if (!terms.every((term) => haystack.includes(term))) return false;
-    }
+  const names = terms.length > 0 ? haystacks(entries) : [];
+  return entries.filter(([, , minSeat, maxSeat, , maxEngine, minPrice, maxPrice, transmissions], position) => {
+    if (terms.length > 0 && !terms.every((term) => names[position]!.includes(term))) return false;
     if (criteria.seats !== undefined && (criteria.seats < minSeat || criteria.seats > maxSeat)) return false;
     if (criteria.priceMin !== undefined && maxPrice < criteria.priceMin) return false;
     if (criteria.priceMax !== undefined && minPrice > criteria.priceMax) return false;

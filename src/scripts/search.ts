@@ -68,10 +68,11 @@ function setUpSearch(): void {
     const initial = row.querySelector('.logo-missing span');
     if (initial) initial.textContent = initialOf(name);
     const localPart = row.querySelector('.name-local');
-    if (localPart) {
-      localPart.textContent = local;
-      if (!local) localPart.nextSibling?.remove();
-      if (!local) localPart.remove();
+    if (localPart && local) localPart.textContent = local;
+    else if (localPart) {
+      // A name with no local-script part has no such span (nor the space after it), as on the pages.
+      localPart.nextSibling?.remove();
+      localPart.remove();
     }
     const latinPart = row.querySelector('.name-latin');
     if (latinPart) latinPart.textContent = latin;

@@ -2,6 +2,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { phasesOfReport } from '../../scripts/summary.ts';
 import { buildSite, fixture, runScript, tempDir, treeHashes } from '../support/site.ts';
 
 const workspace = tempDir('build-test');
@@ -60,6 +61,8 @@ describe('npm run build', () => {
     expect(result.stderr).toMatch(/rows +0\n +pages +1 JSON \+ 1 HTML\n +files +\d+\n +bytes +[\d.]+ MiB\n/);
     expect(result.stderr).toMatch(/time +[\d.]+ s \(validate [\d.]+ s, pages \(Astro\) [\d.]+ s, downloads [\d.]+ s, host configs [\d.]+ s, publish [\d.]+ s\)/);
     expect(result.stderr).toMatch(/peak memory +\d+ MiB/);
+    // The bench reads the phases back from this report.
+    expect(phasesOfReport(result.stderr).map(([name]) => name)).toEqual(['validate', 'pages (Astro)', 'downloads', 'host configs', 'publish']);
     expect(readFileSync(join(outDir, 'car/api/capture_car/latest/page/1.json'), 'utf8')).toBe(
       '{"count":0,"next":null,"previous":null,"results":[]}',
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CarModel } from '../../src/lib/schema.ts';
-import { buildSearchIndex, criteriaFromQuery, filterEntries, queryFromCriteria } from '../../src/lib/search.ts';
+import { criteriaFromQuery, filterEntries, queryFromCriteria, searchIndexJsonChunks, type SearchIndex } from '../../src/lib/search.ts';
 
 const model = (id: number, name: string, overrides: Partial<CarModel> = {}): CarModel => ({
   id,
@@ -25,7 +25,8 @@ const records = [
   model(3, '特斯拉 Tesla Model Y', { min_engine_size: 0, max_engine_size: 0, min_seat: 5, max_seat: 7, logo: null }),
   model(4, '豐田 Toyota GR86', { min_seat: 4, max_seat: 4, has_operation_type_hand: true }),
 ];
-const index = buildSearchIndex(records, (logo) => `https://assets.example.com/${logo}`);
+// The index as the build publishes it: the JSON text the search script fetches.
+const index = JSON.parse([...searchIndexJsonChunks(records, (logo) => `https://assets.example.com/${logo}`)].join('')) as SearchIndex;
 const ids = (criteria: Parameters<typeof filterEntries>[1]) => filterEntries(index.entries, criteria).map(([id]) => id);
 
 describe('the search index', () => {
@@ -33,6 +34,13 @@ describe('the search index', () => {
     expect(index.entries.map(([id]) => id)).toEqual([1, 2, 3, 4]);
     expect(index.logos).toEqual(['https://assets.example.com/media/brand/logo/x.svg', 'https://assets.example.com/media/brand/logo/honda.svg']);
     expect(index.entries.map((entry) => entry[9])).toEqual([0, 1, -1, 0]);
+  });
+
+  it('stays one JSON document across the pieces it is written in', () => {
+    const many = Array.from({ length: 20_001 }, (_, position) => model(position + 1, `Model ${position + 1}`));
+    const large = JSON.parse([...searchIndexJsonChunks(many, (logo) => logo)].join('')) as SearchIndex;
+    expect(large.entries.map(([id]) => id)).toEqual(many.map(({ id }) => id));
+    expect(large.logos).toEqual(['media/brand/logo/x.svg']);
   });
 });
 

@@ -15,6 +15,7 @@ import {
   LISTING_PATH,
   linkHeader,
   PAGE_PATH_PREFIX,
+  pageSegmentPattern,
   siteHeaders,
 } from '../routes.ts';
 import { pageValuePattern, type HostFile, type HostInput } from './shared.ts';
@@ -36,6 +37,12 @@ export function nginxConfig(input: HostInput): string {
   const json = `default_type application/json;\n    types { }`;
   const methods = ALLOWED_METHODS.join('|');
   const listingHeaders = addHeaders(LISTING_HEADERS, '    ');
+  // The origin's order: an unknown format is "Not found." whatever the method, then OPTIONS, then 405.
+  const formatAndMethods = [
+    `if ($capture_car_format_known = 0) { return 404 ${quote(BODIES.notFound)}; }`,
+    `if ($request_method = OPTIONS) { return 200 ${quote(BODIES.options)}; }`,
+    `if ($request_method !~ ^(?:${methods})$) { return 405 ${quote(BODIES.methodNotAllowed('$request_method'))}; }`,
+  ].join('\n        ');
   const links = pageNumbers(input.count)
     .map((page) => [page, linkHeader(page, input)] as const)
     .filter((entry): entry is readonly [number, string] => entry[1] !== undefined)
@@ -78,20 +85,16 @@ ${addHeaders(siteHeaders(input.assetsUrl), '        ')}
     location = ${LISTING_PATH} {
     ${json}
 ${listingHeaders}
-        if ($capture_car_format_known = 0) { return 404 ${quote(BODIES.notFound)}; }
-        if ($request_method = OPTIONS) { return 200 ${quote(BODIES.options)}; }
-        if ($request_method !~ ^(?:${methods})$) { return 405 '{"detail":"Method \\\\"$request_method\\\\" not allowed."}'; }
+        ${formatAndMethods}
         if ($capture_car_page = "") { return 404 ${quote(BODIES.invalidPage)}; }
         rewrite ^ ${PAGE_PATH_PREFIX}$capture_car_page.json? last;
     }
 
-    location ~ ^${PAGE_PATH_PREFIX}(?<capture_car_link_page>[1-9][0-9]*)(?:\\.json)?$ {
+    location ~ ^${PAGE_PATH_PREFIX}${pageSegmentPattern('capture_car_link_page')}$ {
     ${json}
 ${listingHeaders}
         add_header Link $capture_car_link always;
-        if ($capture_car_format_known = 0) { return 404 ${quote(BODIES.notFound)}; }
-        if ($request_method = OPTIONS) { return 200 ${quote(BODIES.options)}; }
-        if ($request_method !~ ^(?:${methods})$) { return 405 '{"detail":"Method \\\\"$request_method\\\\" not allowed."}'; }
+        ${formatAndMethods}
         error_page 404 = @capture_car_invalid_page;
         try_files ${PAGE_PATH_PREFIX}$capture_car_link_page.json =404;
     }
