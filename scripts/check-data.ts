@@ -5,18 +5,19 @@
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/lib/config.ts';
 import { pageCount } from '../src/lib/listing.ts';
-import { loadFile } from '../src/lib/load.ts';
+import { loadFile, SEPARATORS } from '../src/lib/load.ts';
 import { formatReport } from '../src/lib/problems.ts';
 import { exitOnConfigError, progressLine } from './cli.ts';
 
 const config = exitOnConfigError(loadConfig);
 const file = process.argv[2] ?? config.dataFile;
 const started = performance.now();
-const { records, problems } = loadFile(file, { onRows: progressLine('rows validated') });
+const { records, problems, format } = loadFile(file, { onRows: progressLine('rows validated') });
 const seconds = ((performance.now() - started) / 1000).toFixed(2);
 
 if (problems.length > 0) {
   console.error(formatReport(problems));
   process.exit(1);
 }
-console.log(`${file}: ${records.length} rows valid, ${pageCount(records.length)} pages (${seconds} s)`);
+const read = format ? `, read as ${format.encoding}, ${SEPARATORS[format.separator]}-separated` : '';
+console.log(`${file}: ${records.length} rows valid, ${pageCount(records.length)} pages${read} (${seconds} s)`);

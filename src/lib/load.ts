@@ -12,6 +12,17 @@ export interface LoadResult {
   /** The valid records, in file order. Empty when any problem was found. */
   records: CarModel[];
   problems: Problem[];
+  /** How the file was read, where it could be: its text encoding and field separator. */
+  format?: CsvFormat;
+}
+
+/** The separators spreadsheets write: comma, semicolon (many locales' default), tab ("Text" exports). */
+export const SEPARATORS = { ',': 'comma', ';': 'semicolon', '\t': 'tab' } as const;
+export type Separator = keyof typeof SEPARATORS;
+
+export interface CsvFormat {
+  encoding: 'UTF-8' | 'UTF-8 with BOM' | 'UTF-16LE' | 'UTF-16BE';
+  separator: Separator;
 }
 
 export interface LoadProgress {
@@ -23,15 +34,15 @@ export interface LoadProgress {
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
 const LF = 0x0a;
 const CR = 0x0d;
-/** Lines with invalid bytes named one by one before the report sums up the rest. */
-const ENCODING_LINES_NAMED = 20;
+/** Lines with invalid bytes named in the problem before it sums up the rest. */
+const ENCODING_LINES_NAMED = 5;
 
 const CSV_ERROR_RULES: Record<string, string> = {
   CSV_QUOTE_NOT_CLOSED:
     'a quoted field is opened here and never closed: add the closing " (a quote inside a quoted field is written "")',
   CSV_INVALID_CLOSING_QUOTE:
     'text follows the closing quote of a field: a quote inside a quoted field must be doubled ("")',
-  CSV_INVALID_OPENING_QUOTE:
+  INVALID_OPENING_QUOTE:
     'a quote appears inside an unquoted field: quote the whole field and double the inner quote ("")',
   CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE:
     'text follows the closing quote of a field: a quote inside a quoted field must be doubled ("")',
@@ -51,28 +62,30 @@ export function loadFile(file: string, progress: LoadProgress = {}): LoadResult 
 
 /** Validates CSV bytes; `file` names them in problems. */
 export function loadCsv(input: Uint8Array, file: string, progress: LoadProgress = {}): LoadResult {
-  const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
-  const body = hasUtf8Bom(bytes) ? bytes.subarray(UTF8_BOM.length) : bytes;
-
-  const encodingProblems = checkEncoding(body, file);
-  if (encodingProblems.length > 0) return { records: [], problems: encodingProblems };
+  const decoded = decodeText(Buffer.from(input.buffer, input.byteOffset, input.byteLength), file);
+  if ('problems' in decoded) return { records: [], problems: decoded.problems };
+  const { body, encoding } = decoded;
   if (body.every((byte) => byte === LF || byte === CR || byte === 0x20 || byte === 0x09)) {
     return {
       records: [],
       problems: [{ file, line: 0, rule: `is empty: it needs a header row with the ${FIELDS.length} fields ${FIELDS.join(', ')}` }],
     };
   }
+  const format: CsvFormat = { encoding, separator: separatorOf(body) };
 
   const problems: Problem[] = [];
   const records: CarModel[] = [];
   const lineOfId = new Map<number, number>();
   const lines = new LineCounter(body);
   let columns: FieldName[] | undefined;
+  /** Header cells in all, with the empty ones a spreadsheet leaves after the last named column. */
+  let headerWidth = 0;
   let headerBroken = false;
   const every = progress.every ?? 100_000;
   let rows = 0;
 
   parse(body, {
+    delimiter: format.separator,
     skip_empty_lines: true,
     relax_column_count: true,
     skip_records_with_error: true,
@@ -80,7 +93,10 @@ export function loadCsv(input: Uint8Array, file: string, progress: LoadProgress 
       if (!error) return;
       // An unclosed quote runs to the end of the file: name the line where its record starts.
       const line = error.code === 'CSV_QUOTE_NOT_CLOSED' ? lines.startOfNextRecord() : Number(error['lines']);
-      problems.push({ file, line, rule: CSV_ERROR_RULES[error.code] ?? error.message });
+      const rule = CSV_ERROR_RULES[error.code] ?? error.message;
+      // csv-parse reports a stray quote once for every quote in the row: name the row once.
+      const last = problems.at(-1);
+      if (last?.line !== line || last.rule !== rule) problems.push({ file, line, rule });
     },
     on_record: (record: string[], context: InfoRecord) => {
       const line = lines.startOfRecordEndingAt(context.bytes);
@@ -91,19 +107,19 @@ export function loadCsv(input: Uint8Array, file: string, progress: LoadProgress 
           headerBroken = true;
         } else {
           columns = header.columns;
+          headerWidth = record.length;
         }
         return null;
       }
       if (columns === undefined) return null;
+      // A row of empty cells is what a spreadsheet writes for a blank row: a blank line.
+      if (record.every((cell) => cell === '')) return null;
       rows += 1;
       if (progress.onRows && rows % every === 0) progress.onRows(rows);
 
-      if (record.length !== columns.length) {
-        problems.push({
-          file,
-          line,
-          rule: `has ${record.length} field${record.length === 1 ? '' : 's'} but the header has ${columns.length}`,
-        });
+      const shapeProblems = checkRowShape(record, columns.length, headerWidth);
+      if (shapeProblems.length > 0) {
+        problems.push(...shapeProblems.map((problem) => ({ file, line, ...problem })));
         return null;
       }
       const row = rowFromRecord(record, columns);
@@ -138,27 +154,101 @@ export function loadCsv(input: Uint8Array, file: string, progress: LoadProgress 
     problems.push({ file, line: 1, rule: 'has no header row' });
   }
   problems.sort((a, b) => a.line - b.line || (a.column ?? Infinity) - (b.column ?? Infinity));
-  return { records: problems.length > 0 ? [] : records, problems };
+  return { records: problems.length > 0 ? [] : records, problems, format };
 }
 
-function hasUtf8Bom(bytes: Buffer): boolean {
-  return UTF8_BOM.every((byte, index) => bytes[index] === byte);
-}
-
-/** Names UTF-16 files and the lines of legacy encodings (Big5, TIS-620, …) that are not UTF-8. */
-function checkEncoding(body: Buffer, file: string): Problem[] {
-  const utf16 = (body[0] === 0xff && body[1] === 0xfe) || (body[0] === 0xfe && body[1] === 0xff);
-  if (utf16 || body.includes(0)) {
-    return [
-      {
-        file,
-        line: 0,
-        rule: `is ${utf16 ? 'UTF-16' : 'binary or UTF-16 (it contains NUL bytes)'}, not UTF-8 text: save it as "CSV UTF-8"`,
-      },
-    ];
+/**
+ * A row's cells against the header: as many as it names, plus any number of empty ones after them
+ * (spreadsheets write them for columns that were ever touched). A value past the named columns is a
+ * problem: in a column the header leaves unnamed, or past the header's end.
+ */
+function checkRowShape(record: readonly string[], named: number, headerWidth: number): Omit<Problem, 'file' | 'line'>[] {
+  if (record.length < named) {
+    return [{ rule: `has ${record.length} field${record.length === 1 ? '' : 's'} but the header has ${named}` }];
   }
-  if (isUtf8(body)) return [];
+  const extra = record.slice(named);
+  if (extra.every((cell) => cell === '')) return [];
+  if (record.length > headerWidth) return [{ rule: `has ${record.length} fields but the header has ${headerWidth}` }];
+  return extra.flatMap((cell, index) =>
+    cell === ''
+      ? []
+      : [{ column: named + index + 1, rule: 'has a value in a column the header does not name: name the column or clear the cell', value: cell }],
+  );
+}
 
+/**
+ * The separator the header row is written with: the one that splits it into the most known field
+ * names. The header decides, since a name or logo in a data row may hold any of them; a tie (or a
+ * header with no known name) is read with commas, so the usual header problems are reported.
+ */
+function separatorOf(body: Buffer): Separator {
+  let start = 0;
+  while (body[start] === LF || body[start] === CR) start += 1;
+  const end = body.indexOf(LF, start);
+  const headerLine = body.subarray(start, end === -1 ? body.length : end);
+  const known = new Set<string>(FIELDS);
+  let best: Separator = ',';
+  let bestCount = 0;
+  for (const separator of Object.keys(SEPARATORS) as Separator[]) {
+    let cells: string[] = [];
+    try {
+      cells = parse(headerLine, { delimiter: separator, relax_column_count: true, relax_quotes: true, to_line: 1 })[0] ?? [];
+    } catch {
+      // A header this separator cannot read has no known names under it.
+    }
+    const count = cells.filter((cell) => known.has(cell.trim())).length;
+    if (count > bestCount) {
+      best = separator;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+type Decoded = { body: Buffer; encoding: CsvFormat['encoding'] } | { problems: Problem[] };
+
+/**
+ * The file as UTF-8 bytes without a byte-order mark. UTF-16 (Excel's "Unicode Text") is read: its
+ * byte-order mark, or the zero bytes of the ASCII header, say which byte order. Legacy encodings
+ * (Big5, GBK, TIS-620, …) cannot be told apart reliably, so they are refused in one problem.
+ */
+function decodeText(bytes: Buffer, file: string): Decoded {
+  if (UTF8_BOM.every((byte, index) => bytes[index] === byte)) {
+    const body = bytes.subarray(UTF8_BOM.length);
+    return isUtf8(body) ? { body, encoding: 'UTF-8 with BOM' } : { problems: legacyEncodingProblems(body, file) };
+  }
+  const utf16 = utf16Order(bytes);
+  if (utf16) {
+    const withoutBom = utf16.bom ? bytes.subarray(2) : bytes;
+    try {
+      const text = new TextDecoder(utf16.encoding === 'UTF-16LE' ? 'utf-16le' : 'utf-16be', { fatal: true }).decode(withoutBom);
+      return { body: Buffer.from(text, 'utf8'), encoding: utf16.encoding };
+    } catch {
+      return { problems: [{ file, line: 0, rule: `is not valid ${utf16.encoding} text: export it as "CSV UTF-8"` }] };
+    }
+  }
+  if (bytes.includes(0)) {
+    return { problems: [{ file, line: 0, rule: 'is binary, not text (it contains NUL bytes): export the sheet as "CSV UTF-8"' }] };
+  }
+  return isUtf8(bytes) ? { body: bytes, encoding: 'UTF-8' } : { problems: legacyEncodingProblems(bytes, file) };
+}
+
+/** UTF-16's byte order, from a byte-order mark or from the header's first (ASCII) character. */
+function utf16Order(bytes: Buffer): { encoding: 'UTF-16LE' | 'UTF-16BE'; bom: boolean } | undefined {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'UTF-16LE', bom: true };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'UTF-16BE', bom: true };
+  const ascii = (byte: number | undefined) => byte !== undefined && byte > 0 && byte < 0x80;
+  if (bytes.length % 2 === 0 && ascii(bytes[0]) && bytes[1] === 0 && ascii(bytes[2]) && bytes[3] === 0) {
+    return { encoding: 'UTF-16LE', bom: false };
+  }
+  if (bytes.length % 2 === 0 && bytes[0] === 0 && ascii(bytes[1]) && bytes[2] === 0 && ascii(bytes[3])) {
+    return { encoding: 'UTF-16BE', bom: false };
+  }
+  return undefined;
+}
+
+/** One problem for a file in a legacy encoding, naming its first bad lines. */
+function legacyEncodingProblems(body: Buffer, file: string): Problem[] {
   const badLines: number[] = [];
   let start = 0;
   for (let line = 1; start <= body.length; line += 1) {
@@ -168,25 +258,33 @@ function checkEncoding(body: Buffer, file: string): Problem[] {
     if (end === -1) break;
     start = end + 1;
   }
-  const rule =
-    'is not valid UTF-8 text (it looks like a legacy encoding such as Big5, GBK or TIS-620): save the file as "CSV UTF-8"';
-  const problems: Problem[] = badLines.slice(0, ENCODING_LINES_NAMED).map((line) => ({ file, line, rule }));
-  if (badLines.length > ENCODING_LINES_NAMED) {
-    problems.push({
+  const named = badLines.slice(0, ENCODING_LINES_NAMED).join(', ');
+  const more = badLines.length > ENCODING_LINES_NAMED ? `, … ${badLines.at(-1)}` : '';
+  const lines = badLines.length === 1 ? `line ${named} has` : `${badLines.length} lines (${named}${more}) have`;
+  return [
+    {
       file,
-      line: 0,
-      rule: `has ${badLines.length - ENCODING_LINES_NAMED} more lines that are not valid UTF-8 (lines ${badLines[ENCODING_LINES_NAMED]} to ${badLines.at(-1)})`,
-    });
-  }
-  return problems;
+      line: badLines[0] ?? 0,
+      rule:
+        `is not UTF-8 text: ${lines} bytes that UTF-8 does not allow; it looks like a legacy encoding such as ` +
+        'Big5, Big5-HKSCS, GBK or TIS-620: export the sheet as "CSV UTF-8" (Excel: CSV UTF-8; LibreOffice: character set Unicode (UTF-8))',
+    },
+  ];
 }
 
+/**
+ * The header's field names, in column order. Empty cells after the last name are columns a
+ * spreadsheet wrote but nobody named: they are left out (their cells are checked row by row).
+ */
 function readHeader(record: string[], file: string, line: number): { columns: FieldName[]; problems: Problem[] } {
   const names = record.map((name) => name.trim());
+  while (names.length > 0 && names.at(-1) === '') names.pop();
   const problems: Problem[] = [];
   const known = new Set<string>(FIELDS);
   names.forEach((name, index) => {
-    if (!known.has(name)) {
+    if (name === '') {
+      problems.push({ file, line, column: index + 1, rule: 'column has no name: name it with one of the fields, or delete it' });
+    } else if (!known.has(name)) {
       const suggestion = closestField(name);
       problems.push({
         file,

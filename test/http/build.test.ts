@@ -34,7 +34,13 @@ describe('npm run check-data', () => {
   it('takes the file as an argument too', () => {
     const result = runScript('check-data.ts', {}, [fixture('bad/encoding-big5.csv')]);
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain('encoding-big5.csv:3: is not valid UTF-8 text');
+    expect(result.stderr).toContain('encoding-big5.csv:3: is not UTF-8 text');
+  });
+
+  it('reads a spreadsheet\'s "Unicode Text" export and says how it read it', () => {
+    const result = runScript('check-data.ts', {}, [fixture('spreadsheet/unicode-text.txt')]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/unicode-text\.txt: 259 rows valid, 26 pages, read as UTF-16LE, tab-separated \(/);
   });
 
   it('names a file that does not exist', () => {
@@ -78,6 +84,21 @@ describe('npm run build', () => {
     expect(result.stderr).toContain('4 problems in');
     expect(result.stderr).toContain('Nothing was built');
     expect(treeHashes(outDir)).toEqual(before);
+  });
+
+  it('builds a semicolon-separated Calc export into the same site as the original CSV', () => {
+    const addresses = { BASE_URL: 'https://cars.example.com', ASSETS_URL: 'https://img.example.com' };
+    const fromCalc = join(workspace, 'calc');
+    buildSite({ DATA_FILE: fixture('spreadsheet/semicolon-quoted.csv'), OUT_DIR: fromCalc, ...addresses });
+    const fromOriginal = join(workspace, 'original');
+    buildSite({ DATA_FILE: 'data/captured-car-models.csv', OUT_DIR: fromOriginal, ...addresses });
+    // The manifest names the data file and its hash, which differ; every other byte is the same.
+    const { 'manifest.json': calcManifest, ...calcTree } = treeHashes(fromCalc);
+    const { 'manifest.json': originalManifest, ...originalTree } = treeHashes(fromOriginal);
+    expect(calcManifest).toBeDefined();
+    expect(originalManifest).toBeDefined();
+    expect(Object.keys(calcTree).length).toBeGreaterThan(50);
+    expect(calcTree).toEqual(originalTree);
   });
 
   it('replaces the site whole on success and leaves no staging folders behind', async () => {

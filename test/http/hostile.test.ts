@@ -30,7 +30,7 @@ describe('the bad corpus through the real build', () => {
     const result = runScript('build.ts', { DATA_FILE: file, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('Nothing was built');
-    for (const [line, field, rule] of problems ?? [[1, null, 'not valid UTF-8']]) {
+    for (const [line, field, rule] of problems ?? [[1, null, 'is not UTF-8 text']]) {
       const where = line > 0 ? `${file}:${line}:` : `${file}:`;
       const report = result.stderr
         .split('\n')
