@@ -11,7 +11,7 @@ import { exportCsvChunks, exportJsonChunks } from './export.ts';
 import { PAGE_SIZE, pageCount, pageNumbers } from './listing.ts';
 import { MANIFEST_FILE, type Manifest } from './manifest.ts';
 import { pageFile, pagePath, PUBLISHED } from './routes.ts';
-import { searchIndexJsonChunks } from './search.ts';
+import { searchIndexJsonChunks } from './search-index.ts';
 import { logoUrl } from './serialise.ts';
 
 /** Writes `chunks` to `file` and returns the SHA-256 of what was written. */

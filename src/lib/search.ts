@@ -1,61 +1,28 @@
 /**
- * Search over the whole listing in the browser: the compact index the build publishes, the
- * criteria a search URL carries, and the filter itself. Pure functions, shared by the build (which
- * writes the index), the search script (which runs it) and the tests.
+ * Search over the whole listing in the browser: the shape of the index the build publishes
+ * (`search-index.ts` writes it), the criteria and sort order a search URL carries, and the filter
+ * and sort themselves. Pure functions, bundled into the search script and unit-tested.
  */
-import type { CarModel } from './schema.ts';
+import { splitName } from './format.ts';
 
 /**
  * One entry of the index: [id, name, min seat, max seat, min engine, max engine, min price,
- * max price, transmissions (1 auto, 2 manual, 3 both), logo (index into `logos`, or -1)].
+ * max price, transmissions (1 auto, 2 manual, 3 both), logo (index into `logos`, or -1),
+ * make (index into `makes`)].
  */
-export type IndexEntry = [number, string, number, number, number, number, number, number, number, number];
+export type IndexEntry = [number, string, number, number, number, number, number, number, number, number, number];
 
 export interface SearchIndex {
   /** The listing's order; the position of an entry is its place in the listing. */
   entries: IndexEntry[];
   /** Logo URLs, each once (a make's models share one). */
   logos: string[];
+  /** Each make once, as [local-script make (the `make=` value), Latin make], in Latin alphabetical order. */
+  makes: [string, string][];
 }
 
 export const AUTO = 1;
 export const MANUAL = 2;
-
-/** Logo URLs, each once, and where each record's logo is among them (-1 for none). */
-function logoTable(records: readonly CarModel[], logoUrl: (logo: string) => string): { logos: string[]; logoOf: (record: CarModel) => number } {
-  const logos: string[] = [];
-  const positions = new Map<string, number>();
-  for (const record of records) {
-    if (record.logo !== null && !positions.has(record.logo)) positions.set(record.logo, logos.push(logoUrl(record.logo)) - 1);
-  }
-  return { logos, logoOf: (record) => (record.logo === null ? -1 : (positions.get(record.logo) ?? -1)) };
-}
-
-function indexEntry(record: CarModel, logo: number): IndexEntry {
-  return [
-    record.id,
-    record.combined_car_model,
-    record.min_seat,
-    record.max_seat,
-    record.min_engine_size,
-    record.max_engine_size,
-    record.min_price,
-    record.max_price,
-    (record.has_operation_type_auto ? AUTO : 0) | (record.has_operation_type_hand ? MANUAL : 0),
-    logo,
-  ];
-}
-
-/** The index (a SearchIndex) as JSON text, in pieces, so a large listing is written without one giant string. */
-export function* searchIndexJsonChunks(records: readonly CarModel[], logoUrl: (logo: string) => string): Generator<string> {
-  const { logos, logoOf } = logoTable(records, logoUrl);
-  yield '{"entries":[';
-  for (let start = 0; start < records.length; start += 10_000) {
-    const chunk = records.slice(start, start + 10_000).map((record) => JSON.stringify(indexEntry(record, logoOf(record))));
-    yield `${start === 0 ? '' : ','}${chunk.join(',')}`;
-  }
-  yield `],"logos":${JSON.stringify(logos)}}`;
-}
 
 /** What a search asks for; every part optional. */
 export interface Criteria {
@@ -68,7 +35,31 @@ export interface Criteria {
   priceMax?: number;
   transmission?: 'auto' | 'manual';
   electric?: boolean;
+  /** The make in its local script, e.g. `豐田`. */
+  make?: string;
+  /** The order of the results; without it, listing order. */
+  sort?: SortKey;
 }
+
+/**
+ * Sort orders, as the URL writes them: a leading `-` is descending. Ranges sort by their lower
+ * bound ascending and by their upper bound descending (cheapest first: the lowest starting price;
+ * dearest first: the highest top price). Ties keep listing order.
+ */
+export const SORT_LABELS = {
+  price: 'Price, low to high',
+  '-price': 'Price, high to low',
+  name: 'Name, A to Z',
+  '-name': 'Name, Z to A',
+  seats: 'Seats, fewest first',
+  '-seats': 'Seats, most first',
+  engine: 'Engine size, smallest first',
+  '-engine': 'Engine size, largest first',
+} as const;
+
+export type SortKey = keyof typeof SORT_LABELS;
+
+const isSortKey = (text: string | null): text is SortKey => text !== null && Object.hasOwn(SORT_LABELS, text);
 
 /** URL parameter names of the criteria (a shared search URL carries them). */
 export const CRITERIA_PARAMS = {
@@ -78,9 +69,11 @@ export const CRITERIA_PARAMS = {
   priceMax: 'price_max',
   transmission: 'transmission',
   electric: 'electric',
+  make: 'make',
+  sort: 'sort',
 } as const;
 
-const positiveNumber = (text: string | null): number | undefined => {
+const nonNegativeNumber = (text: string | null): number | undefined => {
   if (text === null || text.trim() === '') return undefined;
   const value = Number(text);
   return Number.isFinite(value) && value >= 0 ? value : undefined;
@@ -91,15 +84,19 @@ export function criteriaFromQuery(query: URLSearchParams): Criteria {
   const criteria: Criteria = {};
   const q = query.get(CRITERIA_PARAMS.q)?.trim();
   if (q) criteria.q = q;
-  const seats = positiveNumber(query.get(CRITERIA_PARAMS.seats));
+  const seats = nonNegativeNumber(query.get(CRITERIA_PARAMS.seats));
   if (seats !== undefined) criteria.seats = Math.floor(seats);
-  const priceMin = positiveNumber(query.get(CRITERIA_PARAMS.priceMin));
+  const priceMin = nonNegativeNumber(query.get(CRITERIA_PARAMS.priceMin));
   if (priceMin !== undefined) criteria.priceMin = priceMin;
-  const priceMax = positiveNumber(query.get(CRITERIA_PARAMS.priceMax));
+  const priceMax = nonNegativeNumber(query.get(CRITERIA_PARAMS.priceMax));
   if (priceMax !== undefined) criteria.priceMax = priceMax;
   const transmission = query.get(CRITERIA_PARAMS.transmission);
   if (transmission === 'auto' || transmission === 'manual') criteria.transmission = transmission;
   if (query.get(CRITERIA_PARAMS.electric) === '1') criteria.electric = true;
+  const make = query.get(CRITERIA_PARAMS.make)?.trim();
+  if (make) criteria.make = make;
+  const sort = query.get(CRITERIA_PARAMS.sort);
+  if (isSortKey(sort)) criteria.sort = sort;
   return criteria;
 }
 
@@ -107,11 +104,13 @@ export function criteriaFromQuery(query: URLSearchParams): Criteria {
 export function queryFromCriteria(criteria: Criteria): URLSearchParams {
   const query = new URLSearchParams();
   if (criteria.q) query.set(CRITERIA_PARAMS.q, criteria.q);
+  if (criteria.make) query.set(CRITERIA_PARAMS.make, criteria.make);
   if (criteria.seats !== undefined) query.set(CRITERIA_PARAMS.seats, String(criteria.seats));
   if (criteria.priceMin !== undefined) query.set(CRITERIA_PARAMS.priceMin, String(criteria.priceMin));
   if (criteria.priceMax !== undefined) query.set(CRITERIA_PARAMS.priceMax, String(criteria.priceMax));
   if (criteria.transmission) query.set(CRITERIA_PARAMS.transmission, criteria.transmission);
   if (criteria.electric) query.set(CRITERIA_PARAMS.electric, '1');
+  if (criteria.sort) query.set(CRITERIA_PARAMS.sort, criteria.sort);
   return query;
 }
 
@@ -136,11 +135,16 @@ function haystacks(entries: readonly IndexEntry[]): string[] {
   return names;
 }
 
-/** The entries that meet every criterion, in listing order. */
-export function filterEntries(entries: readonly IndexEntry[], criteria: Criteria): IndexEntry[] {
+/**
+ * The entries that meet every criterion, in listing order. `makes` is the index's make table: a
+ * `make` criterion that names no make of it matches nothing.
+ */
+export function filterEntries(entries: readonly IndexEntry[], criteria: Criteria, makes: SearchIndex['makes'] = []): IndexEntry[] {
   const terms = criteria.q ? normalise(criteria.q).split(/\s+/).filter(Boolean) : [];
   const names = terms.length > 0 ? haystacks(entries) : [];
-  return entries.filter(([, , minSeat, maxSeat, , maxEngine, minPrice, maxPrice, transmissions], position) => {
+  const make = criteria.make === undefined ? undefined : makes.findIndex(([key]) => key === criteria.make);
+  return entries.filter(([, , minSeat, maxSeat, , maxEngine, minPrice, maxPrice, transmissions, , makeOf], position) => {
+    if (make !== undefined && makeOf !== make) return false;
     if (terms.length > 0 && !terms.every((term) => names[position]!.includes(term))) return false;
     if (criteria.seats !== undefined && (criteria.seats < minSeat || criteria.seats > maxSeat)) return false;
     if (criteria.priceMin !== undefined && maxPrice < criteria.priceMin) return false;
@@ -150,4 +154,32 @@ export function filterEntries(entries: readonly IndexEntry[], criteria: Criteria
     if (criteria.electric && maxEngine !== 0) return false;
     return true;
   });
+}
+
+const nameOrder = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+const localNameOrder = new Intl.Collator('zh-Hant-HK');
+
+/** Where each sort key reads a range: [lower bound, upper bound] positions in an entry. */
+const RANGE_OF = { price: [6, 7], seats: [2, 3], engine: [4, 5] } as const;
+
+/**
+ * The entries in the order `sort` asks for (a new array); ties keep their order in `entries`.
+ * Names sort by their Latin part (the make, then the model; numbers by value: Model 3 before
+ * Model 10), then by the local-script part.
+ */
+export function sortEntries(entries: readonly IndexEntry[], sort: SortKey | undefined): IndexEntry[] {
+  if (sort === undefined) return [...entries];
+  const descending = sort.startsWith('-');
+  const key = (descending ? sort.slice(1) : sort) as 'price' | 'name' | 'seats' | 'engine';
+  if (key === 'name') {
+    const parts = new Map(entries.map((entry) => [entry, splitName(entry[1])]));
+    const compare = (a: IndexEntry, b: IndexEntry) => {
+      const first = parts.get(a)!;
+      const second = parts.get(b)!;
+      return nameOrder.compare(first.latin, second.latin) || localNameOrder.compare(first.local, second.local);
+    };
+    return [...entries].sort(descending ? (a, b) => compare(b, a) : compare);
+  }
+  const [low, high] = RANGE_OF[key];
+  return [...entries].sort(descending ? (a, b) => b[high] - a[high] : (a, b) => a[low] - b[low]);
 }

@@ -12,6 +12,8 @@ import {
   hasCriteria,
   MANUAL,
   queryFromCriteria,
+  SORT_LABELS,
+  sortEntries,
   type Criteria,
   type IndexEntry,
   type SearchIndex,
@@ -59,12 +61,21 @@ function setUpSearch(): void {
     return loading;
   };
 
-  const rowFor = (entry: IndexEntry, logos: readonly string[]): HTMLTableRowElement => {
-    const [, name, minSeat, maxSeat, minEngine, maxEngine, minPrice, maxPrice, transmissions, logo] = entry;
+  const rowFor = (entry: IndexEntry, { logos, makes }: SearchIndex): HTMLTableRowElement => {
+    const [, name, minSeat, maxSeat, minEngine, maxEngine, minPrice, maxPrice, transmissions, logo, makeIndex] = entry;
     const row = (logo >= 0 ? rowWithLogo : rowWithoutLogo).cloneNode(true) as HTMLTableRowElement;
     const { local, latin } = splitName(name);
+    const make = makes[makeIndex]?.[1] ?? '';
     const image = row.querySelector('img');
-    if (image) image.src = logos[logo] ?? '';
+    if (image) {
+      image.src = logos[logo] ?? '';
+      image.alt = `${make} logo`;
+    }
+    const placeholder = row.querySelector<HTMLElement>('.logo-missing');
+    if (placeholder) {
+      placeholder.setAttribute('aria-label', `No logo for ${make}`);
+      placeholder.title = `No logo for ${make}`;
+    }
     const initial = row.querySelector('.logo-missing span');
     if (initial) initial.textContent = initialOf(name);
     const localPart = row.querySelector('.name-local');
@@ -87,9 +98,9 @@ function setUpSearch(): void {
     return row;
   };
 
-  const showNext = (logos: readonly string[]) => {
+  const showNext = (loaded: SearchIndex) => {
     const next = matches.slice(shown, shown + RESULTS_PER_STEP);
-    body.append(...next.map((entry) => rowFor(entry, logos)));
+    body.append(...next.map((entry) => rowFor(entry, loaded)));
     shown += next.length;
     showMore.hidden = shown >= matches.length;
     showMore.textContent = `Show more (${(matches.length - shown).toLocaleString('en')} left)`;
@@ -127,16 +138,20 @@ function setUpSearch(): void {
       status.textContent = 'The search index could not be loaded. Browse the pages below instead.';
       return;
     }
-    matches = filterEntries(loaded.entries, criteria);
+    matches = sortEntries(filterEntries(loaded.entries, criteria, loaded.makes), criteria.sort);
     shown = 0;
     body.replaceChildren();
-    showNext(loaded.logos);
+    showNext(loaded);
     listing.hidden = true;
     results.hidden = matches.length === 0;
+    const order = criteria.sort ? ` Sorted by: ${SORT_LABELS[criteria.sort]}.` : '';
+    const onlySorted = Object.keys(criteria).length === 1 && criteria.sort !== undefined;
     status.textContent =
       matches.length === 0
         ? 'No models match this search. Try fewer filters or another name.'
-        : `${matches.length.toLocaleString('en')} ${matches.length === 1 ? 'model matches' : 'models match'} this search.`;
+        : onlySorted
+          ? `All ${matches.length.toLocaleString('en')} models.${order}`
+          : `${matches.length.toLocaleString('en')} ${matches.length === 1 ? 'model matches' : 'models match'} this search.${order}`;
   };
 
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -151,7 +166,7 @@ function setUpSearch(): void {
     void run(criteriaFromForm());
   });
   form.addEventListener('reset', () => setTimeout(() => void run({}), 0));
-  showMore.addEventListener('click', () => index && showNext(index.logos));
+  showMore.addEventListener('click', () => index && showNext(index));
 
   const initial = criteriaFromQuery(new URLSearchParams(window.location.search));
   fillForm(initial);

@@ -1,6 +1,7 @@
 /** Debian's Chromium driven by playwright-core (no browser download: executablePath is the system one). */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
@@ -18,4 +19,18 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** The WCAG 2.2 AA and best-practice rules the pages are held to. */
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+
+/**
+ * axe-core's serious and critical violations on a page, as `rule (impact): n nodes`. The page must
+ * be opened with `bypassCSP: true`: its policy allows no injected script, axe's included.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.length} nodes`);
 }
