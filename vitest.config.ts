@@ -2,13 +2,25 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
-    // Builds and servers are shared through the global setup; files with their own builds run one at a time.
-    fileParallelism: false,
-    testTimeout: 60_000,
-    // Browser and background work can be slow on a busy 2-core machine: poll generously.
-    expect: { poll: { timeout: 10_000, interval: 50 } },
-    hookTimeout: 120_000,
+    projects: [
+      {
+        // Pure logic: no build, no server, no browser. `npm run test:unit`; files run in parallel.
+        test: { name: 'unit', include: ['test/lib/**/*.test.ts'] },
+      },
+      {
+        // The real build, the real servers (preview, nginx), Chromium, linkinator.
+        test: {
+          name: 'e2e',
+          include: ['test/http/**/*.test.ts', 'test/browser/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+          // Builds and servers are shared through the global setup; files with their own builds run one at a time.
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // Browser and background work can be slow on a busy 2-core machine: poll generously.
+          expect: { poll: { timeout: 10_000, interval: 50 } },
+        },
+      },
+    ],
   },
 });

@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { FIELDS } from '../src/lib/schema.ts';
-import { phasesOfReport } from '../scripts/summary.ts';
-import { writeSyntheticCsv } from './generate.ts';
+import { readBuildReport } from '../scripts/build-report.ts';
+import { writeSyntheticCsv } from '../scripts/generate.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'bench/out');
@@ -26,7 +26,7 @@ const throughput = !process.argv.includes('--no-throughput');
 interface Sample {
   seconds: number;
   rssBytes: number;
-  /** The build's own account of its phases (from its closing report), in seconds. */
+  /** The build's own account of its phases (from its JSON report), in seconds. */
   phases: [string, number][];
 }
 
@@ -37,35 +37,40 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
-/** The Node flags `npm run build` gives the build (its heap cap), so the bench runs it the same way. */
-const buildFlags = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['build']!
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--'));
-
-/** Runs a Node script to completion, timing it and reading its peak RSS. */
-async function measure(script: string, args: string[], env: Record<string, string> = {}): Promise<Sample> {
-  const rssFile = join(out, `rss-${process.pid}.txt`);
-  rmSync(rssFile, { force: true });
+/** Runs a command to completion (its progress shown as it comes); resolves to its wall time in seconds. */
+async function timed(command: string, args: string[], env: Record<string, string>): Promise<number> {
   const started = performance.now();
-  let report = '';
   const code = await new Promise<number | null>((done) => {
-    const flags = script === 'scripts/build.ts' ? buildFlags : [];
-    const child = spawn(process.execPath, [...flags, '--import', join(root, 'bench/peak-rss.ts'), join(root, script), ...args], {
+    const child = spawn(command, args, {
       cwd: root,
-      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', BENCH_RSS_FILE: rssFile, ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    // Shown as it comes (progress of long builds), and kept for the phases of the closing report.
-    child.stderr.on('data', (chunk: Buffer) => {
-      process.stderr.write(chunk);
-      report = (report + chunk.toString('utf8')).slice(-4096);
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
     });
     child.on('exit', done);
   });
-  const seconds = (performance.now() - started) / 1000;
-  if (code !== 0) throw new Error(`${script} ${args.join(' ')} exited with ${code}`);
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}`);
+  return (performance.now() - started) / 1000;
+}
+
+/** Runs a Node script to completion, timing it and reading its peak RSS (preloaded bench/peak-rss.ts). */
+async function measure(script: string, args: string[]): Promise<Sample> {
+  const rssFile = join(out, `rss-${process.pid}.txt`);
+  rmSync(rssFile, { force: true });
+  const seconds = await timed(process.execPath, ['--import', join(root, 'bench/peak-rss.ts'), join(root, script), ...args], { BENCH_RSS_FILE: rssFile });
   const rssBytes = Math.max(...readFileSync(rssFile, 'utf8').trim().split('\n').map(Number));
-  return { seconds, rssBytes, phases: phasesOfReport(report) };
+  return { seconds, rssBytes, phases: [] };
+}
+
+/**
+ * Runs `npm run build` as a maintainer does (its Node flags included), with the npm that runs the
+ * bench; its phases and peak memory come from the build's own JSON report.
+ */
+async function measureBuild(env: Record<string, string>): Promise<Sample> {
+  const reportFile = join(out, `report-${process.pid}.json`);
+  const npm = process.env['npm_execpath'];
+  const seconds = await timed(npm ? process.execPath : 'npm', [...(npm ? [npm] : []), 'run', '--silent', 'build'], { ...env, REPORT_FILE: reportFile });
+  const report = readBuildReport(reportFile);
+  return { seconds, rssBytes: report.peakMemoryBytes, phases: report.phases };
 }
 
 async function repeat(runs: number, run: () => Promise<Sample>): Promise<Sample & { runs: number; all: number[] }> {
@@ -99,7 +104,7 @@ const fresh = (dir: string) => {
 };
 const buildOf = (file: string, rows: number) => () => {
   const site = fresh(join(out, `site-${rows}`));
-  return measure('scripts/build.ts', [], { DATA_FILE: file, OUT_DIR: site, DEPLOY_DIR: join(out, `deploy-${rows}`) });
+  return measureBuild({ DATA_FILE: file, OUT_DIR: site, DEPLOY_DIR: join(out, `deploy-${rows}`) });
 };
 const floorOf = (file: string, rows: number) => () => measure('bench/floor.ts', [file, fresh(join(out, `floor-${rows}`))]);
 
@@ -125,8 +130,8 @@ async function requestsPerSecond(url: string): Promise<Throughput> {
 }
 
 async function serverThroughput(siteRows: number) {
-  const { startPreview, freePort } = await import('../test/support/site.ts');
-  const { hasNginx, startNginx } = await import('../test/support/nginx.ts');
+  const { startPreview, freePort } = await import('../scripts/lib/servers.ts');
+  const { hasNginx, startNginx } = await import('../scripts/lib/nginx.ts');
   const site = join(out, `site-${siteRows}`);
   const urls = ['/car/api/capture_car/latest/page/42', '/car/api/capture_car/latest?format=api&page=42'];
   const preview = await startPreview({ OUT_DIR: site, PORT: String(await freePort()) });
@@ -169,7 +174,8 @@ const cpu = cpus();
 lines.push(
   `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench\` on ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ` +
     `${mib(totalmem())} memory (${mib(freemem())} free at the end), Linux ${release()}, Node ${process.version}. ` +
-    'Wall time and peak RSS (getrusage maxrss of the build process; the esbuild helper process is not counted) are medians ' +
+    'Builds run as `npm run build` (npm\'s own start-up, about 0.3 s, included). ' +
+    'Wall time and peak RSS (getrusage maxrss of the build process, from its JSON report; the esbuild helper process is not counted) are medians ' +
     `of ${maxRuns} runs, 1 run at 1M rows. The machine is shared and noisy: read ratios, not digits.`,
   '',
   '| rows | pages (JSON + HTML) | build: median wall | build: peak RSS | floor: median wall | floor: peak RSS | build ÷ floor | runs (build, s) |',
@@ -185,7 +191,7 @@ for (const [rows, { build, floor }] of results) {
 }
 const phaseNames = [...new Set([fixed, ...[...results.values()].map(({ build }) => build)].flatMap((build) => build.phases.map(([name]) => name)))];
 if (phaseNames.length > 0) {
-  lines.push('', "### Where the build's time goes (its own closing report, median of the runs)\n");
+  lines.push('', "### Where the build's time goes (its own JSON report, median of the runs)\n");
   lines.push(`| rows | ${phaseNames.join(' | ')} | Astro phase per page, above the header-only build |`, `| ---: | ${phaseNames.map(() => '---:').join(' | ')} | ---: |`);
   for (const [rows, build] of [[0, fixed] as const, ...[...results].map(([rows, { build }]) => [rows, build] as const)]) {
     const seconds = (name: string) => build.phases.find(([other]) => other === name)?.[1];

@@ -2,7 +2,6 @@
  * `npm run build`: validates the data (every problem reported, nothing built if any), builds the
  * site with Astro into a staging folder, and publishes it over the output folder only on success.
  */
-import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/lib/config.ts';
@@ -11,23 +10,16 @@ import { writeDownloads } from '../src/lib/downloads.ts';
 import { pageCount } from '../src/lib/listing.ts';
 import { loadFile } from '../src/lib/load.ts';
 import { formatReport } from '../src/lib/problems.ts';
-import { hostFiles } from '../src/lib/hosts/index.ts';
+import { hostFiles } from '../src/lib/host-configs/index.ts';
 import { createStagingDir, discard, publish, writeFiles } from '../src/lib/publish.ts';
 import { exitOnConfigError, progressLine } from './cli.ts';
-import { reportPagesWritten, summariseBuild } from './summary.ts';
+import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from './build-report.ts';
 
 process.env['ASTRO_TELEMETRY_DISABLED'] = '1';
 const root = fileURLToPath(new URL('..', import.meta.url));
-const started = performance.now();
-
 /** Where the time went, for the closing report: the phases a maintainer can act on. */
-const phases: [string, number][] = [];
-let phaseStarted = started;
-const endPhase = (name: string) => {
-  const now = performance.now();
-  phases.push([name, now - phaseStarted]);
-  phaseStarted = now;
-};
+const clock = new PhaseClock();
+const endPhase = (name: string) => clock.end(name);
 
 const config = exitOnConfigError(loadConfig);
 const { records, problems } = loadFile(config.dataFile, { onRows: progressLine('rows validated') });
@@ -64,4 +56,6 @@ try {
 clearInterval(progress);
 publish(staging, config.outDir);
 endPhase('publish');
-console.error(summariseBuild(config.outDir, records.length, performance.now() - started, phases));
+const report = reportBuild(config.outDir, config.dataFile, records.length, clock);
+writeBuildReport(config.reportFile, report);
+console.error(formatBuildReport(report));

@@ -7,13 +7,13 @@ import { z } from 'zod';
 /** The embedded default dataset, relative to the project folder (where npm runs every script). */
 export const DEFAULT_DATA_FILE = 'data/captured-car-models.csv';
 /** Where the built site is published. */
-export const DEFAULT_OUT_DIR = 'dist';
+const DEFAULT_OUT_DIR = 'dist';
 /** Where the host configurations that do not live in the site itself are written. */
-export const DEFAULT_DEPLOY_DIR = 'deploy';
-export const DEFAULT_PORT = 4321;
-export const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_DEPLOY_DIR = 'deploy';
+const DEFAULT_PORT = 4321;
+const DEFAULT_HOST = '127.0.0.1';
 /** Where the shipped logo images live in the built site, and so the default assets address. */
-export const DEFAULT_ASSETS_PATH = '/assets';
+const DEFAULT_ASSETS_PATH = '/assets';
 
 export interface Config {
   /** The spec's {base_url}: scheme, host and optional path prefix, no trailing slash. */
@@ -25,6 +25,8 @@ export interface Config {
   outDir: string;
   /** Host configurations kept outside the site (nginx, Cloudflare worker). */
   deployDir: string;
+  /** The build's machine-readable report (JSON), beside the site rather than in it: it holds timings. */
+  reportFile: string;
   port: number;
   host: string;
 }
@@ -58,6 +60,7 @@ const environmentSchema = z.object({
   DATA_FILE: z.string().min(1, 'DATA_FILE must be the path of a CSV file').optional(),
   OUT_DIR: z.string().min(1, 'OUT_DIR must be a folder path').optional(),
   DEPLOY_DIR: z.string().min(1, 'DEPLOY_DIR must be a folder path').optional(),
+  REPORT_FILE: z.string().min(1, 'REPORT_FILE must be a file path').optional(),
 });
 
 /** Thrown for an invalid environment; its message lists every bad variable. */
@@ -80,15 +83,17 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const { PORT, HOST, BASE_URL, ASSETS_URL, DATA_FILE, OUT_DIR, DEPLOY_DIR } = parsed.data;
+  const { PORT, HOST, BASE_URL, ASSETS_URL, DATA_FILE, OUT_DIR, DEPLOY_DIR, REPORT_FILE } = parsed.data;
   const port = PORT ?? DEFAULT_PORT;
   const baseUrl = BASE_URL ?? `http://localhost:${port}`;
+  const outDir = (OUT_DIR ?? DEFAULT_OUT_DIR).replace(/\/+$/, '');
   return {
     baseUrl,
     assetsUrl: ASSETS_URL ?? `${baseUrl}${DEFAULT_ASSETS_PATH}`,
     dataFile: DATA_FILE ?? DEFAULT_DATA_FILE,
-    outDir: OUT_DIR ?? DEFAULT_OUT_DIR,
+    outDir,
     deployDir: DEPLOY_DIR ?? DEFAULT_DEPLOY_DIR,
+    reportFile: REPORT_FILE ?? `${outDir}-report.json`,
     port,
     host: HOST ?? DEFAULT_HOST,
   };

@@ -8,7 +8,7 @@ import { ACCEPTED_FORMATS, BODIES, LISTING_HEADERS, LISTING_PATH, PAGE_PATH_PREF
 import { carModelSchema } from './schema.ts';
 
 /** A record as published: `logo` is the absolute URL under the assets address. */
-export const publishedCarModelSchema = carModelSchema
+const publishedCarModelSchema = carModelSchema
   .extend({
     logo: z.url().nullable().describe("Absolute URL of the make's logo under the assets address, or null."),
   })
@@ -18,7 +18,7 @@ const pageLinkSchema = (which: string) =>
   z.url().nullable().describe(`Absolute URL of the ${which} page ({base_url}${LISTING_PATH}?format=api&page=<n>), or null.`);
 
 /** The page envelope (spec section 2.1). */
-export const pageEnvelopeSchema = z
+const pageEnvelopeSchema = z
   .object({
     count: z.int().min(0).describe('Total number of entries across all pages; the same on every page.'),
     next: pageLinkSchema('next'),

@@ -6,6 +6,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Dataset } from './dataset.ts';
 import { exportCsvChunks, exportJsonChunks } from './export.ts';
 import { PAGE_SIZE, pageCount, pageNumbers } from './listing.ts';
@@ -18,12 +20,13 @@ import { logoUrl } from './serialise.ts';
 async function writeChunks(file: string, chunks: Iterable<string>): Promise<string> {
   mkdirSync(dirname(file), { recursive: true });
   const hash = createHash('sha256');
-  const out = createWriteStream(file);
-  for (const chunk of chunks) {
-    hash.update(chunk);
-    if (!out.write(chunk)) await new Promise<void>((drain) => out.once('drain', () => drain()));
-  }
-  await new Promise<void>((done, fail) => out.end(() => done()).once('error', fail));
+  const hashed = function* () {
+    for (const chunk of chunks) {
+      hash.update(chunk);
+      yield chunk;
+    }
+  };
+  await pipeline(Readable.from(hashed()), createWriteStream(file));
   return hash.digest('hex');
 }
 

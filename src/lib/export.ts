@@ -39,5 +39,3 @@ export function* exportCsvChunks(records: readonly CarModel[]): Generator<string
   for (const chunk of chunksOf(records)) yield stringify(chunk.map((record) => FIELDS.map((field) => csvCell(record, field))), options);
 }
 
-export const exportJson = (records: readonly CarModel[], assetsUrl: string): string => [...exportJsonChunks(records, assetsUrl)].join('');
-export const exportCsv = (records: readonly CarModel[]): string => [...exportCsvChunks(records)].join('');

@@ -18,9 +18,9 @@ export interface LoadResult {
 
 /** The separators spreadsheets write: comma, semicolon (many locales' default), tab ("Text" exports). */
 export const SEPARATORS = { ',': 'comma', ';': 'semicolon', '\t': 'tab' } as const;
-export type Separator = keyof typeof SEPARATORS;
+type Separator = keyof typeof SEPARATORS;
 
-export interface CsvFormat {
+interface CsvFormat {
   encoding: 'UTF-8' | 'UTF-8 with BOM' | 'UTF-16LE' | 'UTF-16BE';
   separator: Separator;
 }

@@ -7,9 +7,10 @@ import { readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import serveHandler from 'serve-handler';
 import { MANIFEST_FILE, manifestSchema, type Manifest } from './manifest.ts';
-import { answerListing, BODIES, isListingPath, pageFile, pagePath, siteHeaders, type Headers } from './routes.ts';
+import { answerListing, BODIES, isListingPath, pageFile, pagePath, siteHeaders, type HeaderFields } from './routes.ts';
 
 export interface PreviewOptions {
   /** The built site to serve. */
@@ -17,7 +18,7 @@ export interface PreviewOptions {
 }
 
 /** Longest request target answered; longer ones get 414 (Node itself stops headers past 16 KiB). */
-export const MAX_URL_LENGTH = 8192;
+const MAX_URL_LENGTH = 8192;
 const STATIC_METHODS = 'GET, HEAD';
 
 /** How long a read manifest is trusted before the file is looked at again for a newer build. */
@@ -40,8 +41,7 @@ class SiteState {
   private manifest: Manifest | undefined;
   private stamp = '';
   private checkedAt = 0;
-  private readonly pages = new Map<number, Buffer>();
-  private cachedBytes = 0;
+  private readonly pages = new LRUCache<number, Buffer>({ maxSize: PAGE_CACHE_BYTES, sizeCalculation: (body) => body.length });
   private staticHeaders: HeaderRules = headerRules(undefined);
   private readonly root: string;
 
@@ -66,7 +66,6 @@ class SiteState {
       this.manifest = manifestSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
       this.stamp = stamp;
       this.pages.clear();
-      this.cachedBytes = 0;
       this.staticHeaders = headerRules(this.manifest.assetsUrl);
     }
     return this.manifest;
@@ -80,25 +79,14 @@ class SiteState {
   /** The bytes of page `page`, from memory when it was served lately. */
   async page(page: number): Promise<Buffer> {
     const cached = this.pages.get(page);
-    if (cached) {
-      // Re-inserting keeps the Map in least-recently-used order.
-      this.pages.delete(page);
-      this.pages.set(page, cached);
-      return cached;
-    }
+    if (cached) return cached;
     const body = await readFile(join(this.root, pageFile(page)));
     this.pages.set(page, body);
-    this.cachedBytes += body.length;
-    for (const [oldest, bytes] of this.pages) {
-      if (this.cachedBytes <= PAGE_CACHE_BYTES) break;
-      this.pages.delete(oldest);
-      this.cachedBytes -= bytes.length;
-    }
     return body;
   }
 }
 
-function send(response: ServerResponse, method: string, status: number, headers: Headers, body: string | Buffer): void {
+function send(response: ServerResponse, method: string, status: number, headers: HeaderFields, body: string | Buffer): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   response.writeHead(status, { ...headers, 'Content-Length': String(bytes.length) });
   response.end(method === 'HEAD' ? undefined : bytes);

@@ -11,7 +11,7 @@ export const LISTING_PATH = '/car/api/capture_car/latest';
 /** Path of one page's JSON: `${PAGE_PATH_PREFIX}N`. */
 export const PAGE_PATH_PREFIX = `${LISTING_PATH}/page/`;
 /** Every page file is named after its number with this extension, so hosts send the right type. */
-export const PAGE_FILE_EXTENSION = '.json';
+const PAGE_FILE_EXTENSION = '.json';
 
 /** The URL path that serves page `page` directly, on every host. */
 export function pagePath(page: number): string {
@@ -52,7 +52,7 @@ export function htmlPagePath(page: number): string {
 }
 
 /** The listing URL of a page's JSON, relative to the site (the origin's own query form). */
-export function pageJsonPath(page: number): string {
+export function pageQueryPath(page: number): string {
   return `${LISTING_PATH}?page=${page}`;
 }
 
@@ -72,8 +72,8 @@ export const ACCEPTED_FORMATS = ['json', 'api'] as const;
 export const QUERY = { page: 'page', format: 'format' } as const;
 
 /** Max-age of listing responses: short, as the listing changes whenever the data is rebuilt. */
-export const CACHE_MAX_AGE_SECONDS = 300;
-export const CACHE_STALE_WHILE_REVALIDATE_SECONDS = 86_400;
+const CACHE_MAX_AGE_SECONDS = 300;
+const CACHE_STALE_WHILE_REVALIDATE_SECONDS = 86_400;
 
 /** Headers on every listing response, success or error, on every host that can set them. */
 export const LISTING_HEADERS = {
@@ -90,7 +90,7 @@ export const LISTING_HEADERS = {
  * to other sites, and a Content-Security-Policy that the pages satisfy (no inline code; logos may
  * come from the assets address).
  */
-export function siteHeaders(assetsUrl?: string): Headers {
+export function siteHeaders(assetsUrl?: string): HeaderFields {
   const assetsOrigin = assetsUrl && URL.canParse(assetsUrl) ? ` ${new URL(assetsUrl).origin}` : '';
   return {
     'X-Content-Type-Options': 'nosniff',
@@ -124,12 +124,13 @@ export interface ListingRequest {
   query: URLSearchParams;
 }
 
-export type Headers = Record<string, string>;
+/** Header names and values (named so as not to shadow the Fetch API's `Headers`, which the worker uses). */
+export type HeaderFields = Record<string, string>;
 
 /** How to answer a request: with a page file from the built site, or with a body of its own. */
 export type ListingAnswer =
-  | { status: 200; headers: Headers; page: number }
-  | { status: number; headers: Headers; body: string };
+  | { status: 200; headers: HeaderFields; page: number }
+  | { status: number; headers: HeaderFields; body: string };
 
 /** Whether a path belongs to the listing API (the only paths `answerListing` answers). */
 export function isListingPath(pathname: string): boolean {
@@ -175,7 +176,7 @@ function lastValue(query: URLSearchParams, name: string): string | undefined {
  * or "Invalid page." for a page that does not exist.
  */
 export function answerListing(request: ListingRequest, state: ListingState): ListingAnswer {
-  const headers: Headers = { ...LISTING_HEADERS };
+  const headers: HeaderFields = { ...LISTING_HEADERS };
   const format = lastValue(request.query, QUERY.format);
   const fromPath = request.pathname.startsWith(PAGE_PATH_PREFIX);
   if (request.pathname !== LISTING_PATH && !fromPath) return { status: 404, headers, body: BODIES.notFound };

@@ -119,7 +119,7 @@ export function hasCriteria(criteria: Criteria): boolean {
 }
 
 /** Case- and width-insensitive form of text for matching (ｔｏｙｏｔａ finds Toyota). */
-export function normalise(text: string): string {
+function normalise(text: string): string {
   return text.normalize('NFKC').toLocaleLowerCase('en');
 }
 

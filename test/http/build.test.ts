@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { phasesOfReport } from '../../scripts/summary.ts';
+import { formatBuildReport, readBuildReport } from '../../scripts/build-report.ts';
 import { buildSite, fixture, runScript, tempDir, treeHashes } from '../support/site.ts';
 
 const workspace = tempDir('build-test');
@@ -63,12 +63,15 @@ describe('npm run build', () => {
   it('builds an empty listing from a header-only file: count 0 and an empty page 1', () => {
     const result = runScript('build.ts', { DATA_FILE: fixture('good/header-only.csv'), OUT_DIR: outDir, DEPLOY_DIR: `${outDir}-deploy` });
     expect(result.status).toBe(0);
-    // The closing report: rows, pages, files, bytes, time with where it went, peak memory.
-    expect(result.stderr).toMatch(/rows +0\n +pages +1 JSON \+ 1 HTML\n +files +\d+\n +bytes +[\d.]+ MiB\n/);
-    expect(result.stderr).toMatch(/time +[\d.]+ s \(validate [\d.]+ s, pages \(Astro\) [\d.]+ s, downloads [\d.]+ s, host configs [\d.]+ s, publish [\d.]+ s\)/);
-    expect(result.stderr).toMatch(/peak memory +\d+ MiB/);
-    // The bench reads the phases back from this report.
-    expect(phasesOfReport(result.stderr).map(([name]) => name)).toEqual(['validate', 'pages (Astro)', 'downloads', 'host configs', 'publish']);
+    // The machine-readable report beside the site (the bench reads it), and the same report on screen.
+    const report = readBuildReport(`${outDir}-report.json`);
+    expect(report).toMatchObject({ outDir, rows: 0, pages: { json: 1, html: 1 } });
+    expect(report.phases.map(([name]) => name)).toEqual(['validate', 'pages (Astro)', 'downloads', 'host configs', 'publish']);
+    expect(report.files).toBeGreaterThan(10);
+    expect(report.peakMemoryBytes).toBeGreaterThan(50 * 1_048_576);
+    expect(report.seconds).toBeGreaterThanOrEqual(report.phases.reduce((sum, [, seconds]) => sum + seconds, 0) - 0.01);
+    expect(result.stderr).toContain(formatBuildReport(report));
+    expect(result.stderr).toMatch(/rows +0\n +pages +1 JSON \+ 1 HTML\n +files +\d+\n +bytes +[\d.]+ MiB\n +time +[\d.]+ s \(validate [\d.]+ s, pages/);
     expect(readFileSync(join(outDir, 'car/api/capture_car/latest/page/1.json'), 'utf8')).toBe(
       '{"count":0,"next":null,"previous":null,"results":[]}',
     );

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeSyntheticCsv } from '../../bench/generate.ts';
+import { writeSyntheticCsv } from '../../scripts/generate.ts';
 import { buildSite, fixture, projectRoot, runScript, tempDir, treeHashes } from '../support/site.ts';
 
 const workspace = tempDir('hostile');
@@ -22,9 +22,28 @@ beforeAll(() => {
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 
 type Expected = [line: number, field: string | null, rule: string][] | null;
-const corpus = Object.entries(JSON.parse(readFileSync(fixture('bad/expected.json'), 'utf8')) as Record<string, Expected>);
+const expected = JSON.parse(readFileSync(fixture('bad/expected.json'), 'utf8')) as Record<string, Expected>;
+/**
+ * Every file of the bad corpus goes through the loader in test/lib/load.test.ts; through the real
+ * build go one of each way a file fails: encoding, random bytes, a broken header, broken quoting,
+ * broken rows, many problems at once, a hostile logo path.
+ */
+const THROUGH_THE_BUILD = [
+  'encoding-big5.csv',
+  'garbage-3mb.csv',
+  'column-misspelt.csv',
+  'quote-not-closed.csv',
+  'row-too-short.csv',
+  'many-problems.csv',
+  'logo-javascript.csv',
+];
+const corpus = THROUGH_THE_BUILD.map((name) => [name, expected[name]] as const);
 
-describe('the bad corpus through the real build', () => {
+describe('bad files through the real build', () => {
+  it('are files of the corpus', () => {
+    expect(THROUGH_THE_BUILD.filter((name) => !(name in expected))).toEqual([]);
+  });
+
   it.each(corpus)('%s: refused with file, line and field named; the last good site is byte-identical', (name, problems) => {
     const file = fixture(`bad/${name}`);
     const result = runScript('build.ts', { DATA_FILE: file, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` });

@@ -9,6 +9,7 @@ describe('loadConfig', () => {
       dataFile: DEFAULT_DATA_FILE,
       outDir: 'dist',
       deployDir: 'deploy',
+      reportFile: 'dist-report.json',
       port: 4321,
       host: '127.0.0.1',
     });
@@ -19,6 +20,11 @@ describe('loadConfig', () => {
     const config = loadConfig({ BASE_URL: 'https://cars.example.com/', ASSETS_URL: 'https://cdn.example.com/static//' });
     expect(config.baseUrl).toBe('https://cars.example.com');
     expect(config.assetsUrl).toBe('https://cdn.example.com/static');
+  });
+
+  it('writes the build report beside the output folder unless told where', () => {
+    expect(loadConfig({ OUT_DIR: '/tmp/site/' })).toMatchObject({ outDir: '/tmp/site', reportFile: '/tmp/site-report.json' });
+    expect(loadConfig({ REPORT_FILE: 'reports/build.json' }).reportFile).toBe('reports/build.json');
   });
 
   it('treats empty variables as unset', () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rawRequest } from './http.ts';
 
-export interface HostDifferences {
+interface HostDifferences {
   /** nginx's $arg_page is the first `page` parameter; DRF reads the last. */
   repeatedPageTakesFirst?: boolean;
   /** Only digits (with leading zeros) name a page; DRF's int() also takes ' 2 ', '+2' and '1_0'. */

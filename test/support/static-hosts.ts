@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { VercelConfig } from '../../src/lib/hosts/vercel.ts';
+import type { VercelConfig } from '../../src/lib/host-configs/vercel.ts';
 
 export interface HostAnswer {
   status: number;
@@ -59,7 +59,7 @@ export function netlifyAnswer(siteDir: string, target: string): HostAnswer {
 }
 
 /** Netlify `_headers`: every block whose path (with `*`) matches the request path applies. */
-export function netlifyHeaders(siteDir: string, pathname: string): Record<string, string> {
+function netlifyHeaders(siteDir: string, pathname: string): Record<string, string> {
   const headers: Record<string, string> = {};
   let applies = false;
   for (const line of readFileSync(join(siteDir, '_headers'), 'utf8').split('\n')) {

@@ -32,7 +32,7 @@ const addHeaders = (headers: Record<string, string>, indent: string) =>
     .map(([name, value]) => `${indent}add_header ${name} ${quote(value)} always;`)
     .join('\n');
 
-export function nginxConfig(input: HostInput): string {
+function nginxConfig(input: HostInput): string {
   const last = pageCount(input.count);
   const json = `default_type application/json;\n    types { }`;
   const methods = ALLOWED_METHODS.join('|');

@@ -1,12 +1,12 @@
-/** A real nginx on a loopback port, serving a built site with the generated configuration. */
+/** A real nginx (Debian's) on a loopback port, serving a built site with the generated configuration: for the tests and the bench. */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { NGINX_DEFAULT_LISTEN } from '../../src/lib/hosts/nginx.ts';
-import { freePort, stopChild, tempDir } from './site.ts';
+import { NGINX_DEFAULT_LISTEN } from '../../src/lib/host-configs/nginx.ts';
+import { freePort, stopChild, tempDir } from './servers.ts';
 
-export const NGINX_BINARY = '/usr/sbin/nginx';
+const NGINX_BINARY = '/usr/sbin/nginx';
 export const hasNginx = existsSync(NGINX_BINARY);
 
 export interface RunningNginx {

@@ -45,7 +45,7 @@ export interface VercelConfig {
 
 const headerList = (headers: Record<string, string>) => Object.entries(headers).map(([key, value]) => ({ key, value }));
 
-export function vercelConfig(input: HostInput): VercelConfig {
+function vercelConfig(input: HostInput): VercelConfig {
   const last = pageCount(input.count);
   const page = (value: string): Condition[] => [{ type: 'query', key: QUERY.page, value }];
   const rewrites: Rewrite[] = [

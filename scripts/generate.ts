@@ -1,8 +1,11 @@
 /**
- * Deterministic synthetic data of the same shape as the embedded dataset, for benchmarks and for
- * tests that need many rows: `node bench/generate.ts ROWS FILE`.
+ * `npm run generate -- ROWS FILE`: deterministic synthetic data of the same shape as the embedded
+ * dataset, for the benchmarks and for tests that need many rows.
  */
 import { createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { stringify } from 'csv-stringify';
 import { FIELDS } from '../src/lib/schema.ts';
 
 const MAKES: readonly (readonly [local: string, latin: string, logo: string | null])[] = [
@@ -27,13 +30,10 @@ function random(seed: number): () => number {
   };
 }
 
-const csvField = (text: string) => (/[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
-
-/** The CSV lines (header first) of `rows` synthetic models. */
-export function* syntheticCsv(rows: number, seed = 20261122): Generator<string> {
+/** The CSV cells of `rows` synthetic models, one array a row. */
+function* syntheticRows(rows: number, seed = 20261122): Generator<string[]> {
   const next = random(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
-  yield FIELDS.join(',');
   for (let index = 0; index < rows; index += 1) {
     const [local, latin, logo] = pick(MAKES);
     const electric = next() < 0.15;
@@ -48,42 +48,32 @@ export function* syntheticCsv(rows: number, seed = 20261122): Generator<string> 
     const id = index + 1;
     const uniqueId = 100_000 + id;
     yield [
-      id,
-      csvField(`${local} ${latin} ${pick(MODELS)} ${pick(VARIANTS)}`),
-      uniqueId,
-      minSeat,
-      maxSeat,
-      minEngine,
-      maxEngine,
+      String(id),
+      `${local} ${latin} ${pick(MODELS)} ${pick(VARIANTS)}`,
+      String(uniqueId),
+      String(minSeat),
+      String(maxSeat),
+      String(minEngine),
+      String(maxEngine),
       next() < 0.5 ? minPrice.toFixed(2) : String(minPrice),
       next() < 0.5 ? maxPrice.toFixed(2) : String(maxPrice),
-      auto,
-      hand,
-      uniqueId,
+      String(auto),
+      String(hand),
+      String(uniqueId),
       logo === null ? '' : `media/brand/logo/${logo}.svg`,
-    ].join(',');
+    ];
   }
 }
 
-/** Writes `rows` synthetic models to `file`. */
+/** Writes `rows` synthetic models to `file`, header first, quoted where csv-stringify needs to. */
 export async function writeSyntheticCsv(file: string, rows: number, seed?: number): Promise<void> {
-  const out = createWriteStream(file);
-  let chunk: string[] = [];
-  for (const line of syntheticCsv(rows, seed)) {
-    chunk.push(line);
-    if (chunk.length === 10_000) {
-      if (!out.write(`${chunk.join('\n')}\n`)) await new Promise<void>((drain) => out.once('drain', () => drain()));
-      chunk = [];
-    }
-  }
-  out.end(chunk.length > 0 ? `${chunk.join('\n')}\n` : '');
-  await new Promise<void>((done, fail) => out.on('finish', () => done()).on('error', fail));
+  await pipeline(Readable.from(syntheticRows(rows, seed)), stringify({ header: true, columns: [...FIELDS] }), createWriteStream(file));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [rows, file] = process.argv.slice(2);
   if (!rows || !file || !/^\d+$/.test(rows)) {
-    console.error('usage: node bench/generate.ts ROWS FILE');
+    console.error('usage: npm run generate -- ROWS FILE');
     process.exit(2);
   }
   await writeSyntheticCsv(file, Number(rows));

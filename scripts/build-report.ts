@@ -1,0 +1,119 @@
+/**
+ * What a build did, for machines and for people: the report `npm run build` writes as JSON (to
+ * REPORT_FILE) and prints as one screen from the same object. The bench reads the JSON.
+ */
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { pageCount } from '../src/lib/listing.ts';
+import { htmlPagePath, pageFile } from '../src/lib/routes.ts';
+
+const buildReportSchema = z.object({
+  /** The published site's folder. */
+  outDir: z.string(),
+  dataFile: z.string(),
+  rows: z.number().int().nonnegative(),
+  pages: z.object({ json: z.number().int(), html: z.number().int() }),
+  /** Files and bytes in the published site. */
+  files: z.number().int(),
+  bytes: z.number().int(),
+  /** Wall time of the whole build, and of each phase in order (validate, pages (Astro), …). */
+  seconds: z.number(),
+  phases: z.array(z.tuple([z.string(), z.number()])),
+  /** The build process's peak resident set size (getrusage maxrss). */
+  peakMemoryBytes: z.number().int(),
+});
+
+export type BuildReport = z.infer<typeof buildReportSchema>;
+
+/** Times the phases of a build, in order. */
+export class PhaseClock {
+  readonly started = performance.now();
+  readonly phases: [string, number][] = [];
+  private phaseStarted = this.started;
+
+  /** Ends the phase under way, naming it. */
+  end(name: string): void {
+    const now = performance.now();
+    this.phases.push([name, (now - this.phaseStarted) / 1000]);
+    this.phaseStarted = now;
+  }
+
+  get seconds(): number {
+    return (performance.now() - this.started) / 1000;
+  }
+}
+
+function tally(dir: string): { files: number; bytes: number } {
+  let files = 0;
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    files += 1;
+    bytes += statSync(join(entry.parentPath, entry.name)).size;
+  }
+  return { files, bytes };
+}
+
+/** The report of a finished build of `rows` rows published in `outDir`. */
+export function reportBuild(outDir: string, dataFile: string, rows: number, clock: PhaseClock): BuildReport {
+  const pages = pageCount(rows);
+  return {
+    outDir,
+    dataFile,
+    rows,
+    pages: { json: pages, html: pages },
+    ...tally(outDir),
+    seconds: clock.seconds,
+    phases: clock.phases,
+    peakMemoryBytes: process.resourceUsage().maxRSS * 1024,
+  };
+}
+
+export function writeBuildReport(file: string, report: BuildReport): void {
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+}
+
+export function readBuildReport(file: string): BuildReport {
+  return buildReportSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+}
+
+const seconds = (value: number) => `${value.toFixed(1)} s`;
+
+/** The one screen a build ends with. */
+export function formatBuildReport(report: BuildReport): string {
+  const phases = report.phases.map(([name, duration]) => `${name} ${seconds(duration)}`).join(', ');
+  return [
+    '',
+    `Built ${report.outDir}/`,
+    `  rows          ${report.rows.toLocaleString('en')}`,
+    `  pages         ${report.pages.json.toLocaleString('en')} JSON + ${report.pages.html.toLocaleString('en')} HTML`,
+    `  files         ${report.files.toLocaleString('en')}`,
+    `  bytes         ${(report.bytes / 1_048_576).toFixed(1)} MiB`,
+    `  time          ${seconds(report.seconds)}${phases ? ` (${phases})` : ''}`,
+    `  peak memory   ${(report.peakMemoryBytes / 1_048_576).toFixed(0)} MiB`,
+  ].join('\n');
+}
+
+const countEntries = (dir: string) => {
+  try {
+    return readdirSync(dir).length;
+  } catch {
+    return 0;
+  }
+};
+
+/** Every few seconds, how many JSON and HTML pages the build has written into `staging`. */
+export function reportPagesWritten(staging: string, pages: number, everyMs = 5000): NodeJS.Timeout {
+  const jsonDir = join(staging, dirname(pageFile(1)));
+  const htmlDir = join(staging, dirname(htmlPagePath(2)));
+  const started = performance.now();
+  const timer = setInterval(() => {
+    const json = countEntries(jsonDir);
+    const html = Math.min(pages, countEntries(htmlDir) + 1);
+    const elapsed = ((performance.now() - started) / 1000).toFixed(0);
+    console.error(`  ${elapsed} s: ${json.toLocaleString('en')} of ${pages.toLocaleString('en')} JSON pages, ${html.toLocaleString('en')} HTML pages written`);
+  }, everyMs);
+  timer.unref();
+  return timer;
+}

@@ -1,0 +1,75 @@
+/**
+ * Starting and stopping the project's servers from another process: the real preview script on a
+ * free loopback port, and any child process. Shared by the tests and the bench.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A fresh temporary folder. */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  // Readable by other users, such as the nginx worker serving a built site from it.
+  chmodSync(dir, 0o755);
+  return dir;
+}
+
+/** A port that was free a moment ago, on the loopback interface. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+const CONFIG_VARIABLES = ['BASE_URL', 'ASSETS_URL', 'DATA_FILE', 'OUT_DIR', 'DEPLOY_DIR', 'PORT', 'HOST', 'REPORT_FILE'];
+
+/** This process's environment without the project's configuration (Vite sets BASE_URL=/ in it). */
+export function cleanEnvironment(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of CONFIG_VARIABLES) delete env[name];
+  return env;
+}
+
+export interface RunningPreview {
+  origin: string;
+  stop: () => Promise<void>;
+}
+/** Starts the real preview script on a free port and waits until it serves. */
+export async function startPreview(env: { OUT_DIR: string } & Record<string, string>): Promise<RunningPreview> {
+  const port = env['PORT'] ?? String(await freePort());
+  const child = spawn(process.execPath, [join(projectRoot, 'scripts/preview.ts')], {
+    cwd: projectRoot,
+    env: { ...cleanEnvironment(), HOST: '127.0.0.1', ...env, PORT: port },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await new Promise<void>((ready, fail) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Serving')) ready();
+    });
+    child.once('exit', (code) => fail(new Error(`preview exited (${code}):\n${output}`)));
+  });
+  return { origin: `http://127.0.0.1:${port}`, stop: () => stopChild(child, 'SIGTERM') };
+}
+
+/** Sends `signal` to a child process and resolves once it has exited. */
+export function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  return new Promise((stopped) => {
+    if (child.exitCode !== null || child.signalCode !== null) return stopped();
+    child.once('exit', () => stopped());
+    child.kill(signal);
+  });
+}
