@@ -2,23 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/lib/load.ts';
 import { makeKeyOf, makeTable } from '../../src/lib/makes.ts';
 import type { CarModel } from '../../src/lib/schema.ts';
+import { carModel } from '../support/models.ts';
 import { projectRoot } from '../support/site.ts';
 
-const model = (id: number, name: string, logo: string | null = null): CarModel => ({
-  id,
-  combined_car_model: name,
-  combined_car_model_unique_id: id,
-  min_seat: 5,
-  max_seat: 5,
-  min_engine_size: 1998,
-  max_engine_size: 1998,
-  min_price: 300000,
-  max_price: 350000,
-  has_operation_type_auto: true,
-  has_operation_type_hand: false,
-  capture_combined_car_model_yearly_unique_id: id,
-  logo,
-});
+const model = (id: number, name: string, logo: string | null = null): CarModel => carModel(id, name, { logo });
 const latinMakes = (records: CarModel[]) => records.map((record) => makeTable(records).makeOf(record).latin);
 
 describe('makeKeyOf', () => {

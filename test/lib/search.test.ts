@@ -1,24 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { CarModel } from '../../src/lib/schema.ts';
+import { carModel as model } from '../support/models.ts';
 import { searchIndexJsonChunks } from '../../src/lib/search-index.ts';
 import { criteriaFromQuery, filterEntries, queryFromCriteria, sortEntries, type Criteria, type SearchIndex } from '../../src/lib/search.ts';
 
-const model = (id: number, name: string, overrides: Partial<CarModel> = {}): CarModel => ({
-  id,
-  combined_car_model: name,
-  combined_car_model_unique_id: id,
-  min_seat: 5,
-  max_seat: 5,
-  min_engine_size: 1998,
-  max_engine_size: 1998,
-  min_price: 300000,
-  max_price: 350000,
-  has_operation_type_auto: true,
-  has_operation_type_hand: false,
-  capture_combined_car_model_yearly_unique_id: id,
-  logo: 'media/brand/logo/x.svg',
-  ...overrides,
-});
 
 const records = [
   model(1, '豐田 Toyota Alphard 2.5 Hybrid', { min_seat: 7, max_seat: 8, min_price: 549000, max_price: 689000 }),
