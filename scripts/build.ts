@@ -2,7 +2,7 @@
  * `npm run build`: validates the data (every problem reported, nothing built if any), builds the
  * site with Astro into a staging folder, and publishes it over the output folder only on success.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/lib/config.ts';
 import { handOver } from '../src/lib/dataset.ts';
@@ -11,7 +11,8 @@ import { pageCount } from '../src/lib/listing.ts';
 import { loadFile } from '../src/lib/load.ts';
 import { formatReport } from '../src/lib/problems.ts';
 import { hostFiles } from '../src/lib/host-configs/index.ts';
-import { createStagingDir, discard, publish, writeFiles } from '../src/lib/publish.ts';
+import { VERCEL_OUTPUT_DIR } from '../src/lib/host-configs/vercel.ts';
+import { createStagingDir, discard, linkTree, publish, writeFiles } from '../src/lib/publish.ts';
 import { exitOnConfigError, progressLine } from './cli.ts';
 import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from './build-report.ts';
 
@@ -56,6 +57,8 @@ try {
 clearInterval(progress);
 publish(staging, config.outDir);
 endPhase('publish');
+linkTree(config.outDir, join(config.deployDir, VERCEL_OUTPUT_DIR, 'static'));
+endPhase('Vercel static links');
 const report = reportBuild(config.outDir, config.dataFile, records.length, clock);
 writeBuildReport(config.reportFile, report);
 console.error(formatBuildReport(report));

@@ -12,7 +12,15 @@ const publishedCarModelSchema = carModelSchema
   .extend({
     logo: z.url().nullable().describe("Absolute URL of the make's logo under the assets address, or null."),
   })
-  .meta({ title: 'Captured car model', description: 'One entry of the listing (spec section 2.2).' });
+  .meta({
+    title: 'Captured car model',
+    description: 'One entry of the listing (spec section 2.2). At least one of the transmission flags is true (spec rule 1).',
+    // Spec rule 1, which the CSV schema checks as a refinement (JSON Schema cannot see refinements).
+    anyOf: [
+      { properties: { has_operation_type_auto: { const: true } } },
+      { properties: { has_operation_type_hand: { const: true } } },
+    ],
+  });
 
 const pageLinkSchema = (which: string) =>
   z.url().nullable().describe(`Absolute URL of the ${which} page ({base_url}${LISTING_PATH}?format=api&page=<n>), or null.`);

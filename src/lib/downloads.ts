@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Dataset } from './dataset.ts';
@@ -58,7 +58,8 @@ export async function writeDownloads(siteDir: string, { config, records }: Datas
     baseUrl: config.baseUrl,
     assetsUrl: config.assetsUrl,
     builtAt: builtAt.toISOString(),
-    data: { file: config.dataFile, sha256: await sha256OfFile(config.dataFile) },
+    // Relative to the project (never a path of the build machine): `data/cars.csv`, or `../x.csv`.
+    data: { file: relative(process.cwd(), resolve(config.dataFile)).split(sep).join('/'), sha256: await sha256OfFile(config.dataFile) },
     files,
   };
   await writeChunks(join(siteDir, MANIFEST_FILE), [JSON.stringify(manifest, null, 2)]);

@@ -2,7 +2,6 @@
  * The local preview server: answers the listing API's URLs exactly as the route table says (query
  * strings included, which serve-handler never reads), and hands every other path to serve-handler.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -10,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import serveHandler from 'serve-handler';
 import { MANIFEST_FILE, manifestSchema, type Manifest } from './manifest.ts';
+import { answerRequest } from './handler.ts';
 import { answerListing, BODIES, isListingPath, pageFile, pagePath, siteHeaders, type HeaderFields } from './routes.ts';
 
 export interface PreviewOptions {
@@ -109,12 +109,10 @@ function safePathname(rawPath: string): string | undefined {
   return pathname;
 }
 
-/** A strong validator of a page, so clients and CDNs can revalidate with 304s: its hash from the manifest. */
-function etagOf(manifest: Manifest, page: number, body: Buffer): string {
-  const hash = manifest.files[pagePath(page)] ?? createHash('sha256').update(body).digest('hex');
-  return `"${hash.slice(0, 32)}"`;
-}
+/** Methods the Fetch API refuses to build a Request with: answered from the route table directly (405). */
+const FORBIDDEN_FETCH_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
+/** The Node side of the one request handler: a Request in, the Response written out. */
 async function answerListingRequest(
   request: IncomingMessage,
   response: ServerResponse,
@@ -129,19 +127,23 @@ async function answerListingRequest(
     sendError(response, method, 503, `No built site in ${outDir}/: run npm run build.`);
     return;
   }
-  const answer = answerListing({ method, pathname, query }, manifest);
-  if (!('page' in answer)) {
-    send(response, method, answer.status, answer.headers, answer.body);
+  if (FORBIDDEN_FETCH_METHODS.has(method.toUpperCase())) {
+    const answer = answerListing({ method, pathname, query }, manifest);
+    send(response, method, answer.status, answer.headers, 'body' in answer ? answer.body : '');
     return;
   }
-  const body = await site.page(answer.page);
-  const etag = etagOf(manifest, answer.page, body);
-  if (request.headers['if-none-match'] === etag) {
-    response.writeHead(304, { ...answer.headers, ETag: etag });
-    response.end();
-    return;
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  send(response, method, answer.status, { ...answer.headers, ETag: etag }, body);
+  const answer = await answerRequest(new Request(new URL(request.url ?? '/', 'http://preview.invalid'), { method, headers }), {
+    state: manifest,
+    readPage: (page) => site.page(page),
+    pageHash: (page) => manifest.files[pagePath(page)],
+  });
+  const body = Buffer.from(await answer.arrayBuffer());
+  response.writeHead(answer.status, { ...Object.fromEntries(answer.headers), 'content-length': String(body.length) });
+  response.end(method === 'HEAD' ? undefined : body);
 }
 
 /** Creates (does not start) the preview server for a built site. */

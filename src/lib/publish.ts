@@ -2,9 +2,9 @@
  * Atomic publication of a build: the site is built into a fresh folder beside `dist/` and only
  * swapped in once complete, so a failed or killed build leaves the last good site in place.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 
 const STAGING_PREFIX = '.staging-';
 const RETIRED_PREFIX = '.retired-';
@@ -80,5 +80,28 @@ export function writeFiles(dir: string, files: readonly { path: string; content:
     const target = join(dir, file.path);
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, file.content);
+  }
+}
+
+/**
+ * Mirrors the published site into `target` with hard links (a copy where the two are on different
+ * file systems): Vercel's Build Output API wants the site's files inside its own folder, and links
+ * cost no space and little time. `target` is replaced whole.
+ */
+export function linkTree(source: string, target: string): void {
+  rmSync(target, { recursive: true, force: true });
+  for (const entry of readdirSync(source, { withFileTypes: true, recursive: true })) {
+    const from = join(entry.parentPath, entry.name);
+    const to = join(target, relative(source, from));
+    if (entry.isDirectory()) {
+      mkdirSync(to, { recursive: true });
+    } else if (entry.isFile()) {
+      mkdirSync(dirname(to), { recursive: true });
+      try {
+        linkSync(from, to);
+      } catch {
+        copyFileSync(from, to);
+      }
+    }
   }
 }

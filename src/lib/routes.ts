@@ -51,11 +51,6 @@ export function htmlPagePath(page: number): string {
   return page === 1 ? '/' : `/page/${page}/`;
 }
 
-/** The listing URL of a page's JSON, relative to the site (the origin's own query form). */
-export function pageQueryPath(page: number): string {
-  return `${LISTING_PATH}?page=${page}`;
-}
-
 /** Files holding the error bodies, for static hosts that answer errors with a file. */
 export const ERROR_FILES = {
   invalidPage: { file: '_errors/invalid-page.json', body: '{"detail":"Invalid page."}' },

@@ -66,7 +66,7 @@ describe('npm run build', () => {
     // The machine-readable report beside the site (the bench reads it), and the same report on screen.
     const report = readBuildReport(`${outDir}-report.json`);
     expect(report).toMatchObject({ outDir, rows: 0, pages: { json: 1, html: 1 } });
-    expect(report.phases.map(([name]) => name)).toEqual(['validate', 'pages (Astro)', 'downloads', 'host configs', 'publish']);
+    expect(report.phases.map(([name]) => name)).toEqual(['validate', 'pages (Astro)', 'downloads', 'host configs', 'publish', 'Vercel static links']);
     expect(report.files).toBeGreaterThan(10);
     expect(report.peakMemoryBytes).toBeGreaterThan(50 * 1_048_576);
     expect(report.seconds).toBeGreaterThanOrEqual(report.phases.reduce((sum, [, seconds]) => sum + seconds, 0) - 0.01);

@@ -50,6 +50,12 @@ describe('the published JSON Schemas', () => {
     expect(validatePage({ ...page, results: [{ ...page.results[0], min_seat: '5' }] })).toBe(false);
     expect(validatePage({ ...page, results: [{ ...page.results[0], extra: 1 }] })).toBe(false);
     expect(validatePage({ ...page, results: Array.from({ length: 11 }, () => page.results[0]) })).toBe(false);
+    // Spec rule 1: at least one transmission.
+    const neither = { ...page.results[0], has_operation_type_auto: false, has_operation_type_hand: false };
+    expect(validatePage({ ...page, results: [neither] })).toBe(false);
+    const validateRecord = validator().compile((await getJson(PUBLISHED.recordSchema)) as object);
+    expect(validateRecord(neither)).toBe(false);
+    expect(validateRecord({ ...neither, has_operation_type_hand: true })).toBe(true);
   });
 
   it('validate every record of all.json, which lists the pages\' records in order', async () => {
@@ -87,6 +93,12 @@ describe('the published JSON Schemas', () => {
       expect(createHash('sha256').update(bytes).digest('hex'), path).toBe(hash);
     }
     expect(Object.keys(manifest.files)).toHaveLength(manifest.pageCount + 2);
+  });
+
+  it('name the data file relative to the project, never by a path of the build machine', async () => {
+    const { data } = (await getJson(PUBLISHED.manifest)) as { data: { file: string; sha256: string } };
+    expect(data.file).toBe('test/fixtures/listing-23.csv');
+    expect(data.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 });
 

@@ -190,8 +190,11 @@ export function listingBehaviour(target: ListingTarget): void {
 
   describe('methods', () => {
     it('answers HEAD with the status and headers of GET and no body', async () => {
-      const get_ = await get(`${LISTING}?page=2`);
-      const head = await get(`${LISTING}?page=2`, { method: 'HEAD' });
+      // Uncompressed, as a host that compresses (workerd) drops the length of what it compresses.
+      const identity = { 'Accept-Encoding': 'identity' };
+      const get_ = await get(`${LISTING}?page=2`, { headers: identity });
+      const head = await get(`${LISTING}?page=2`, { method: 'HEAD', headers: identity });
+      expect(get_.headers.get('content-length')).toBe(String(Buffer.byteLength(pageBytes(2))));
       expect(head.status).toBe(200);
       expectListingHeaders(head);
       expect(head.headers.get('content-length')).toBe(get_.headers.get('content-length'));

@@ -16,8 +16,8 @@ function errorFiles(): HostFile[] {
 export async function hostFiles(input: HostInput, deployDir: string): Promise<HostFile[]> {
   return [
     ...errorFiles(),
-    ...netlifyFiles(input),
-    ...vercelFiles(input),
+    ...(await netlifyFiles(input, deployDir)),
+    ...(await vercelFiles(input)),
     ...nginxFiles(input),
     ...(await cloudflareFiles(input, deployDir)),
   ];

@@ -17,6 +17,9 @@ import {
   QUERY,
   siteHeaders,
 } from '../routes.ts';
+import { LISTING_PATH_PARAMETER } from '../../edge/vercel-function.ts';
+import { PAGE_FILE_REQUEST_HEADER } from '../handler.ts';
+import { bundleEdge } from './edge-bundle.ts';
 import { PER_PAGE_RULE_LIMIT, pageValuePattern, type HostFile, type HostInput } from './shared.ts';
 
 interface Condition {
@@ -92,6 +95,37 @@ function vercelConfig(input: HostInput): VercelConfig {
   };
 }
 
-export function vercelFiles(input: HostInput): HostFile[] {
-  return [{ place: 'site', path: 'vercel.json', content: `${JSON.stringify(vercelConfig(input), null, 2)}\n` }];
+/** Where the Build Output API folder goes in the deploy folder; `static/` in it is linked to the site by the build. */
+export const VERCEL_OUTPUT_DIR = 'vercel/.vercel/output';
+const FUNCTION_NAME = 'listing';
+
+/**
+ * The Build Output API (v3) routes: the listing's paths go to the edge function (which gets the
+ * path asked for as a parameter, and reads page files past itself), the site headers apply to
+ * everything else, then the static files, then the site's 404 page.
+ */
+function buildOutputConfig(input: HostInput): string {
+  const routes = [
+    {
+      src: `^(${LISTING_PATH}(?:/.*)?)$`,
+      missing: [{ type: 'header', key: PAGE_FILE_REQUEST_HEADER }],
+      dest: `/${FUNCTION_NAME}?${LISTING_PATH_PARAMETER}=$1`,
+    },
+    { src: '^/(.*)$', headers: siteHeaders(input.assetsUrl), continue: true },
+    { src: `^${PAGE_PATH_PREFIX}.*$`, headers: LISTING_HEADERS, continue: true },
+    { handle: 'filesystem' },
+    { handle: 'error' },
+    { status: 404, src: '^/(.*)$', dest: '/404.html' },
+  ];
+  return `${JSON.stringify({ version: 3, routes }, null, 2)}\n`;
+}
+
+export async function vercelFiles(input: HostInput): Promise<HostFile[]> {
+  const functionDir = `${VERCEL_OUTPUT_DIR}/functions/${FUNCTION_NAME}.func`;
+  return [
+    { place: 'site', path: 'vercel.json', content: `${JSON.stringify(vercelConfig(input), null, 2)}\n` },
+    { place: 'deploy', path: `${VERCEL_OUTPUT_DIR}/config.json`, content: buildOutputConfig(input) },
+    { place: 'deploy', path: `${functionDir}/index.js`, content: await bundleEdge('vercel-function', input) },
+    { place: 'deploy', path: `${functionDir}/.vc-config.json`, content: `${JSON.stringify({ runtime: 'edge', entrypoint: 'index.js' }, null, 2)}\n` },
+  ];
 }

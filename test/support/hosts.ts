@@ -1,0 +1,253 @@
+/**
+ * The hosts' own local software, started on loopback over a built site and its generated
+ * configuration: Cloudflare's workerd (`wrangler dev --local`), Netlify's `netlify dev --offline`
+ * (with Deno from the npm package `deno`), Vercel's `edge-runtime` for the edge function, and
+ * Debian's apache2. Each answers the shared behaviour suite.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { join, resolve } from 'node:path';
+import { EdgeRuntime } from 'edge-runtime';
+import { transform } from 'esbuild';
+import { freePort, projectRoot, stopChild, tempDir } from '../../scripts/lib/servers.ts';
+
+export interface RunningHost {
+  origin: string;
+  /** What the host printed, for assertions about its warnings. */
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/** Waits until `origin` answers HTTP at all, or the child exits, or the time is up. */
+async function waitForHttp(origin: string, child: ChildProcess | undefined, output: () => string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`exited with ${child.exitCode}:\n${output()}`);
+    try {
+      await fetch(`${origin}/`, { signal: AbortSignal.timeout(2000) });
+      return;
+    } catch {
+      await new Promise((wait) => setTimeout(wait, 200));
+    }
+  }
+  throw new Error(`${origin} did not answer in ${timeoutMs} ms:\n${output()}`);
+}
+
+function startProcess(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): { child: ChildProcess; output: () => string } {
+  let text = '';
+  const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  return { child, output: () => text };
+}
+
+/** Stops a detached child and everything it started (wrangler and netlify start helpers of their own). */
+async function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null) return;
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const killer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }, 5000);
+  await exited;
+  clearTimeout(killer);
+}
+
+const BIN = join(projectRoot, 'node_modules/.bin');
+/** netlify-cli and deno live in their own install (test/hosts/netlify): their peers clash with vitest's. */
+export const NETLIFY_BIN = join(projectRoot, 'test/hosts/netlify/node_modules/.bin');
+export const hasNetlifyCli = existsSync(join(NETLIFY_BIN, 'netlify')) && existsSync(join(NETLIFY_BIN, 'deno'));
+
+/** `wrangler dev --local` (workerd) with the generated `deploy/cloudflare/wrangler.json`, as generated. */
+export async function startWrangler(deployDir: string): Promise<RunningHost> {
+  const port = await freePort();
+  const { child, output } = startProcess(
+    join(BIN, 'wrangler'),
+    ['dev', '--local', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--show-interactive-dev-session=false'],
+    { cwd: join(deployDir, 'cloudflare'), env: { CI: 'true', WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: tempDir('wrangler-logs') } },
+  );
+  const origin = `http://127.0.0.1:${port}`;
+  await waitForHttp(origin, child, output);
+  return { origin, output, stop: () => stopGroup(child) };
+}
+
+/**
+ * `netlify dev --offline` in a copy of a generated `deploy/<folder>/` with the site as `--dir`.
+ * Offline, two things Netlify fetches from edge.netlify.com come from the installed packages
+ * instead: the edge-functions bootstrap (`@netlify/edge-functions-dev`'s bundled copy, through
+ * NETLIFY_EDGE_BOOTSTRAP) and the type-only module its config reader imports (an import map).
+ */
+export async function startNetlifyDev(deployDir: string, folder: 'netlify' | 'netlify-static', siteDir: string): Promise<RunningHost> {
+  const work = tempDir(folder);
+  cpSync(join(deployDir, folder), work, { recursive: true });
+  writeFileSync(join(work, 'offline-types.ts'), 'export type NetlifyGlobal = unknown;\n');
+  writeFileSync(join(work, 'offline-import-map.json'), JSON.stringify({ imports: { 'https://edge.netlify.com/bootstrap/globals/types.ts': './offline-types.ts' } }));
+  writeFileSync(join(work, 'netlify.toml'), `${readFileSync(join(work, 'netlify.toml'), 'utf8')}\n[functions]\n  deno_import_map = "offline-import-map.json"\n`);
+  const port = await freePort();
+  const bootstrap = join(projectRoot, 'test/hosts/netlify/node_modules/@netlify/edge-functions-dev/dist/deno/bootstrap.mjs');
+  const { child, output } = startProcess(join(NETLIFY_BIN, 'netlify'), ['dev', '--offline', '--port', String(port), '--dir', resolve(siteDir)], {
+    cwd: work,
+    env: { PATH: `${NETLIFY_BIN}:${process.env['PATH'] ?? ''}`, NETLIFY_EDGE_BOOTSTRAP: `file://${bootstrap}`, BROWSER: 'none', CI: 'true' },
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  await waitForHttp(origin, child, output, 90_000);
+  if (folder === 'netlify') {
+    // The edge function loads after the server answers; wait until it says so.
+    const deadline = Date.now() + 60_000;
+    while (!output().includes('Loaded edge function listing')) {
+      if (Date.now() > deadline) throw new Error(`the edge function did not load:\n${output()}`);
+      await new Promise((wait) => setTimeout(wait, 200));
+    }
+  }
+  return { origin, output, stop: () => stopGroup(child) };
+}
+
+interface VercelRoute {
+  src?: string;
+  dest?: string;
+  headers?: Record<string, string>;
+  continue?: boolean;
+  status?: number;
+  missing?: { type: 'header'; key: string }[];
+  handle?: 'filesystem' | 'error';
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.xml': 'application/xml',
+  '.csv': 'text/csv; charset=utf-8',
+};
+
+/**
+ * The generated Vercel Build Output (`deploy/vercel/.vercel/output/`): its edge function runs in
+ * Vercel's `edge-runtime` exactly as generated (made a script, since EdgeRuntime evaluates scripts);
+ * its `config.json` routes are applied in order by a small front server (`vercel dev` needs an
+ * account): `src` with `missing` header conditions, `headers` with `continue`, `dest` with `$1`
+ * and the original query kept, `handle: filesystem` for the static files, `handle: error` then 404.
+ */
+export async function startVercel(deployDir: string): Promise<RunningHost> {
+  const output = join(deployDir, 'vercel/.vercel/output');
+  const { routes } = JSON.parse(readFileSync(join(output, 'config.json'), 'utf8')) as { routes: VercelRoute[] };
+  const functionCode = readFileSync(join(output, 'functions/listing.func/index.js'), 'utf8');
+  const script = await transform(functionCode, { format: 'iife', globalName: '__vercelFunction' });
+  const runtime = new EdgeRuntime({
+    initialCode: `${script.code}\naddEventListener('fetch', (event) => event.respondWith(__vercelFunction.default(event.request)));`,
+  });
+  const staticDir = join(output, 'static');
+  const staticFile = (path: string) => {
+    const file = join(staticDir, decodeURIComponent(path.endsWith('/') ? `${path}index.html` : path));
+    return file.startsWith(staticDir) && existsSync(file) && statSync(file).isFile() ? file : undefined;
+  };
+  let logged = '';
+
+  const handle = async (request: IncomingMessage, response: ServerResponse, origin: string): Promise<void> => {
+    const url = new URL(request.url ?? '/', origin);
+    const method = request.method ?? 'GET';
+    const headers: Record<string, string> = {};
+    let error = false;
+    for (const route of routes) {
+      if (route.handle === 'filesystem') {
+        const file = staticFile(url.pathname);
+        if (!file) continue;
+        if (method !== 'GET' && method !== 'HEAD') {
+          response.writeHead(405, { 'content-type': 'text/plain' }).end('Method Not Allowed');
+          return;
+        }
+        const body = readFileSync(file);
+        const type = CONTENT_TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream';
+        response.writeHead(200, { 'content-type': type, 'content-length': String(body.length), ...headers });
+        response.end(method === 'HEAD' ? undefined : body);
+        return;
+      }
+      if (route.handle === 'error') {
+        error = true;
+        continue;
+      }
+      const match = new RegExp(route.src ?? '^$').exec(url.pathname);
+      if (!match || (route.status !== undefined && !error) || (error && route.status === undefined)) continue;
+      if (route.missing?.some(({ key }) => request.headers[key.toLowerCase()] !== undefined)) continue;
+      Object.assign(headers, route.headers);
+      if (route.continue) continue;
+      if (route.dest?.startsWith('/listing')) {
+        const target = new URL(route.dest.replace('$1', encodeURIComponent(match[1] ?? '')), origin);
+        for (const [name, value] of url.searchParams) target.searchParams.append(name, value);
+        const requestHeaders: Record<string, string> = {};
+        for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') requestHeaders[name] = value;
+        const answer = await runtime.dispatchFetch(target.href, { method, headers: requestHeaders });
+        const body = Buffer.from(await answer.arrayBuffer());
+        // Vercel sends the length of a body it has whole, and no body to HEAD.
+        response.writeHead(answer.status, { ...Object.fromEntries(answer.headers), 'content-length': String(body.length) });
+        response.end(method === 'HEAD' ? undefined : body);
+        await answer.waitUntil();
+        return;
+      }
+      const file = route.dest ? staticFile(route.dest) : undefined;
+      const body = file ? readFileSync(file) : Buffer.from('Not found');
+      response.writeHead(route.status ?? 200, { 'content-type': file ? 'text/html; charset=utf-8' : 'text/plain', ...headers }).end(body);
+      return;
+    }
+    response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+  };
+
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const server = createServer((request, response) => {
+    handle(request, response, origin).catch((error: unknown) => {
+      logged += `${String(error)}\n`;
+      if (!response.headersSent) response.writeHead(500).end(String(error));
+    });
+  });
+  await new Promise<void>((listening) => server.listen(port, '127.0.0.1', () => listening()));
+  return {
+    origin,
+    output: () => logged,
+    stop: () => new Promise<void>((closed) => server.close(() => closed())),
+  };
+}
+
+export const APACHE_BINARY = '/usr/sbin/apache2';
+export const hasApache = existsSync(APACHE_BINARY);
+
+/** Debian's apache2 (mod_rewrite, mod_headers) serving the site with its generated `.htaccess`. */
+export async function startApache(siteDir: string): Promise<RunningHost> {
+  const dir = tempDir('apache');
+  mkdirSync(join(dir, 'logs'));
+  const port = await freePort();
+  const modules = ['mpm_event', 'authz_core', 'dir', 'mime', 'rewrite', 'headers', 'alias'];
+  writeFileSync(
+    join(dir, 'httpd.conf'),
+    [
+      `ServerRoot ${dir}`,
+      ...modules.map((name) => `LoadModule ${name}_module /usr/lib/apache2/modules/mod_${name}.so`),
+      `Listen 127.0.0.1:${port}`,
+      'ServerName 127.0.0.1',
+      `PidFile ${dir}/httpd.pid`,
+      `ErrorLog ${dir}/logs/error.log`,
+      'LogLevel warn',
+      'TypesConfig /etc/mime.types',
+      `DocumentRoot ${resolve(siteDir)}`,
+      `<Directory ${resolve(siteDir)}>`,
+      '  AllowOverride All',
+      '  Require all granted',
+      '</Directory>',
+      '',
+    ].join('\n'),
+  );
+  const { child, output } = startProcess(APACHE_BINARY, ['-X', '-f', join(dir, 'httpd.conf')], { cwd: dir, env: { APACHE_RUN_DIR: dir } });
+  const origin = `http://127.0.0.1:${port}`;
+  await waitForHttp(origin, child, () => `${output()}${existsSync(join(dir, 'logs/error.log')) ? readFileSync(join(dir, 'logs/error.log'), 'utf8') : ''}`);
+  return { origin, output, stop: () => stopChild(child, 'SIGTERM') };
+}
