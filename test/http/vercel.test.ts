@@ -4,12 +4,12 @@
  */
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { listingBehaviour } from '../support/listing-behaviour.ts';
-import { startVercel, type RunningHost } from '../support/hosts.ts';
+import { startVercelFunction, type RunningHost } from '../support/hosts.ts';
 
 describe('Vercel with the generated edge function, on edge-runtime', () => {
   let host: RunningHost | undefined;
   beforeAll(async () => {
-    host = await startVercel(inject('deployDir'));
+    host = await startVercelFunction(inject('deployDir'));
   });
   afterAll(async () => {
     await host?.stop();

@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
+import { getTransformedRoutes } from '@vercel/routing-utils';
 import { EdgeRuntime } from 'edge-runtime';
 import { transform } from 'esbuild';
 import { freePort, projectRoot, stopChild, tempDir } from '../../scripts/lib/servers.ts';
@@ -64,7 +65,7 @@ async function stopGroup(child: ChildProcess): Promise<void> {
 
 const BIN = join(projectRoot, 'node_modules/.bin');
 /** netlify-cli and deno live in their own install (test/hosts/netlify): their peers clash with vitest's. */
-export const NETLIFY_BIN = join(projectRoot, 'test/hosts/netlify/node_modules/.bin');
+const NETLIFY_BIN = join(projectRoot, 'test/hosts/netlify/node_modules/.bin');
 export const hasNetlifyCli = existsSync(join(NETLIFY_BIN, 'netlify')) && existsSync(join(NETLIFY_BIN, 'deno'));
 
 /** `wrangler dev --local` (workerd) with the generated `deploy/cloudflare/wrangler.json`, as generated. */
@@ -111,14 +112,22 @@ export async function startNetlifyDev(deployDir: string, folder: 'netlify' | 'ne
   return { origin, output, stop: () => stopGroup(child) };
 }
 
+interface Condition {
+  type: 'query' | 'header';
+  key: string;
+  value?: string;
+}
+
 interface VercelRoute {
   src?: string;
   dest?: string;
   headers?: Record<string, string>;
   continue?: boolean;
+  check?: boolean;
   status?: number;
-  missing?: { type: 'header'; key: string }[];
-  handle?: 'filesystem' | 'error';
+  has?: Condition[];
+  missing?: Condition[];
+  handle?: 'filesystem' | 'error' | string;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -132,76 +141,104 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /**
- * The generated Vercel Build Output (`deploy/vercel/.vercel/output/`): its edge function runs in
- * Vercel's `edge-runtime` exactly as generated (made a script, since EdgeRuntime evaluates scripts);
- * its `config.json` routes are applied in order by a small front server (`vercel dev` needs an
- * account): `src` with `missing` header conditions, `headers` with `continue`, `dest` with `$1`
- * and the original query kept, `handle: filesystem` for the static files, `handle: error` then 404.
+ * Vercel's route list applied in order, as its docs describe it (`vercel dev` needs an account):
+ * `src` and `has`/`missing` conditions (query values and headers, anchored regular expressions whose
+ * named groups join the captures), `headers` merged, `continue` to go on, `dest` rewrites the path
+ * with `$1`/`$name` and keeps the original query, `status`, `check` (the destination must exist),
+ * `handle: filesystem` serves an existing file, and after the routes the `handle: error` phase.
+ * A `dest` of `/listing…` goes to the edge function.
  */
-export async function startVercel(deployDir: string): Promise<RunningHost> {
-  const output = join(deployDir, 'vercel/.vercel/output');
-  const { routes } = JSON.parse(readFileSync(join(output, 'config.json'), 'utf8')) as { routes: VercelRoute[] };
-  const functionCode = readFileSync(join(output, 'functions/listing.func/index.js'), 'utf8');
-  const script = await transform(functionCode, { format: 'iife', globalName: '__vercelFunction' });
-  const runtime = new EdgeRuntime({
-    initialCode: `${script.code}\naddEventListener('fetch', (event) => event.respondWith(__vercelFunction.default(event.request)));`,
-  });
-  const staticDir = join(output, 'static');
+function vercelFront(routes: readonly VercelRoute[], staticDir: string, runFunction?: (url: string, init: RequestInit) => Promise<Response>) {
   const staticFile = (path: string) => {
     const file = join(staticDir, decodeURIComponent(path.endsWith('/') ? `${path}index.html` : path));
     return file.startsWith(staticDir) && existsSync(file) && statSync(file).isFile() ? file : undefined;
   };
-  let logged = '';
+  const errorAt = routes.findIndex((route) => route.handle === 'error');
+  const main = errorAt === -1 ? routes : routes.slice(0, errorAt);
+  const errorRoutes = errorAt === -1 ? [] : routes.slice(errorAt + 1);
 
-  const handle = async (request: IncomingMessage, response: ServerResponse, origin: string): Promise<void> => {
-    const url = new URL(request.url ?? '/', origin);
+  return async (request: IncomingMessage, response: ServerResponse, origin: string): Promise<void> => {
+    const original = new URL(request.url ?? '/', origin);
     const method = request.method ?? 'GET';
     const headers: Record<string, string> = {};
-    let error = false;
-    for (const route of routes) {
-      if (route.handle === 'filesystem') {
-        const file = staticFile(url.pathname);
-        if (!file) continue;
-        if (method !== 'GET' && method !== 'HEAD') {
-          response.writeHead(405, { 'content-type': 'text/plain' }).end('Method Not Allowed');
-          return;
-        }
-        const body = readFileSync(file);
-        const type = CONTENT_TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream';
-        response.writeHead(200, { 'content-type': type, 'content-length': String(body.length), ...headers });
-        response.end(method === 'HEAD' ? undefined : body);
+    let path = original.pathname;
+    let status: number | undefined;
+
+    const serveFile = (file: string, code: number) => {
+      if (method !== 'GET' && method !== 'HEAD') {
+        response.writeHead(405, { 'content-type': 'text/plain' }).end('Method Not Allowed');
         return;
       }
-      if (route.handle === 'error') {
-        error = true;
+      const body = readFileSync(file);
+      const type = CONTENT_TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream';
+      response.writeHead(code, { 'content-type': type, ...headers, 'content-length': String(body.length) });
+      response.end(method === 'HEAD' ? undefined : body);
+    };
+    const matches = (route: VercelRoute): Record<string, string> | undefined => {
+      const match = new RegExp(route.src ?? '^$').exec(path);
+      if (!match) return undefined;
+      const captures: Record<string, string> = { ...match.groups };
+      match.forEach((value, index) => (captures[String(index)] = value ?? ''));
+      const valueOf = (condition: Condition) =>
+        condition.type === 'query' ? (original.searchParams.has(condition.key) ? original.searchParams.get(condition.key) : null) : ((request.headers[condition.key.toLowerCase()] as string | undefined) ?? null);
+      for (const condition of route.has ?? []) {
+        const value = valueOf(condition);
+        if (value === null) return undefined;
+        if (condition.value !== undefined) {
+          const valueMatch = new RegExp(`^(?:${condition.value})$`).exec(value);
+          if (!valueMatch) return undefined;
+          Object.assign(captures, valueMatch.groups);
+        }
+      }
+      if ((route.missing ?? []).some((condition) => valueOf(condition) !== null)) return undefined;
+      return captures;
+    };
+
+    for (const route of main) {
+      if (route.handle === 'filesystem') {
+        const file = staticFile(path);
+        if (file) return serveFile(file, status ?? 200);
         continue;
       }
-      const match = new RegExp(route.src ?? '^$').exec(url.pathname);
-      if (!match || (route.status !== undefined && !error) || (error && route.status === undefined)) continue;
-      if (route.missing?.some(({ key }) => request.headers[key.toLowerCase()] !== undefined)) continue;
+      if (route.handle !== undefined) continue;
+      const captures = matches(route);
+      if (!captures) continue;
       Object.assign(headers, route.headers);
       if (route.continue) continue;
-      if (route.dest?.startsWith('/listing')) {
-        const target = new URL(route.dest.replace('$1', encodeURIComponent(match[1] ?? '')), origin);
-        for (const [name, value] of url.searchParams) target.searchParams.append(name, value);
-        const requestHeaders: Record<string, string> = {};
-        for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') requestHeaders[name] = value;
-        const answer = await runtime.dispatchFetch(target.href, { method, headers: requestHeaders });
-        const body = Buffer.from(await answer.arrayBuffer());
-        // Vercel sends the length of a body it has whole, and no body to HEAD.
-        response.writeHead(answer.status, { ...Object.fromEntries(answer.headers), 'content-length': String(body.length) });
-        response.end(method === 'HEAD' ? undefined : body);
-        await answer.waitUntil();
-        return;
+      if (route.dest) {
+        const dest = route.dest.replace(/\$(\w+)/g, (_, name: string) => captures[name] ?? '');
+        const target = new URL(dest, origin);
+        for (const [name, value] of original.searchParams) target.searchParams.append(name, value);
+        if (runFunction && target.pathname === '/listing') {
+          const requestHeaders: Record<string, string> = {};
+          for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') requestHeaders[name] = value;
+          const answer = await runFunction(target.href, { method, headers: requestHeaders });
+          const body = Buffer.from(await answer.arrayBuffer());
+          // Vercel sends the length of a body it has whole, and no body to HEAD.
+          response.writeHead(answer.status, { ...Object.fromEntries(answer.headers), 'content-length': String(body.length) });
+          response.end(method === 'HEAD' ? undefined : body);
+          return;
+        }
+        if (route.check && !staticFile(target.pathname)) continue;
+        path = target.pathname;
       }
-      const file = route.dest ? staticFile(route.dest) : undefined;
-      const body = file ? readFileSync(file) : Buffer.from('Not found');
-      response.writeHead(route.status ?? 200, { 'content-type': file ? 'text/html; charset=utf-8' : 'text/plain', ...headers }).end(body);
-      return;
+      if (route.status !== undefined) status = route.status;
+      break;
+    }
+    const file = staticFile(path);
+    if (file) return serveFile(file, status ?? 200);
+    for (const route of errorRoutes) {
+      if (route.status === 404 && route.dest && matches(route)) {
+        const page = staticFile(route.dest);
+        if (page) return serveFile(page, 404);
+      }
     }
     response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
   };
+}
 
+async function listen(handle: ReturnType<typeof vercelFront>): Promise<RunningHost> {
+  let logged = '';
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const server = createServer((request, response) => {
@@ -211,14 +248,38 @@ export async function startVercel(deployDir: string): Promise<RunningHost> {
     });
   });
   await new Promise<void>((listening) => server.listen(port, '127.0.0.1', () => listening()));
-  return {
-    origin,
-    output: () => logged,
-    stop: () => new Promise<void>((closed) => server.close(() => closed())),
-  };
+  return { origin, output: () => logged, stop: () => new Promise<void>((closed) => server.close(() => closed())) };
 }
 
-export const APACHE_BINARY = '/usr/sbin/apache2';
+/**
+ * The generated Vercel Build Output (`deploy/vercel/.vercel/output/`): its edge function runs in
+ * Vercel's `edge-runtime` exactly as generated (made a script, since EdgeRuntime evaluates
+ * scripts), behind its `config.json` routes.
+ */
+export async function startVercelFunction(deployDir: string): Promise<RunningHost> {
+  const output = join(deployDir, 'vercel/.vercel/output');
+  const { routes } = JSON.parse(readFileSync(join(output, 'config.json'), 'utf8')) as { routes: VercelRoute[] };
+  const functionCode = readFileSync(join(output, 'functions/listing.func/index.js'), 'utf8');
+  const script = await transform(functionCode, { format: 'iife', globalName: '__vercelFunction' });
+  const runtime = new EdgeRuntime({
+    initialCode: `${script.code}\naddEventListener('fetch', (event) => event.respondWith(__vercelFunction.default(event.request)));`,
+  });
+  return listen(vercelFront(routes, join(output, 'static'), async (url, init) => {
+    const answer = await runtime.dispatchFetch(url, init);
+    await answer.waitUntil();
+    return answer;
+  }));
+}
+
+/** The site's `vercel.json`, turned into Vercel's own route list by `@vercel/routing-utils`. */
+export async function startVercelStatic(siteDir: string): Promise<RunningHost> {
+  const config = JSON.parse(readFileSync(join(siteDir, 'vercel.json'), 'utf8')) as Parameters<typeof getTransformedRoutes>[0];
+  const { routes, error } = getTransformedRoutes(config);
+  if (error || !routes) throw new Error(`vercel.json: ${error?.message ?? 'no routes'}`);
+  return listen(vercelFront([...(routes as VercelRoute[]), { handle: 'error' }, { status: 404, src: '^/(.*)$', dest: '/404.html' }], resolve(siteDir)));
+}
+
+const APACHE_BINARY = '/usr/sbin/apache2';
 export const hasApache = existsSync(APACHE_BINARY);
 
 /** Debian's apache2 (mod_rewrite, mod_headers) serving the site with its generated `.htaccess`. */

@@ -14,7 +14,7 @@ import type { HostFile, HostInput } from './shared.ts';
  * dates newer than itself: wrangler 4.86 stops at 2026-05-03), new enough for static assets with
  * `run_worker_first` routes. Nothing here needs a newer compatibility behaviour.
  */
-export const COMPATIBILITY_DATE = '2025-10-01';
+const COMPATIBILITY_DATE = '2025-10-01';
 
 /** Files in the site that are other hosts' configuration, not assets. */
 const NOT_ASSETS = ['_redirects', 'vercel.json', '.htaccess', '.assetsignore'];

@@ -1,5 +1,6 @@
 /** Every host configuration, generated from the route table for one built listing. */
 import { ERROR_FILES } from '../routes.ts';
+import { apacheFiles } from './apache.ts';
 import { cloudflareFiles } from './cloudflare.ts';
 import { netlifyFiles } from './netlify.ts';
 import { nginxFiles } from './nginx.ts';
@@ -19,6 +20,7 @@ export async function hostFiles(input: HostInput, deployDir: string): Promise<Ho
     ...(await netlifyFiles(input, deployDir)),
     ...(await vercelFiles(input)),
     ...nginxFiles(input),
+    ...apacheFiles(input),
     ...(await cloudflareFiles(input, deployDir)),
   ];
 }

@@ -39,7 +39,7 @@ interface HeaderRule {
   has?: Condition[];
   headers: { key: string; value: string }[];
 }
-export interface VercelConfig {
+interface VercelConfig {
   cleanUrls: boolean;
   trailingSlash: boolean;
   rewrites: Rewrite[];
