@@ -18,8 +18,8 @@ export default {
     if (!isListingPath(new URL(request.url).pathname)) return env.ASSETS.fetch(request);
     return answerRequest(request, {
       state: __LISTING_STATE__,
-      readPage: async (page) => {
-        const file = await env.ASSETS.fetch(new URL(`/${pageFile(page)}`, request.url));
+      readPage: async (page, url) => {
+        const file = await env.ASSETS.fetch(new URL(`/${pageFile(page)}`, url));
         return file.ok ? new Uint8Array(await file.arrayBuffer()) : undefined;
       },
     });

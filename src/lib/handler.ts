@@ -5,12 +5,12 @@
  * the Astro dev server, the Cloudflare worker and the Netlify and Vercel edge functions all call
  * it; each host only says how it reads a page file of the built site.
  */
-import { answerListing, pageFile, type ListingState } from './routes.ts';
+import { answerListing, pageFile, type HeaderFields, type ListingState } from './routes.ts';
 
 export interface ListingSite {
   state: ListingState;
   /** The page file's bytes, as this host reads the built site; undefined when it is missing. */
-  readPage: (page: number, request: Request) => Promise<Uint8Array | undefined>;
+  readPage: (page: number, url: URL) => Promise<Uint8Array | undefined>;
   /** The page's SHA-256 (hex) where the host knows it already (from the manifest); else it is computed. */
   pageHash?: (page: number) => string | undefined;
 }
@@ -19,8 +19,8 @@ export interface ListingSite {
 export const PAGE_FILE_REQUEST_HEADER = 'x-listing-page-file';
 
 /** Reads a page file over HTTP from the same site, past the function (Netlify, Vercel). */
-export async function fetchPageFile(page: number, request: Request): Promise<Uint8Array | undefined> {
-  const response = await fetch(new URL(`/${pageFile(page)}`, request.url), { headers: { [PAGE_FILE_REQUEST_HEADER]: '1' } });
+export async function fetchPageFile(page: number, url: URL): Promise<Uint8Array | undefined> {
+  const response = await fetch(new URL(`/${pageFile(page)}`, url), { headers: { [PAGE_FILE_REQUEST_HEADER]: '1' } });
   return response.ok ? new Uint8Array(await response.arrayBuffer()) : undefined;
 }
 
@@ -40,27 +40,44 @@ function matchesEtag(header: string | null, etag: string): boolean {
 
 const JSON_TYPE = { 'Content-Type': 'application/json' } as const;
 
-/** The answer to a request for a listing path (`isListingPath`); other paths are the host's static files. */
-export async function answerRequest(request: Request, site: ListingSite): Promise<Response> {
-  const url = new URL(request.url);
+/** What a request is, as far as the listing's answer goes. */
+export interface ListingRequestLine {
+  method: string;
+  url: URL;
+  ifNoneMatch: string | null;
+}
+
+/** The answer as plain data. HEAD gets the body too: servers drop it and keep its length, as HEAD's headers must be GET's. */
+export interface ListingReply {
+  status: number;
+  headers: HeaderFields;
+  body: Uint8Array | string;
+}
+
+/**
+ * The answer to a request for a listing path (`isListingPath`; other paths are the host's static
+ * files), as plain data: the Node adapter writes it out without building Fetch objects per request.
+ */
+export async function replyTo(request: ListingRequestLine, site: ListingSite): Promise<ListingReply> {
   let pathname: string;
   try {
-    pathname = decodeURIComponent(url.pathname);
+    pathname = decodeURIComponent(request.url.pathname);
   } catch {
-    return new Response('{"detail":"Bad request."}', { status: 400, headers: JSON_TYPE });
+    return { status: 400, headers: JSON_TYPE, body: '{"detail":"Bad request."}' };
   }
-  const answer = answerListing({ method: request.method, pathname, query: url.searchParams }, site.state);
-  // HEAD gets the body too: every server drops it and keeps its length, as HEAD's headers must be GET's.
-  if (!('page' in answer)) return new Response(answer.body, { status: answer.status, headers: answer.headers });
-  const body = await site.readPage(answer.page, request);
-  if (body === undefined) {
-    return new Response('{"detail":"The page file is missing from the built site."}', { status: 500, headers: JSON_TYPE });
-  }
+  const answer = answerListing({ method: request.method, pathname, query: request.url.searchParams }, site.state);
+  if (!('page' in answer)) return { status: answer.status, headers: answer.headers, body: answer.body };
+  const body = await site.readPage(answer.page, request.url);
+  if (body === undefined) return { status: 500, headers: JSON_TYPE, body: '{"detail":"The page file is missing from the built site."}' };
   const hash = site.pageHash?.(answer.page) ?? (await sha256Hex(body));
   const headers = { ...answer.headers, ETag: `"${hash.slice(0, 32)}"` };
-  if (matchesEtag(request.headers.get('if-none-match'), headers.ETag)) return new Response(null, { status: 304, headers });
-  return new Response(body as Uint8Array<ArrayBuffer>, {
-    status: 200,
-    headers: { ...headers, 'Content-Length': String(body.byteLength) },
-  });
+  if (matchesEtag(request.ifNoneMatch, headers.ETag)) return { status: 304, headers, body: '' };
+  return { status: 200, headers: { ...headers, 'Content-Length': String(body.byteLength) }, body };
+}
+
+/** The same answer on the Fetch API, for the edge functions and workers. */
+export async function answerRequest(request: Request, site: ListingSite): Promise<Response> {
+  const reply = await replyTo({ method: request.method, url: new URL(request.url), ifNoneMatch: request.headers.get('if-none-match') }, site);
+  const body = reply.status === 304 ? null : typeof reply.body === 'string' ? reply.body : (reply.body as Uint8Array<ArrayBuffer>);
+  return new Response(body, { status: reply.status, headers: reply.headers });
 }

@@ -9,8 +9,8 @@ import { join, resolve } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import serveHandler from 'serve-handler';
 import { MANIFEST_FILE, manifestSchema, type Manifest } from './manifest.ts';
-import { answerRequest } from './handler.ts';
-import { answerListing, BODIES, isListingPath, pageFile, pagePath, siteHeaders, type HeaderFields } from './routes.ts';
+import { replyTo } from './handler.ts';
+import { BODIES, isListingPath, pageFile, pagePath, siteHeaders, type HeaderFields } from './routes.ts';
 
 export interface PreviewOptions {
   /** The built site to serve. */
@@ -109,16 +109,11 @@ function safePathname(rawPath: string): string | undefined {
   return pathname;
 }
 
-/** Methods the Fetch API refuses to build a Request with: answered from the route table directly (405). */
-const FORBIDDEN_FETCH_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
-
-/** The Node side of the one request handler: a Request in, the Response written out. */
+/** The Node side of the one request handler: the request's method, URL and If-None-Match in, the reply written out. */
 async function answerListingRequest(
   request: IncomingMessage,
   response: ServerResponse,
   method: string,
-  pathname: string,
-  query: URLSearchParams,
   outDir: string,
   site: SiteState,
 ): Promise<void> {
@@ -127,23 +122,16 @@ async function answerListingRequest(
     sendError(response, method, 503, `No built site in ${outDir}/: run npm run build.`);
     return;
   }
-  if (FORBIDDEN_FETCH_METHODS.has(method.toUpperCase())) {
-    const answer = answerListing({ method, pathname, query }, manifest);
-    send(response, method, answer.status, answer.headers, 'body' in answer ? answer.body : '');
+  const ifNoneMatch = request.headers['if-none-match'] ?? null;
+  const reply = await replyTo(
+    { method, url: new URL(request.url ?? '/', 'http://preview.invalid'), ifNoneMatch },
+    { state: manifest, readPage: (page) => site.page(page), pageHash: (page) => manifest.files[pagePath(page)] },
+  );
+  if (reply.status === 304) {
+    response.writeHead(304, reply.headers).end();
     return;
   }
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  }
-  const answer = await answerRequest(new Request(new URL(request.url ?? '/', 'http://preview.invalid'), { method, headers }), {
-    state: manifest,
-    readPage: (page) => site.page(page),
-    pageHash: (page) => manifest.files[pagePath(page)],
-  });
-  const body = Buffer.from(await answer.arrayBuffer());
-  response.writeHead(answer.status, { ...Object.fromEntries(answer.headers), 'content-length': String(body.length) });
-  response.end(method === 'HEAD' ? undefined : body);
+  send(response, method, reply.status, reply.headers, typeof reply.body === 'string' ? reply.body : Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength));
 }
 
 /** Creates (does not start) the preview server for a built site. */
@@ -169,10 +157,9 @@ export function createPreviewServer({ outDir }: PreviewOptions): Server {
       sendError(response, method, 400, 'Bad request.');
       return;
     }
-    const query = new URLSearchParams(queryStart === -1 ? '' : target.slice(queryStart + 1));
 
     if (isListingPath(pathname)) {
-      await answerListingRequest(request, response, method, pathname, query, outDir, site);
+      await answerListingRequest(request, response, method, outDir, site);
       return;
     }
     if (method === 'OPTIONS') {
