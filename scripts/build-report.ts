@@ -22,6 +22,8 @@ const buildReportSchema = z.object({
   phases: z.array(z.tuple([z.string(), z.number()])),
   /** The build process's peak resident set size (getrusage maxrss). */
   peakMemoryBytes: z.number().int(),
+  /** What changed against the site it replaced (rows, pages, downloads); changes.json has the detail. */
+  changes: z.string(),
 });
 
 export type BuildReport = z.infer<typeof buildReportSchema>;
@@ -56,7 +58,7 @@ function tally(dir: string): { files: number; bytes: number } {
 }
 
 /** The report of a finished build of `rows` rows published in `outDir`. */
-export function reportBuild(outDir: string, dataFile: string, rows: number, clock: PhaseClock): BuildReport {
+export function reportBuild(outDir: string, dataFile: string, rows: number, clock: PhaseClock, changes: string): BuildReport {
   const pages = pageCount(rows);
   return {
     outDir,
@@ -67,6 +69,7 @@ export function reportBuild(outDir: string, dataFile: string, rows: number, cloc
     seconds: clock.seconds,
     phases: clock.phases,
     peakMemoryBytes: process.resourceUsage().maxRSS * 1024,
+    changes,
   };
 }
 
@@ -92,6 +95,7 @@ export function formatBuildReport(report: BuildReport): string {
     `  bytes         ${(report.bytes / 1_048_576).toFixed(1)} MiB`,
     `  time          ${seconds(report.seconds)}${phases ? ` (${phases})` : ''}`,
     `  peak memory   ${(report.peakMemoryBytes / 1_048_576).toFixed(0)} MiB`,
+    `  changes       ${report.changes}`,
   ].join('\n');
 }
 

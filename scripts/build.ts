@@ -2,7 +2,11 @@
  * `npm run build`: validates the data (every problem reported, nothing built if any), builds the
  * site with Astro into a staging folder, and publishes it over the output folder only on success.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { changesJson, changesOf, readPreviousSite, shrinkRefusal, summariseChanges } from '../src/lib/changes.ts';
+import { MANIFEST_FILE, manifestSchema } from '../src/lib/manifest.ts';
+import { PUBLISHED } from '../src/lib/routes.ts';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/lib/config.ts';
 import { handOver } from '../src/lib/dataset.ts';
@@ -30,6 +34,12 @@ if (problems.length > 0) {
   console.error(`\nNothing was built; ${config.outDir}/ is unchanged.`);
   process.exit(1);
 }
+const previous = readPreviousSite(config.outDir);
+const refusal = config.allowShrink ? undefined : shrinkRefusal(previous, records, config.outDir);
+if (refusal) {
+  console.error(refusal);
+  process.exit(1);
+}
 console.error(`${config.dataFile}: ${records.length} rows valid, building ${pageCount(records.length)} pages`);
 handOver({ config, records });
 
@@ -37,6 +47,7 @@ handOver({ config, records });
 const { build } = await import('astro');
 const staging = createStagingDir(config.outDir);
 const progress = reportPagesWritten(staging, pageCount(records.length));
+let changes: ReturnType<typeof changesOf> | undefined;
 try {
   await build({ root, outDir: staging, logLevel: process.env['BUILD_LOG'] === 'info' || records.length <= 10_000 ? 'info' : 'warn' });
   endPhase('pages (Astro)');
@@ -47,6 +58,10 @@ try {
   writeFiles(staging, files.filter((file) => file.place === 'site'));
   writeFiles(config.deployDir, files.filter((file) => file.place === 'deploy'));
   endPhase('host configs');
+  const manifest = manifestSchema.parse(JSON.parse(readFileSync(join(staging, MANIFEST_FILE), 'utf8')));
+  changes = changesOf(previous, { dir: staging, manifest, records, assetsUrl: config.assetsUrl });
+  writeFileSync(join(staging, PUBLISHED.changes.slice(1)), changesJson(changes));
+  endPhase('changes');
 } catch (error) {
   clearInterval(progress);
   discard(staging);
@@ -59,6 +74,6 @@ publish(staging, config.outDir);
 endPhase('publish');
 linkTree(config.outDir, join(config.deployDir, VERCEL_OUTPUT_DIR, 'static'));
 endPhase('Vercel static links');
-const report = reportBuild(config.outDir, config.dataFile, records.length, clock);
+const report = reportBuild(config.outDir, config.dataFile, records.length, clock, changes ? summariseChanges(changes) : '');
 writeBuildReport(config.reportFile, report);
 console.error(formatBuildReport(report));

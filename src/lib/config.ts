@@ -27,6 +27,8 @@ export interface Config {
   deployDir: string;
   /** The build's machine-readable report (JSON), beside the site rather than in it: it holds timings. */
   reportFile: string;
+  /** Publish even when the new data removes more than 20 % of the published rows. */
+  allowShrink: boolean;
   port: number;
   host: string;
 }
@@ -61,6 +63,7 @@ const environmentSchema = z.object({
   OUT_DIR: z.string().min(1, 'OUT_DIR must be a folder path').optional(),
   DEPLOY_DIR: z.string().min(1, 'DEPLOY_DIR must be a folder path').optional(),
   REPORT_FILE: z.string().min(1, 'REPORT_FILE must be a file path').optional(),
+  ALLOW_SHRINK: z.enum(['1', '0', 'true', 'false'], { error: 'ALLOW_SHRINK must be 1 (or true) to allow, 0 (or false) not to' }).optional(),
 });
 
 /** Thrown for an invalid environment; its message lists every bad variable. */
@@ -83,7 +86,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const { PORT, HOST, BASE_URL, ASSETS_URL, DATA_FILE, OUT_DIR, DEPLOY_DIR, REPORT_FILE } = parsed.data;
+  const { PORT, HOST, BASE_URL, ASSETS_URL, DATA_FILE, OUT_DIR, DEPLOY_DIR, REPORT_FILE, ALLOW_SHRINK } = parsed.data;
   const port = PORT ?? DEFAULT_PORT;
   const baseUrl = BASE_URL ?? `http://localhost:${port}`;
   const outDir = (OUT_DIR ?? DEFAULT_OUT_DIR).replace(/\/+$/, '');
@@ -94,6 +97,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     outDir,
     deployDir: DEPLOY_DIR ?? DEFAULT_DEPLOY_DIR,
     reportFile: REPORT_FILE ?? `${outDir}-report.json`,
+    allowShrink: ALLOW_SHRINK === '1' || ALLOW_SHRINK === 'true',
     port,
     host: HOST ?? DEFAULT_HOST,
   };

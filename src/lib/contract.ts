@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { PAGE_SIZE } from './listing.ts';
 import { ACCEPTED_FORMATS, BODIES, LISTING_HEADERS, LISTING_PATH, PAGE_PATH_PREFIX, pageLink, PUBLISHED, QUERY } from './routes.ts';
+import { changesSchema } from './changes.ts';
 import { carModelSchema } from './schema.ts';
 
 /** A record as published: `logo` is the absolute URL under the assets address. */
@@ -40,6 +41,11 @@ const errorSchema = z.object({ detail: z.string() }).meta({ title: 'Error' });
 /** The JSON Schema document of one record, with its `$id` under the base URL. */
 export function recordJsonSchema(baseUrl: string): Record<string, unknown> {
   return { $id: `${baseUrl}${PUBLISHED.recordSchema}`, ...z.toJSONSchema(publishedCarModelSchema, { target: 'draft-2020-12' }) };
+}
+
+/** The JSON Schema document of `changes.json`, with its `$id` under the base URL. */
+export function changesJsonSchema(baseUrl: string): Record<string, unknown> {
+  return { $id: `${baseUrl}${PUBLISHED.changesSchema}`, ...z.toJSONSchema(changesSchema, { target: 'draft-2020-12' }) };
 }
 
 /** The JSON Schema document of a page envelope, with its `$id` under the base URL. */

@@ -44,6 +44,10 @@ export const PUBLISHED = {
   manifest: '/manifest.json',
   /** The compact index the browsable pages search in. */
   searchIndex: '/search-index.json',
+  /** What the last build changed: rows by id, and every URL whose answer changed. */
+  changes: '/changes.json',
+  /** JSON Schema (2020-12) of `changes.json`. */
+  changesSchema: '/schema/changes.schema.json',
 } as const;
 
 /** The HTML page of listing page `page`: the first is the home page, the others `/page/N/`. */

@@ -1,5 +1,5 @@
 /** The build and check-data commands as a data maintainer runs them. */
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatBuildReport, readBuildReport } from '../../scripts/build-report.ts';
@@ -66,7 +66,7 @@ describe('npm run build', () => {
     // The machine-readable report beside the site (the bench reads it), and the same report on screen.
     const report = readBuildReport(`${outDir}-report.json`);
     expect(report).toMatchObject({ outDir, rows: 0, pages: { json: 1, html: 1 } });
-    expect(report.phases.map(([name]) => name)).toEqual(['validate', 'pages (Astro)', 'downloads', 'host configs', 'publish', 'Vercel static links']);
+    expect(report.phases.map(([name]) => name)).toEqual(['validate', 'pages (Astro)', 'downloads', 'host configs', 'changes', 'publish', 'Vercel static links']);
     expect(report.files).toBeGreaterThan(10);
     expect(report.peakMemoryBytes).toBeGreaterThan(50 * 1_048_576);
     expect(report.seconds).toBeGreaterThanOrEqual(report.phases.reduce((sum, [, seconds]) => sum + seconds, 0) - 0.01);
@@ -95,9 +95,9 @@ describe('npm run build', () => {
     buildSite({ DATA_FILE: fixture('spreadsheet/semicolon-quoted.csv'), OUT_DIR: fromCalc, ...addresses });
     const fromOriginal = join(workspace, 'original');
     buildSite({ DATA_FILE: 'data/captured-car-models.csv', OUT_DIR: fromOriginal, ...addresses });
-    // The manifest names the data file and its hash, which differ; every other byte is the same.
-    const { 'manifest.json': calcManifest, ...calcTree } = treeHashes(fromCalc);
-    const { 'manifest.json': originalManifest, ...originalTree } = treeHashes(fromOriginal);
+    // The manifest and changes.json name the data file's hash, which differs; every other byte is the same.
+    const { 'manifest.json': calcManifest, 'changes.json': _calcChanges, ...calcTree } = treeHashes(fromCalc);
+    const { 'manifest.json': originalManifest, 'changes.json': _originalChanges, ...originalTree } = treeHashes(fromOriginal);
     expect(calcManifest).toBeDefined();
     expect(originalManifest).toBeDefined();
     expect(Object.keys(calcTree).length).toBeGreaterThan(50);
@@ -113,3 +113,73 @@ describe('npm run build', () => {
     await expect.poll(() => readdirSync(workspace).filter((entry) => entry.startsWith('.')), { timeout: 10_000 }).toEqual([]);
   });
 });
+
+describe('what a build changes', () => {
+  const site = join(workspace, 'changes');
+  const fixtureLines = readFileSync(fixture('listing-23.csv'), 'utf8').trimEnd().split('\n');
+  const edited = join(workspace, 'edited.csv');
+  const truncated = join(workspace, 'truncated.csv');
+  const changesOf = () => JSON.parse(readFileSync(join(site, 'changes.json'), 'utf8')) as {
+    previousDataSha256: string | null;
+    dataSha256: string;
+    rows: { added: number[]; removed: number[]; changed: { id: number; fields: string[] }[] };
+    urls: string[];
+  };
+
+  it('lists everything as added on a first build', () => {
+    buildSite({ DATA_FILE: fixture('listing-23.csv'), OUT_DIR: site, BASE_URL: 'https://cars.example.com' });
+    const changes = changesOf();
+    expect(changes.previousDataSha256).toBeNull();
+    expect(changes.rows.added).toHaveLength(23);
+  });
+
+  it('names rows added, removed and changed (with the fields), and every URL whose answer changed', () => {
+    // Row 5's price changes, row 23 goes, row 24 comes: pages 1 and 3 change, page 2 does not.
+    const lines = fixtureLines.filter((line) => !line.startsWith('23,')).map((line) => (line.startsWith('5,') ? line.replace(',200000,', ',210000,') : line));
+    lines.push(fixtureLines.at(-1)!.replace(/^23,/, '24,').replace('Model 23', 'Model 24').replaceAll(',123,', ',124,'));
+    writeFileSync(edited, `${lines.join('\n')}\n`);
+    const previous = JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8')) as { data: { sha256: string } };
+    const result = runScript('build.ts', { DATA_FILE: edited, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, BASE_URL: 'https://cars.example.com' });
+    expect(result.status).toBe(0);
+    expect(result.stderr).toMatch(/changes +\+1 −1 ~1 rows; 2 JSON and 2 HTML pages; downloads \/all\.json, \/all\.csv, \/search-index\.json/);
+    const changes = changesOf();
+    expect(changes.previousDataSha256).toBe(previous.data.sha256);
+    expect(changes.rows).toEqual({ added: [24], removed: [23], changed: [{ id: 5, fields: ['min_price'] }] });
+    const listing = 'https://cars.example.com/car/api/capture_car/latest';
+    for (const url of [listing, `${listing}?page=1`, `${listing}?format=api&page=1`, `${listing}/page/1.json`, `${listing}?page=last`, `${listing}?format=api&page=3`,
+      'https://cars.example.com/', 'https://cars.example.com/page/3/', 'https://cars.example.com/all.csv']) {
+      expect(changes.urls, url).toContain(url);
+    }
+    expect(changes.urls.filter((url) => url.includes('page=2') || url.includes('page/2'))).toEqual([]);
+  });
+
+  it('publishes the schema of changes.json, which the file meets', async () => {
+    const { Ajv2020 } = await import('ajv/dist/2020.js');
+    const { default: addFormats } = await import('ajv-formats');
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    const validate = ajv.compile(JSON.parse(readFileSync(join(site, 'schema/changes.schema.json'), 'utf8')) as object);
+    expect(validate(changesOf()), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...changesOf(), urls: ['not a url'] })).toBe(false);
+  });
+
+  it('refuses to remove more than 20 % of the published rows, leaving the site as it is, unless told ALLOW_SHRINK=1', () => {
+    writeFileSync(truncated, `${fixtureLines.slice(0, 11).join('\n')}\n`);
+    const before = treeHashes(site);
+    const refused = runScript('build.ts', { DATA_FILE: truncated, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, BASE_URL: 'https://cars.example.com' });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('This build would remove 13 of the 23 published rows (57 %), more than 20 %');
+    expect(refused.stderr).toContain('build again with ALLOW_SHRINK=1');
+    expect(treeHashes(site)).toEqual(before);
+    const allowed = runScript('build.ts', { DATA_FILE: truncated, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, BASE_URL: 'https://cars.example.com', ALLOW_SHRINK: '1' });
+    expect(allowed.status).toBe(0);
+    expect(changesOf().rows.removed).toHaveLength(13);
+  });
+
+  it('refuses an empty export over a published listing', () => {
+    const result = runScript('build.ts', { DATA_FILE: fixture('good/header-only.csv'), OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('This build would remove 10 of the 10 published rows (100 %)');
+  });
+});
+

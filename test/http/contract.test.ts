@@ -123,6 +123,9 @@ describe('stable, round-tripping output', () => {
     writeFileSync(exported, Buffer.from(await (await fetch(`${origin}${PUBLISHED.allCsv}`)).arrayBuffer()));
     const rebuilt = join(workspace, 'rebuilt');
     buildSite({ DATA_FILE: exported, OUT_DIR: rebuilt, ...env });
-    expect(withoutManifest(treeHashes(rebuilt))).toEqual(withoutManifest(treeHashes(outDir)));
+    // changes.json names the data file's hash, as the manifest does: another file, another hash.
+    const { 'changes.json': _changes, ...rebuiltTree } = withoutManifest(treeHashes(rebuilt));
+    const { 'changes.json': _original, ...originalTree } = withoutManifest(treeHashes(outDir));
+    expect(rebuiltTree).toEqual(originalTree);
   });
 });

@@ -10,6 +10,7 @@ describe('loadConfig', () => {
       outDir: 'dist',
       deployDir: 'deploy',
       reportFile: 'dist-report.json',
+      allowShrink: false,
       port: 4321,
       host: '127.0.0.1',
     });

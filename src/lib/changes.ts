@@ -1,0 +1,145 @@
+/**
+ * What a build changes in the site it replaces: rows added, removed and changed (by `id`, with the
+ * fields), the pages and downloads whose bytes changed, and every URL whose answer changed (the
+ * query forms a CDN caches separately included), published as `changes.json` for a CDN purge or a
+ * mirror. Also the guard against publishing a truncated export.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { MANIFEST_FILE, manifestSchema, type Manifest } from './manifest.ts';
+import { htmlPagePath, LISTING_PATH, pageFile, pagePath, PUBLISHED } from './routes.ts';
+import { FIELDS, type CarModel } from './schema.ts';
+import { serialiseRecord } from './serialise.ts';
+
+export const changesSchema = z
+  .object({
+    previousDataSha256: z.string().nullable().describe('SHA-256 of the data file of the site this build replaced; null for a first build.'),
+    dataSha256: z.string().describe('SHA-256 of the data file of this build.'),
+    rows: z.object({
+      added: z.array(z.int()).describe('ids of rows that are new.'),
+      removed: z.array(z.int()).describe('ids of rows that are gone.'),
+      changed: z.array(z.object({ id: z.int(), fields: z.array(z.enum(FIELDS)) })).describe('Rows whose published fields changed, with those fields.'),
+    }),
+    urls: z.array(z.url()).describe('Every URL whose answer changed, query forms included: what a CDN purge needs.'),
+  })
+  .meta({ title: 'Changes of the last build', description: 'What the last build changed in the site it replaced.' });
+
+export type Changes = z.infer<typeof changesSchema>;
+
+/** More than this share of the published rows gone stops a build unless ALLOW_SHRINK=1. */
+const SHRINK_LIMIT = 0.2;
+
+/** The site a build is about to replace, where there is one. */
+export interface PreviousSite {
+  dir: string;
+  manifest: Manifest;
+  /** Each published record as the pages write it, by id. */
+  records: Map<number, Record<string, unknown>>;
+}
+
+export function readPreviousSite(dir: string): PreviousSite | undefined {
+  const manifestFile = join(dir, MANIFEST_FILE);
+  const allJson = join(dir, PUBLISHED.allJson.slice(1));
+  if (!existsSync(manifestFile) || !existsSync(allJson)) return undefined;
+  const manifest = manifestSchema.parse(JSON.parse(readFileSync(manifestFile, 'utf8')));
+  const records = JSON.parse(readFileSync(allJson, 'utf8')) as Record<string, unknown>[];
+  return { dir, manifest, records: new Map(records.map((record) => [record['id'] as number, record])) };
+}
+
+/** The message that stops a build removing too many published rows, or undefined when it may go on. */
+export function shrinkRefusal(previous: PreviousSite | undefined, records: readonly CarModel[], outDir: string): string | undefined {
+  if (!previous || previous.records.size === 0) return undefined;
+  const ids = new Set(records.map((record) => record.id));
+  const removed = [...previous.records.keys()].filter((id) => !ids.has(id)).length;
+  if (removed / previous.records.size <= SHRINK_LIMIT && records.length > 0) return undefined;
+  const share = ((removed / previous.records.size) * 100).toFixed(0);
+  return (
+    `This build would remove ${removed.toLocaleString('en')} of the ${previous.records.size.toLocaleString('en')} published rows (${share} %), ` +
+    `more than ${SHRINK_LIMIT * 100} %: is the export cut short? Nothing was built; ${outDir}/ is unchanged. ` +
+    'If those rows are really gone, build again with ALLOW_SHRINK=1.'
+  );
+}
+
+function rowChanges(previous: PreviousSite | undefined, records: readonly CarModel[], assetsUrl: string): Changes['rows'] {
+  const before = previous?.records ?? new Map<number, Record<string, unknown>>();
+  const ids = new Set(records.map((record) => record.id));
+  const added: number[] = [];
+  const changed: Changes['rows']['changed'] = [];
+  for (const record of records) {
+    const old = before.get(record.id);
+    if (!old) {
+      added.push(record.id);
+      continue;
+    }
+    const now = JSON.parse(serialiseRecord(record, assetsUrl)) as Record<string, unknown>;
+    const fields = FIELDS.filter((field) => now[field] !== old[field]);
+    if (fields.length > 0) changed.push({ id: record.id, fields });
+  }
+  return { added, removed: [...before.keys()].filter((id) => !ids.has(id)), changed };
+}
+
+const sha256OfFile = (file: string) => (existsSync(file) ? createHash('sha256').update(readFileSync(file)).digest('hex') : undefined);
+
+/** Every URL that answers with page `page` of the listing, as a CDN keys them. */
+function pageUrls(page: number, last: boolean): string[] {
+  const queries = [`page=${page}`, `format=api&page=${page}`, `page=${page}&format=api`, `format=json&page=${page}`, `page=${page}&format=json`];
+  if (page === 1) queries.push('', 'format=api', 'format=json');
+  if (last) queries.push('page=last', 'format=api&page=last');
+  return [pagePath(page), `/${pageFile(page)}`, ...queries.map((query) => (query ? `${LISTING_PATH}?${query}` : LISTING_PATH)), htmlPagePath(page)];
+}
+
+interface BuiltSite {
+  /** The new site's folder (the staging folder, before it is published). */
+  dir: string;
+  manifest: Manifest;
+  records: readonly CarModel[];
+  assetsUrl: string;
+}
+
+/** What this build changes, against the site it replaces (everything, for a first build). */
+export function changesOf(previous: PreviousSite | undefined, built: BuiltSite): Changes & { pages: { json: number; html: number }; downloads: string[] } {
+  const { manifest } = built;
+  const oldPages = previous?.manifest.pageCount ?? 0;
+  const pages = Math.max(oldPages, manifest.pageCount);
+  const urls = new Set<string>();
+  let json = 0;
+  let html = 0;
+  for (let page = 1; page <= pages; page += 1) {
+    const jsonChanged = previous?.manifest.files[pagePath(page)] !== manifest.files[pagePath(page)];
+    const htmlFile = (dir: string) => join(dir, page === 1 ? 'index.html' : `${htmlPagePath(page).slice(1)}index.html`);
+    const htmlChanged = !previous || sha256OfFile(htmlFile(previous.dir)) !== sha256OfFile(htmlFile(built.dir));
+    // `page=last` moves when the page count does.
+    const lastMoved = oldPages !== manifest.pageCount && (page === oldPages || page === manifest.pageCount);
+    if (jsonChanged) json += 1;
+    if (htmlChanged) html += 1;
+    if (jsonChanged || lastMoved) for (const url of pageUrls(page, page === manifest.pageCount || page === oldPages)) if (url !== htmlPagePath(page)) urls.add(url);
+    if (htmlChanged) urls.add(htmlPagePath(page));
+  }
+  const downloads = [PUBLISHED.allJson, PUBLISHED.allCsv, PUBLISHED.searchIndex].filter(
+    (path) => !previous || sha256OfFile(join(previous.dir, path.slice(1))) !== sha256OfFile(join(built.dir, path.slice(1))),
+  );
+  for (const path of downloads) urls.add(path);
+  return {
+    previousDataSha256: previous?.manifest.data.sha256 ?? null,
+    dataSha256: manifest.data.sha256,
+    rows: rowChanges(previous, built.records, built.assetsUrl),
+    urls: [...urls].map((path) => `${manifest.baseUrl}${path}`),
+    pages: { json, html },
+    downloads,
+  };
+}
+
+/** `changes.json`, as published: the schema's fields only. */
+export function changesJson({ previousDataSha256, dataSha256, rows, urls }: Changes): string {
+  return `${JSON.stringify({ previousDataSha256, dataSha256, rows, urls }, null, 2)}\n`;
+}
+
+/** The closing report's line: `+2 −1 ~3 rows; 3 JSON and 26 HTML pages; downloads /all.json, /all.csv`. */
+export function summariseChanges(changes: ReturnType<typeof changesOf>): string {
+  const { added, removed, changed } = changes.rows;
+  const downloads = changes.downloads.length > 0 ? changes.downloads.join(', ') : 'none';
+  const count = (value: number) => value.toLocaleString('en');
+  return `+${count(added.length)} −${count(removed.length)} ~${count(changed.length)} rows; ${count(changes.pages.json)} JSON and ${count(changes.pages.html)} HTML pages; downloads ${downloads}`;
+}

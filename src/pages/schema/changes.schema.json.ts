@@ -1,0 +1,9 @@
+import type { APIRoute } from 'astro';
+import { changesJsonSchema } from '../../lib/contract.ts';
+import { getDataset } from '../../lib/dataset.ts';
+
+/** The JSON Schema of `changes.json`. */
+export const GET: APIRoute = () =>
+  new Response(JSON.stringify(changesJsonSchema(getDataset().config.baseUrl), null, 2), {
+    headers: { 'Content-Type': 'application/schema+json' },
+  });
