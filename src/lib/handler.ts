@@ -1,9 +1,9 @@
 /**
  * The one request handler of the listing, on the Fetch API (`Request` → `Response`): the route
  * table's answer with DRF's bodies and headers, a strong `ETag` from the page's bytes, and `304`
- * for a matching `If-None-Match`. The preview server (through a Node adapter),
- * the Astro dev server, the Cloudflare worker and the Netlify and Vercel edge functions all call
- * it; each host only says how it reads a page file of the built site.
+ * for a matching `If-None-Match`. The preview server (through a Node adapter), the Cloudflare
+ * worker and the Netlify and Vercel edge functions all call it; each host only says how it reads
+ * a page file of the built site.
  */
 import { answerListing, pageFile, type HeaderFields, type ListingState } from './routes.ts';
 
