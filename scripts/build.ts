@@ -16,7 +16,7 @@ import { loadFile } from '../src/lib/load.ts';
 import { formatReport } from '../src/lib/problems.ts';
 import { hostFiles } from '../src/lib/host-configs/index.ts';
 import { VERCEL_OUTPUT_DIR } from '../src/lib/host-configs/vercel.ts';
-import { createStagingDir, discard, linkTree, publish, writeFiles } from '../src/lib/publish.ts';
+import { createStagingDir, discard, keepUnchangedTimes, linkTree, publish, writeFiles } from '../src/lib/publish.ts';
 import { exitOnConfigError, progressLine } from './cli.ts';
 import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from './build-report.ts';
 
@@ -70,6 +70,8 @@ try {
   process.exit(1);
 }
 clearInterval(progress);
+keepUnchangedTimes(config.outDir, staging);
+endPhase('keep unchanged times');
 publish(staging, config.outDir);
 endPhase('publish');
 linkTree(config.outDir, join(config.deployDir, VERCEL_OUTPUT_DIR, 'static'));

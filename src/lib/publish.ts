@@ -2,7 +2,7 @@
  * Atomic publication of a build: the site is built into a fresh folder beside `dist/` and only
  * swapped in once complete, so a failed or killed build leaves the last good site in place.
  */
-import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 
@@ -104,4 +104,30 @@ export function linkTree(source: string, target: string): void {
       }
     }
   }
+}
+
+/**
+ * Gives every file of the new site whose bytes are those of the site it replaces that file's
+ * modification time, so `rsync -a` and `aws s3 sync` (which compare size and time) upload only
+ * what changed. Returns how many files kept their time.
+ */
+export function keepUnchangedTimes(previousDir: string, stagingDir: string): number {
+  if (!existsSync(previousDir)) return 0;
+  let kept = 0;
+  for (const entry of readdirSync(stagingDir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const file = join(entry.parentPath, entry.name);
+    const previous = join(previousDir, relative(stagingDir, file));
+    let before;
+    try {
+      before = statSync(previous);
+    } catch {
+      continue;
+    }
+    if (!before.isFile() || before.size !== statSync(file).size) continue;
+    if (!readFileSync(previous).equals(readFileSync(file))) continue;
+    utimesSync(file, before.atimeMs / 1000, before.mtimeMs / 1000);
+    kept += 1;
+  }
+  return kept;
 }

@@ -1,5 +1,5 @@
 /** The build and check-data commands as a data maintainer runs them. */
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatBuildReport, readBuildReport } from '../../scripts/build-report.ts';
@@ -66,7 +66,7 @@ describe('npm run build', () => {
     // The machine-readable report beside the site (the bench reads it), and the same report on screen.
     const report = readBuildReport(`${outDir}-report.json`);
     expect(report).toMatchObject({ outDir, rows: 0, pages: { json: 1, html: 1 } });
-    expect(report.phases.map(([name]) => name)).toEqual(['validate', 'pages (Astro)', 'downloads', 'host configs', 'changes', 'publish', 'Vercel static links']);
+    expect(report.phases.map(([name]) => name)).toEqual(['validate', 'pages (Astro)', 'downloads', 'host configs', 'changes', 'keep unchanged times', 'publish', 'Vercel static links']);
     expect(report.files).toBeGreaterThan(10);
     expect(report.peakMemoryBytes).toBeGreaterThan(50 * 1_048_576);
     expect(report.seconds).toBeGreaterThanOrEqual(report.phases.reduce((sum, [, seconds]) => sum + seconds, 0) - 0.01);
@@ -139,6 +139,9 @@ describe('what a build changes', () => {
     lines.push(fixtureLines.at(-1)!.replace(/^23,/, '24,').replace('Model 23', 'Model 24').replaceAll(',123,', ',124,'));
     writeFileSync(edited, `${lines.join('\n')}\n`);
     const previous = JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8')) as { data: { sha256: string } };
+    const firstTimes = Object.fromEntries(
+      ['car/api/capture_car/latest/page/1.json', 'car/api/capture_car/latest/page/2.json', 'page/2/index.html'].map((file) => [file, Math.floor(statSync(join(site, file)).mtimeMs)]),
+    );
     const result = runScript('build.ts', { DATA_FILE: edited, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, BASE_URL: 'https://cars.example.com' });
     expect(result.status).toBe(0);
     expect(result.stderr).toMatch(/changes +\+1 −1 ~1 rows; 2 JSON and 2 HTML pages; downloads \/all\.json, \/all\.csv, \/search-index\.json/);
@@ -151,6 +154,10 @@ describe('what a build changes', () => {
       expect(changes.urls, url).toContain(url);
     }
     expect(changes.urls.filter((url) => url.includes('page=2') || url.includes('page/2'))).toEqual([]);
+    // Files whose bytes did not change keep their time (rsync -a, aws s3 sync); changed ones do not.
+    expect(Math.floor(statSync(join(site, 'car/api/capture_car/latest/page/2.json')).mtimeMs)).toBe(firstTimes['car/api/capture_car/latest/page/2.json']);
+    expect(Math.floor(statSync(join(site, 'page/2/index.html')).mtimeMs)).toBe(firstTimes['page/2/index.html']);
+    expect(Math.floor(statSync(join(site, 'car/api/capture_car/latest/page/1.json')).mtimeMs)).not.toBe(firstTimes['car/api/capture_car/latest/page/1.json']);
   });
 
   it('publishes the schema of changes.json, which the file meets', async () => {

@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createStagingDir, discard, publish } from '../../src/lib/publish.ts';
+import { createStagingDir, discard, keepUnchangedTimes, publish } from '../../src/lib/publish.ts';
 import { tempDir } from '../support/site.ts';
 
 let workspace: string;
@@ -54,3 +54,31 @@ describe('publishing a build', () => {
     expect(readdirSync(workspace).sort()).toEqual(['dist', staging.split('/').at(-1)].sort());
   });
 });
+
+describe('keepUnchangedTimes', () => {
+  it('gives unchanged files the time they were published with, and leaves changed and new ones new', () => {
+    workspace = tempDir('times');
+    const old = join(workspace, 'dist');
+    const next = join(workspace, 'staging');
+    for (const dir of [old, next]) mkdirSync(join(dir, 'page/2'), { recursive: true });
+    writeFileSync(join(old, 'index.html'), 'same');
+    writeFileSync(join(old, 'page/2/index.html'), 'old text');
+    writeFileSync(join(old, 'size.json'), 'abc');
+    const published = new Date('2026-01-02T03:04:05Z');
+    for (const file of ['index.html', 'page/2/index.html', 'size.json']) utimesSync(join(old, file), published, published);
+    writeFileSync(join(next, 'index.html'), 'same');
+    writeFileSync(join(next, 'page/2/index.html'), 'new text');
+    writeFileSync(join(next, 'size.json'), 'abcd');
+    writeFileSync(join(next, 'new.json'), '{}');
+    expect(keepUnchangedTimes(old, next)).toBe(1);
+    expect(statSync(join(next, 'index.html')).mtime).toEqual(published);
+    for (const file of ['page/2/index.html', 'size.json', 'new.json']) expect(statSync(join(next, file)).mtime, file).not.toEqual(published);
+  });
+
+  it('does nothing for a first build', () => {
+    workspace = tempDir('times');
+    mkdirSync(join(workspace, 'staging'));
+    expect(keepUnchangedTimes(join(workspace, 'dist'), join(workspace, 'staging'))).toBe(0);
+  });
+});
+
