@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { FIELDS } from '../src/lib/schema.ts';
-import { readBuildReport } from '../scripts/build-report.ts';
+import { readBuildReport } from '../src/lib/build-report.ts';
 import { writeSyntheticCsv } from '../scripts/generate.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -4,7 +4,6 @@
  * query forms a CDN caches separately included), published as `changes.json` for a CDN purge or a
  * mirror. Also the guard against publishing a truncated export.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -35,35 +34,37 @@ const SHRINK_LIMIT = 0.2;
 export interface PreviousSite {
   dir: string;
   manifest: Manifest;
-  /** Each published record as the pages write it, by id. */
-  records: Map<number, Record<string, unknown>>;
 }
 
 export function readPreviousSite(dir: string): PreviousSite | undefined {
   const manifestFile = join(dir, MANIFEST_FILE);
-  const allJson = join(dir, PUBLISHED.allJson.slice(1));
-  if (!existsSync(manifestFile) || !existsSync(allJson)) return undefined;
-  const manifest = manifestSchema.parse(JSON.parse(readFileSync(manifestFile, 'utf8')));
-  const records = JSON.parse(readFileSync(allJson, 'utf8')) as Record<string, unknown>[];
-  return { dir, manifest, records: new Map(records.map((record) => [record['id'] as number, record])) };
+  if (!existsSync(manifestFile) || !existsSync(join(dir, PUBLISHED.allJson.slice(1)))) return undefined;
+  return { dir, manifest: manifestSchema.parse(JSON.parse(readFileSync(manifestFile, 'utf8'))) };
+}
+
+/** Each record the site publishes, as its pages write it, by id (read from its `all.json`). */
+export function publishedRecords(site: PreviousSite): Map<number, Record<string, unknown>> {
+  const records = JSON.parse(readFileSync(join(site.dir, PUBLISHED.allJson.slice(1)), 'utf8')) as Record<string, unknown>[];
+  return new Map(records.map((record) => [record['id'] as number, record]));
 }
 
 /** The message that stops a build removing too many published rows, or undefined when it may go on. */
-export function shrinkRefusal(previous: PreviousSite | undefined, records: readonly CarModel[], outDir: string): string | undefined {
-  if (!previous || previous.records.size === 0) return undefined;
+export function shrinkRefusal(published: ReadonlyMap<number, unknown> | undefined, records: readonly CarModel[], outDir: string): string | undefined {
+  if (!published || published.size === 0) return undefined;
   const ids = new Set(records.map((record) => record.id));
-  const removed = [...previous.records.keys()].filter((id) => !ids.has(id)).length;
-  if (removed / previous.records.size <= SHRINK_LIMIT && records.length > 0) return undefined;
-  const share = ((removed / previous.records.size) * 100).toFixed(0);
+  const removed = [...published.keys()].filter((id) => !ids.has(id)).length;
+  if (removed / published.size <= SHRINK_LIMIT && records.length > 0) return undefined;
+  const share = ((removed / published.size) * 100).toFixed(0);
   return (
-    `This build would remove ${removed.toLocaleString('en')} of the ${previous.records.size.toLocaleString('en')} published rows (${share} %), ` +
+    `This build would remove ${removed.toLocaleString('en')} of the ${published.size.toLocaleString('en')} published rows (${share} %), ` +
     `more than ${SHRINK_LIMIT * 100} %: is the export cut short? Nothing was built; ${outDir}/ is unchanged. ` +
     'If those rows are really gone, build again with ALLOW_SHRINK=1.'
   );
 }
 
-function rowChanges(previous: PreviousSite | undefined, records: readonly CarModel[], assetsUrl: string): Changes['rows'] {
-  const before = previous?.records ?? new Map<number, Record<string, unknown>>();
+/** Rows added, removed and changed (with the fields whose published value changed) against `published`. */
+export function rowChanges(published: ReadonlyMap<number, Record<string, unknown>> | undefined, records: readonly CarModel[], assetsUrl: string): Changes['rows'] {
+  const before = published ?? new Map<number, Record<string, unknown>>();
   const ids = new Set(records.map((record) => record.id));
   const added: number[] = [];
   const changed: Changes['rows']['changed'] = [];
@@ -80,7 +81,8 @@ function rowChanges(previous: PreviousSite | undefined, records: readonly CarMod
   return { added, removed: [...before.keys()].filter((id) => !ids.has(id)), changed };
 }
 
-const sha256OfFile = (file: string) => (existsSync(file) ? createHash('sha256').update(readFileSync(file)).digest('hex') : undefined);
+/** No row added, removed or changed. */
+export const NO_ROW_CHANGES: Changes['rows'] = { added: [], removed: [], changed: [] };
 
 /** Every URL that answers with page `page` of the listing, as a CDN keys them. */
 function pageUrls(page: number, last: boolean): string[] {
@@ -91,11 +93,10 @@ function pageUrls(page: number, last: boolean): string[] {
 }
 
 interface BuiltSite {
-  /** The new site's folder (the staging folder, before it is published). */
-  dir: string;
   manifest: Manifest;
-  records: readonly CarModel[];
-  assetsUrl: string;
+  rows: Changes['rows'];
+  /** Site paths (`index.html`, `all.json`) of the new site's files that are new or whose bytes changed. */
+  changedFiles: ReadonlySet<string>;
 }
 
 /** What this build changes, against the site it replaces (everything, for a first build). */
@@ -108,8 +109,9 @@ export function changesOf(previous: PreviousSite | undefined, built: BuiltSite):
   let html = 0;
   for (let page = 1; page <= pages; page += 1) {
     const jsonChanged = previous?.manifest.files[pagePath(page)] !== manifest.files[pagePath(page)];
-    const htmlFile = (dir: string) => join(dir, page === 1 ? 'index.html' : `${htmlPagePath(page).slice(1)}index.html`);
-    const htmlChanged = !previous || sha256OfFile(htmlFile(previous.dir)) !== sha256OfFile(htmlFile(built.dir));
+    const htmlFile = page === 1 ? 'index.html' : `${htmlPagePath(page).slice(1)}index.html`;
+    // A page that is gone changed too (the host now answers 404).
+    const htmlChanged = !previous || page > manifest.pageCount || built.changedFiles.has(htmlFile);
     // `page=last` moves when the page count does.
     const lastMoved = oldPages !== manifest.pageCount && (page === oldPages || page === manifest.pageCount);
     if (jsonChanged) json += 1;
@@ -117,14 +119,12 @@ export function changesOf(previous: PreviousSite | undefined, built: BuiltSite):
     if (jsonChanged || lastMoved) for (const url of pageUrls(page, page === manifest.pageCount || page === oldPages)) if (url !== htmlPagePath(page)) urls.add(url);
     if (htmlChanged) urls.add(htmlPagePath(page));
   }
-  const downloads = [PUBLISHED.allJson, PUBLISHED.allCsv, PUBLISHED.searchIndex].filter(
-    (path) => !previous || sha256OfFile(join(previous.dir, path.slice(1))) !== sha256OfFile(join(built.dir, path.slice(1))),
-  );
+  const downloads = [PUBLISHED.allJson, PUBLISHED.allCsv, PUBLISHED.searchIndex].filter((path) => !previous || built.changedFiles.has(path.slice(1)));
   for (const path of downloads) urls.add(path);
   return {
     previousDataSha256: previous?.manifest.data.sha256 ?? null,
     dataSha256: manifest.data.sha256,
-    rows: rowChanges(previous, built.records, built.assetsUrl),
+    rows: built.rows,
     urls: [...urls].map((path) => `${manifest.baseUrl}${path}`),
     pages: { json, html },
     downloads,

@@ -1,37 +1,26 @@
 /**
- * The validated listing for one build: the configuration and the records, loaded once per process.
- * The build script validates first (so it can print the whole report) and hands its result over;
- * an Astro process started any other way (astro dev, astro build) loads the data itself.
+ * The listing the pages are made from, as the listing integration prepared it: the addresses from
+ * the configuration and the validated records, read once per preparation. The integration (see
+ * `src/integrations/listing.ts`) validates the data when Astro starts and names its preparation in
+ * the virtual module `virtual:listing/dataset`; a page never reads the CSV itself.
  */
-import { loadConfig, type Config } from './config.ts';
-import { loadFile } from './load.ts';
-import { DataError } from './problems.ts';
+import { addresses, problemReport, recordsFile } from 'virtual:listing/dataset';
+import { readRecords } from './data-cache.ts';
 import type { CarModel } from './schema.ts';
+import type { Addresses } from './serialise.ts';
 
 export interface Dataset {
-  config: Config;
+  addresses: Addresses;
   records: readonly CarModel[];
+  /** In `astro dev` only: the problems of the data file on disk, while the last good data is shown. */
+  problemReport: string | null;
 }
 
-/** The key under which the build script hands over the dataset it has already validated. */
-const HANDOVER = Symbol.for('capture-car-listing.dataset');
+let loaded: { file: string; records: readonly CarModel[] } | undefined;
 
-type WithHandover = typeof globalThis & { [HANDOVER]?: Dataset };
-
-/** Makes `dataset` the one this process builds from. */
-export function handOver(dataset: Dataset): void {
-  (globalThis as WithHandover)[HANDOVER] = dataset;
-}
-
-/** The dataset of this build; throws a DataError listing every problem if the data is bad. */
+/** The dataset of this build (or of the dev server's last good data). */
 export function getDataset(): Dataset {
-  const holder = globalThis as WithHandover;
-  const existing = holder[HANDOVER];
-  if (existing) return existing;
-  const config = loadConfig();
-  const { records, problems } = loadFile(config.dataFile);
-  if (problems.length > 0) throw new DataError(problems);
-  const dataset = { config, records };
-  holder[HANDOVER] = dataset;
-  return dataset;
+  if (recordsFile === null) return { addresses, records: [], problemReport };
+  if (loaded?.file !== recordsFile) loaded = { file: recordsFile, records: readRecords(recordsFile) };
+  return { addresses, records: loaded.records, problemReport };
 }

@@ -1,18 +1,19 @@
 /**
  * What the build writes beside the Astro pages, streamed so that a million rows never become one
- * string: the whole-listing downloads (`all.json`, `all.csv`), the search index, and last the
- * manifest with the SHA-256 of every page and download as written.
+ * string: the whole-listing downloads (`all.json`, `all.csv`) and the search index, made once per
+ * distinct data file (see `data-cache.ts`), and last the manifest with the SHA-256 of every page
+ * and download as published.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Dataset } from './dataset.ts';
 import { exportCsvChunks, exportJsonChunks } from './export.ts';
 import { PAGE_SIZE, pageCount, pageNumbers } from './listing.ts';
 import { MANIFEST_FILE, type Manifest } from './manifest.ts';
 import { pageFile, pagePath, PUBLISHED } from './routes.ts';
+import type { CarModel } from './schema.ts';
 import { searchIndexJsonChunks } from './search-index.ts';
 import { logoUrl } from './serialise.ts';
 
@@ -30,37 +31,56 @@ async function writeChunks(file: string, chunks: Iterable<string>): Promise<stri
   return hash.digest('hex');
 }
 
-async function sha256OfFile(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
+/** Writes the downloads into `dir` at their site paths; returns each one's SHA-256 by URL path. */
+export async function writeDownloadFiles(dir: string, records: readonly CarModel[], assetsUrl: string): Promise<Record<string, string>> {
+  const target = (path: string) => join(dir, path.slice(1));
+  return {
+    [PUBLISHED.allJson]: await writeChunks(target(PUBLISHED.allJson), exportJsonChunks(records, assetsUrl)),
+    [PUBLISHED.allCsv]: await writeChunks(target(PUBLISHED.allCsv), exportCsvChunks(records)),
+    [PUBLISHED.searchIndex]: await writeChunks(
+      target(PUBLISHED.searchIndex),
+      searchIndexJsonChunks(records, (logo) => logoUrl(logo, assetsUrl) ?? ''),
+    ),
+  };
 }
 
-/** Writes the downloads and the manifest into the built site `siteDir`. */
-export async function writeDownloads(siteDir: string, { config, records }: Dataset, builtAt: Date = new Date()): Promise<void> {
-  const target = (path: string) => join(siteDir, path.slice(1));
+export interface ManifestInput {
+  count: number;
+  baseUrl: string;
+  assetsUrl: string;
+  data: Manifest['data'];
+  /** The downloads' hashes by URL path; the manifest lists all.json and all.csv. */
+  downloads: Record<string, string>;
+  /** A page's hash where it is known without reading the file (its bytes did not change). */
+  knownPageHash?: (page: number) => string | undefined;
+  builtAt?: Date;
+}
+
+/** The manifest of the built site `siteDir`, its pages hashed as Astro wrote them. */
+export function manifestOf(siteDir: string, input: ManifestInput): Manifest {
   const files: Record<string, string> = {};
-  // Pages are hashed as Astro wrote them. Small files read synchronously: three times faster here
-  // than batches of promises, which pay a thread-pool round trip per open, read and close.
-  for (const page of pageNumbers(records.length)) {
-    files[pagePath(page)] = createHash('sha256').update(readFileSync(join(siteDir, pageFile(page)))).digest('hex');
+  // Small files read synchronously: three times faster here than batches of promises, which pay a
+  // thread-pool round trip per open, read and close.
+  for (const page of pageNumbers(input.count)) {
+    files[pagePath(page)] =
+      input.knownPageHash?.(page) ?? createHash('sha256').update(readFileSync(join(siteDir, pageFile(page)))).digest('hex');
   }
-  files[PUBLISHED.allJson] = await writeChunks(target(PUBLISHED.allJson), exportJsonChunks(records, config.assetsUrl));
-  files[PUBLISHED.allCsv] = await writeChunks(target(PUBLISHED.allCsv), exportCsvChunks(records));
-  await writeChunks(
-    target(PUBLISHED.searchIndex),
-    searchIndexJsonChunks(records, (logo) => logoUrl(logo, config.assetsUrl) ?? ''),
-  );
-  const manifest: Manifest = {
-    count: records.length,
-    pageCount: pageCount(records.length),
+  for (const path of [PUBLISHED.allJson, PUBLISHED.allCsv]) {
+    const hash = input.downloads[path];
+    if (hash !== undefined) files[path] = hash;
+  }
+  return {
+    count: input.count,
+    pageCount: pageCount(input.count),
     pageSize: PAGE_SIZE,
-    baseUrl: config.baseUrl,
-    assetsUrl: config.assetsUrl,
-    builtAt: builtAt.toISOString(),
-    // Relative to the project (never a path of the build machine): `data/cars.csv`, or `../x.csv`.
-    data: { file: relative(process.cwd(), resolve(config.dataFile)).split(sep).join('/'), sha256: await sha256OfFile(config.dataFile) },
+    baseUrl: input.baseUrl,
+    assetsUrl: input.assetsUrl,
+    builtAt: (input.builtAt ?? new Date()).toISOString(),
+    data: input.data,
     files,
   };
-  await writeChunks(join(siteDir, MANIFEST_FILE), [JSON.stringify(manifest, null, 2)]);
 }
+
+export const manifestJson = (manifest: Manifest): string => JSON.stringify(manifest, null, 2);
+
+export const manifestPath = (siteDir: string): string => join(siteDir, MANIFEST_FILE);

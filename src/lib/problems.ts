@@ -45,14 +45,3 @@ export function formatReport(problems: readonly Problem[]): string {
   const summary = `${problems.length} problem${problems.length === 1 ? '' : 's'} in ${[...files].join(', ')}`;
   return [...problems.map(formatProblem), summary].join('\n');
 }
-
-/** Thrown by the build when the data is bad; carries every problem, not only the first. */
-export class DataError extends Error {
-  readonly problems: readonly Problem[];
-
-  constructor(problems: readonly Problem[]) {
-    super(formatReport(problems));
-    this.name = 'DataError';
-    this.problems = problems;
-  }
-}

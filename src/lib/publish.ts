@@ -4,7 +4,7 @@
  */
 import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 
 const STAGING_PREFIX = '.staging-';
 const RETIRED_PREFIX = '.retired-';
@@ -12,6 +12,7 @@ const RETIRED_PREFIX = '.retired-';
 /** A new empty folder beside `distDir`, on the same file system so the swap is a rename. */
 export function createStagingDir(distDir: string): string {
   const parent = dirname(resolve(distDir));
+  mkdirSync(parent, { recursive: true });
   recoverInterruptedSwap(distDir);
   for (const entry of readdirSync(parent)) {
     if (entry.startsWith(`${STAGING_PREFIX}${basename(distDir)}-`)) rmSync(join(parent, entry), { recursive: true, force: true });
@@ -86,48 +87,87 @@ export function writeFiles(dir: string, files: readonly { path: string; content:
 /**
  * Mirrors the published site into `target` with hard links (a copy where the two are on different
  * file systems): Vercel's Build Output API wants the site's files inside its own folder, and links
- * cost no space and little time. `target` is replaced whole.
+ * cost no space and little time. Files already linked to the same file are left as they are, so
+ * a rebuild that changed a few files relinks only those; files the site no longer has go.
  */
 export function linkTree(source: string, target: string): void {
-  rmSync(target, { recursive: true, force: true });
+  const wanted = new Set<string>();
   for (const entry of readdirSync(source, { withFileTypes: true, recursive: true })) {
     const from = join(entry.parentPath, entry.name);
-    const to = join(target, relative(source, from));
+    const path = relative(source, from);
+    const to = join(target, path);
+    wanted.add(path);
     if (entry.isDirectory()) {
       mkdirSync(to, { recursive: true });
-    } else if (entry.isFile()) {
-      mkdirSync(dirname(to), { recursive: true });
-      try {
-        linkSync(from, to);
-      } catch {
-        copyFileSync(from, to);
-      }
+      continue;
     }
+    if (!entry.isFile()) continue;
+    const existing = statOrUndefined(to);
+    const original = statSync(from);
+    if (existing?.ino === original.ino && existing.dev === original.dev) continue;
+    if (existing) rmSync(to, { recursive: true, force: true });
+    linkFile(from, to);
+  }
+  if (!existsSync(target)) mkdirSync(target, { recursive: true });
+  for (const entry of readdirSync(target, { withFileTypes: true, recursive: true })) {
+    const path = relative(target, join(entry.parentPath, entry.name));
+    if (!wanted.has(path)) rmSync(join(target, path), { recursive: true, force: true });
+  }
+}
+
+/** Hard-links `from` at `to` (a copy across file systems), creating folders as needed. */
+export function linkFile(from: string, to: string): void {
+  mkdirSync(dirname(to), { recursive: true });
+  try {
+    linkSync(from, to);
+  } catch {
+    copyFileSync(from, to);
+  }
+}
+
+function statOrUndefined(path: string) {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
   }
 }
 
 /**
  * Gives every file of the new site whose bytes are those of the site it replaces that file's
  * modification time, so `rsync -a` and `aws s3 sync` (which compare size and time) upload only
- * what changed. Returns how many files kept their time.
+ * what changed. Returns how many files kept their time and the site paths of the others (new
+ * files, or files whose bytes changed): the change report's input.
  */
-export function keepUnchangedTimes(previousDir: string, stagingDir: string): number {
-  if (!existsSync(previousDir)) return 0;
+export function keepUnchangedTimes(previousDir: string, stagingDir: string): { kept: number; changed: Set<string> } {
+  const changed = new Set<string>();
   let kept = 0;
+  const havePrevious = existsSync(previousDir);
   for (const entry of readdirSync(stagingDir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
     const file = join(entry.parentPath, entry.name);
-    const previous = join(previousDir, relative(stagingDir, file));
-    let before;
-    try {
-      before = statSync(previous);
-    } catch {
+    const path = relative(stagingDir, file).split(sep).join('/');
+    if (!havePrevious || !sameBytes(join(previousDir, path), file)) {
+      changed.add(path);
       continue;
     }
-    if (!before.isFile() || before.size !== statSync(file).size) continue;
-    if (!readFileSync(previous).equals(readFileSync(file))) continue;
+    const before = statSync(join(previousDir, path));
     utimesSync(file, before.atimeMs / 1000, before.mtimeMs / 1000);
     kept += 1;
   }
-  return kept;
+  return { kept, changed };
+}
+
+function sameBytes(previous: string, next: string): boolean {
+  let before;
+  try {
+    before = statSync(previous);
+  } catch {
+    return false;
+  }
+  const after = statSync(next);
+  if (!before.isFile() || before.size !== after.size) return false;
+  // The same file (a download linked from the same preparation) needs no reading.
+  if (before.ino === after.ino && before.dev === after.dev) return true;
+  return readFileSync(previous).equals(readFileSync(next));
 }

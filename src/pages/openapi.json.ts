@@ -4,6 +4,6 @@ import { getDataset } from '../lib/dataset.ts';
 
 /** The OpenAPI 3.1 description of the listing. */
 export const GET: APIRoute = () =>
-  new Response(JSON.stringify(openApiDocument(getDataset().config.baseUrl), null, 2), {
+  new Response(JSON.stringify(openApiDocument(getDataset().addresses.baseUrl), null, 2), {
     headers: { 'Content-Type': 'application/json' },
   });

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticCsv } from '../../scripts/generate.ts';
-import { buildSite, fixture, projectRoot, runScript, tempDir, treeHashes } from '../support/site.ts';
+import { ASTRO_BUILD, buildSite, fixture, projectRoot, runBuild, tempDir, treeHashes } from '../support/site.ts';
 
 const workspace = tempDir('hostile');
 const site = join(workspace, 'dist');
@@ -46,7 +46,7 @@ describe('bad files through the real build', () => {
 
   it.each(corpus)('%s: refused with file, line and field named; the last good site is byte-identical', (name, problems) => {
     const file = fixture(`bad/${name}`);
-    const result = runScript('build.ts', { DATA_FILE: file, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` });
+    const result = runBuild({ DATA_FILE: file, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('Nothing was built');
     for (const [line, field, rule] of problems ?? [[1, null, 'is not UTF-8 text']]) {
@@ -93,7 +93,7 @@ describe('a build killed mid-way', () => {
   it('leaves the last good site intact, and the next build cleans up after it', async () => {
     const big = join(workspace, 'big.csv');
     await writeSyntheticCsv(big, 6000);
-    const child = spawn(process.execPath, [join(projectRoot, 'scripts/build.ts')], {
+    const child = spawn(process.execPath, ASTRO_BUILD, {
       cwd: projectRoot,
       env: { ...process.env, BASE_URL: '', DATA_FILE: big, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, ASTRO_TELEMETRY_DISABLED: '1' },
       stdio: 'ignore',

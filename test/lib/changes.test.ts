@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { shrinkRefusal } from '../../src/lib/changes.ts';
-import type { Manifest } from '../../src/lib/manifest.ts';
 import { carModel } from '../support/models.ts';
 
-const published = (count: number) => ({
-  dir: 'dist',
-  manifest: {} as Manifest,
-  records: new Map(Array.from({ length: count }, (_, index) => [index + 1, { id: index + 1 }])),
-});
+/** The published records by id, as `publishedRecords` reads them from a site's all.json. */
+const published = (count: number) => new Map(Array.from({ length: count }, (_, index) => [index + 1, { id: index + 1 }]));
 const rows = (ids: number[]) => ids.map((id) => carModel(id, `豐田 Toyota ${id}`));
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index);
 

@@ -70,7 +70,9 @@ describe('keepUnchangedTimes', () => {
     writeFileSync(join(next, 'page/2/index.html'), 'new text');
     writeFileSync(join(next, 'size.json'), 'abcd');
     writeFileSync(join(next, 'new.json'), '{}');
-    expect(keepUnchangedTimes(old, next)).toBe(1);
+    const { kept, changed } = keepUnchangedTimes(old, next);
+    expect(kept).toBe(1);
+    expect([...changed].sort()).toEqual(['new.json', 'page/2/index.html', 'size.json']);
     expect(statSync(join(next, 'index.html')).mtime).toEqual(published);
     for (const file of ['page/2/index.html', 'size.json', 'new.json']) expect(statSync(join(next, file)).mtime, file).not.toEqual(published);
   });
@@ -78,7 +80,7 @@ describe('keepUnchangedTimes', () => {
   it('does nothing for a first build', () => {
     workspace = tempDir('times');
     mkdirSync(join(workspace, 'staging'));
-    expect(keepUnchangedTimes(join(workspace, 'dist'), join(workspace, 'staging'))).toBe(0);
+    expect(keepUnchangedTimes(join(workspace, 'dist'), join(workspace, 'staging')).kept).toBe(0);
   });
 });
 

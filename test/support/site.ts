@@ -19,9 +19,22 @@ export function runScript(script: string, env: Record<string, string>, args: str
   });
 }
 
-/** Builds `dataFile` into `outDir` with the real build script; throws with its output on failure. */
+/** The build as `npm run build` runs it: `astro build`, whose listing integration validates, builds and publishes. */
+export const ASTRO_BUILD = [join(projectRoot, 'node_modules/astro/bin/astro.mjs'), 'build'];
+
+/** Runs the real build with the given environment. */
+export function runBuild(env: Record<string, string>): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, ASTRO_BUILD, {
+    cwd: projectRoot,
+    env: { ...cleanEnvironment(), ASTRO_TELEMETRY_DISABLED: '1', ...env },
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
+}
+
+/** Builds `dataFile` into `outDir` with the real build; throws with its output on failure. */
 export function buildSite(env: { DATA_FILE: string; OUT_DIR: string } & Record<string, string>): void {
-  const result = runScript('build.ts', { DEPLOY_DIR: `${env.OUT_DIR}-deploy`, ...env });
+  const result = runBuild({ DEPLOY_DIR: `${env.OUT_DIR}-deploy`, ...env });
   if (result.status !== 0) throw new Error(`build failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
 }
 

@@ -4,6 +4,6 @@ import { getDataset } from '../../lib/dataset.ts';
 
 /** The JSON Schema of one record. */
 export const GET: APIRoute = () =>
-  new Response(JSON.stringify(recordJsonSchema(getDataset().config.baseUrl), null, 2), {
+  new Response(JSON.stringify(recordJsonSchema(getDataset().addresses.baseUrl), null, 2), {
     headers: { 'Content-Type': 'application/schema+json' },
   });

@@ -4,6 +4,6 @@ import { getDataset } from '../../lib/dataset.ts';
 
 /** The JSON Schema of `changes.json`. */
 export const GET: APIRoute = () =>
-  new Response(JSON.stringify(changesJsonSchema(getDataset().config.baseUrl), null, 2), {
+  new Response(JSON.stringify(changesJsonSchema(getDataset().addresses.baseUrl), null, 2), {
     headers: { 'Content-Type': 'application/schema+json' },
   });

@@ -5,8 +5,8 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { pageCount } from '../src/lib/listing.ts';
-import { htmlPagePath, pageFile } from '../src/lib/routes.ts';
+import { pageCount } from './listing.ts';
+import { htmlPagePath, pageFile } from './routes.ts';
 
 const buildReportSchema = z.object({
   /** The published site's folder. */
@@ -24,6 +24,10 @@ const buildReportSchema = z.object({
   peakMemoryBytes: z.number().int(),
   /** What changed against the site it replaced (rows, pages, downloads); changes.json has the detail. */
   changes: z.string(),
+  /** Files of the site whose bytes are those of the site it replaced (they keep its modification time). */
+  unchangedFiles: z.number().int(),
+  /** Whether the data was validated by this build (false: the same file was prepared by an earlier one). */
+  dataValidated: z.boolean(),
 });
 
 export type BuildReport = z.infer<typeof buildReportSchema>;
@@ -58,7 +62,13 @@ function tally(dir: string): { files: number; bytes: number } {
 }
 
 /** The report of a finished build of `rows` rows published in `outDir`. */
-export function reportBuild(outDir: string, dataFile: string, rows: number, clock: PhaseClock, changes: string): BuildReport {
+export function reportBuild(
+  outDir: string,
+  dataFile: string,
+  rows: number,
+  clock: PhaseClock,
+  outcome: Pick<BuildReport, 'changes' | 'unchangedFiles' | 'dataValidated'>,
+): BuildReport {
   const pages = pageCount(rows);
   return {
     outDir,
@@ -69,7 +79,7 @@ export function reportBuild(outDir: string, dataFile: string, rows: number, cloc
     seconds: clock.seconds,
     phases: clock.phases,
     peakMemoryBytes: process.resourceUsage().maxRSS * 1024,
-    changes,
+    ...outcome,
   };
 }
 
@@ -89,9 +99,9 @@ export function formatBuildReport(report: BuildReport): string {
   return [
     '',
     `Built ${report.outDir}/`,
-    `  rows          ${report.rows.toLocaleString('en')}`,
+    `  rows          ${report.rows.toLocaleString('en')}${report.dataValidated ? '' : ' (data unchanged since an earlier build: not validated again)'}`,
     `  pages         ${report.pages.json.toLocaleString('en')} JSON + ${report.pages.html.toLocaleString('en')} HTML`,
-    `  files         ${report.files.toLocaleString('en')}`,
+    `  files         ${report.files.toLocaleString('en')} (${report.unchangedFiles.toLocaleString('en')} unchanged, keeping their published time)`,
     `  bytes         ${(report.bytes / 1_048_576).toFixed(1)} MiB`,
     `  time          ${seconds(report.seconds)}${phases ? ` (${phases})` : ''}`,
     `  peak memory   ${(report.peakMemoryBytes / 1_048_576).toFixed(0)} MiB`,

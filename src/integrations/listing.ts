@@ -1,0 +1,240 @@
+/**
+ * The listing as an Astro integration: the one build path of `npm run build`, `astro build` and
+ * `astro dev`. When Astro starts it validates the data (every problem reported) and prepares it
+ * once per distinct file (`data-cache.ts`); the pages read the prepared records through the
+ * virtual module `virtual:listing/dataset`. A build renders into a staging folder beside the site
+ * and, in `astro:build:done`, adds the downloads, manifest, host configurations and change report,
+ * then publishes atomically: a failed or refused build leaves the published site as it was. In
+ * `astro dev` the same request handler as the preview server answers the listing's URLs, and an
+ * edited data file is prepared again and shown without a restart (its problems, if any, beside the
+ * last good data).
+ */
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
+import type { Plugin, ViteDevServer } from 'vite';
+import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../lib/build-report.ts';
+import { changesJson, changesOf, NO_ROW_CHANGES, publishedRecords, readPreviousSite, rowChanges, shrinkRefusal, summariseChanges, type Changes, type PreviousSite } from '../lib/changes.ts';
+import { ConfigError, loadConfig, type Config } from '../lib/config.ts';
+import { DOWNLOADS, prepareData, readRecords, type PreparedData } from '../lib/data-cache.ts';
+import { serveListingInDev } from '../lib/dev-server.ts';
+import { manifestJson, manifestOf, manifestPath } from '../lib/downloads.ts';
+import { hostFiles } from '../lib/host-configs/index.ts';
+import { VERCEL_OUTPUT_DIR } from '../lib/host-configs/vercel.ts';
+import { pageCount } from '../lib/listing.ts';
+import { formatReport } from '../lib/problems.ts';
+import { createStagingDir, discard, keepUnchangedTimes, linkFile, linkTree, publish, writeFiles } from '../lib/publish.ts';
+import { pageFile, pagePath, PUBLISHED } from '../lib/routes.ts';
+import type { CarModel } from '../lib/schema.ts';
+
+const VIRTUAL_ID = 'virtual:listing/dataset';
+const RESOLVED_VIRTUAL_ID = `\0${VIRTUAL_ID}`;
+
+/** Where prepared data is kept, under Astro's cache folder: shared by every site, named by content. */
+const PREPARED_DIR = 'listing-data';
+/** Astro's incremental build cache of one published site, so that two sites never share one. */
+const BUILDS_DIR = 'listing-builds';
+
+/** The prepared data the pages read, and (in dev) the problems of the file on disk. */
+interface Current {
+  prepared: PreparedData | undefined;
+  problemReport: string | null;
+}
+
+function datasetModule(config: Config, current: Current): string {
+  return [
+    `export const addresses = ${JSON.stringify({ baseUrl: config.baseUrl, assetsUrl: config.assetsUrl })};`,
+    `export const recordsFile = ${JSON.stringify(current.prepared?.recordsFile ?? null)};`,
+    `export const problemReport = ${JSON.stringify(current.problemReport)};`,
+  ].join('\n');
+}
+
+function datasetPlugin(config: Config, current: Current): Plugin {
+  return {
+    name: 'listing:dataset',
+    resolveId: (id) => (id === VIRTUAL_ID ? RESOLVED_VIRTUAL_ID : undefined),
+    load: (id) => (id === RESOLVED_VIRTUAL_ID ? datasetModule(config, current) : undefined),
+  };
+}
+
+/** A build under way: where it renders, what it replaces, and what it found so far. */
+interface BuildState {
+  config: Config;
+  prepared: PreparedData;
+  staging: string;
+  previous: PreviousSite | undefined;
+  rows: Changes['rows'];
+  clock: PhaseClock;
+  progress?: NodeJS.Timeout;
+  published: boolean;
+}
+
+const counted = (rows: number) => rows.toLocaleString('en');
+
+/** Reads the configuration; an invalid one stops Astro with every bad variable named. */
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) throw new Error(error.message);
+    throw error;
+  }
+}
+
+/** A build stopped before Astro renders anything: the reason on standard error, and a short error for Astro. */
+function refuse(report: string, outDir: string): never {
+  console.error(report);
+  throw new Error(`Nothing was built; ${outDir}/ is unchanged.`);
+}
+
+/**
+ * Rows added, removed and changed against the published site. Nothing to compare when the data
+ * and the assets address are those the site was built from; otherwise the records are needed.
+ */
+function compareRows(previous: PreviousSite | undefined, prepared: PreparedData, config: Config, records: () => readonly CarModel[]): {
+  rows: Changes['rows'];
+  refusal?: string;
+} {
+  if (previous && previous.manifest.data.sha256 === prepared.dataSha256 && previous.manifest.assetsUrl === config.assetsUrl) {
+    return { rows: NO_ROW_CHANGES };
+  }
+  const published = previous ? publishedRecords(previous) : undefined;
+  const current = records();
+  const refusal = config.allowShrink ? undefined : shrinkRefusal(published, current, config.outDir);
+  return refusal ? { rows: NO_ROW_CHANGES, refusal } : { rows: rowChanges(published, current, config.assetsUrl) };
+}
+
+async function prepareBuild(config: Config, root: string, cacheDir: string, logger: AstroIntegrationLogger): Promise<BuildState> {
+  const clock = new PhaseClock();
+  const preparation = await prepareData({
+    root,
+    cacheDir: join(cacheDir, PREPARED_DIR),
+    dataFile: config.dataFile,
+    assetsUrl: config.assetsUrl,
+    progress: { onRows: (rows) => console.error(`  ${counted(rows)} rows validated`) },
+  });
+  if ('problems' in preparation) refuse(formatReport(preparation.problems), config.outDir);
+  const { data: prepared } = preparation;
+  const previous = readPreviousSite(config.outDir);
+  const { rows, refusal } = compareRows(previous, prepared, config, () => preparation.records ?? readRecords(prepared.recordsFile));
+  if (refusal) refuse(refusal, config.outDir);
+  clock.end('validate');
+  const reused = prepared.validated ? '' : ' (unchanged since an earlier build: not validated again)';
+  logger.info(`${config.dataFile}: ${counted(prepared.rows)} rows valid${reused}, building ${counted(pageCount(prepared.rows))} pages`);
+  return { config, prepared, staging: createStagingDir(config.outDir), previous, rows, clock, published: false };
+}
+
+/** Everything after Astro's pages: downloads, manifest, host configurations, change report, publication. */
+async function finishBuild(build: BuildState): Promise<void> {
+  const { config, prepared, staging, previous, clock } = build;
+  clearInterval(build.progress);
+  clock.end('pages (Astro)');
+  for (const path of DOWNLOADS) linkFile(join(prepared.downloadsDir, path.slice(1)), join(staging, path.slice(1)));
+  clock.end('downloads');
+  // Host configurations name the site where it will be published, not the staging folder.
+  const files = await hostFiles({ baseUrl: config.baseUrl, assetsUrl: config.assetsUrl, count: prepared.rows, siteDir: resolve(config.outDir) }, config.deployDir);
+  writeFiles(staging, files.filter((file) => file.place === 'site'));
+  writeFiles(config.deployDir, files.filter((file) => file.place === 'deploy'));
+  clock.end('host configs');
+  const { kept, changed } = keepUnchangedTimes(config.outDir, staging);
+  clock.end('keep unchanged times');
+  const manifest = manifestOf(staging, {
+    count: prepared.rows,
+    baseUrl: config.baseUrl,
+    assetsUrl: config.assetsUrl,
+    data: { file: prepared.dataFile, sha256: prepared.dataSha256 },
+    downloads: prepared.downloads,
+    // A page file whose bytes are those of the published one has its published hash.
+    knownPageHash: (page) => (previous && !changed.has(pageFile(page)) ? previous.manifest.files[pagePath(page)] : undefined),
+  });
+  writeFileSync(manifestPath(staging), manifestJson(manifest));
+  const changes = changesOf(previous, { manifest, rows: build.rows, changedFiles: changed });
+  writeFileSync(join(staging, PUBLISHED.changes.slice(1)), changesJson(changes));
+  clock.end('changes');
+  publish(staging, config.outDir);
+  build.published = true;
+  clock.end('publish');
+  linkTree(config.outDir, join(config.deployDir, VERCEL_OUTPUT_DIR, 'static'));
+  clock.end('Vercel static links');
+  const report = reportBuild(config.outDir, config.dataFile, prepared.rows, clock, {
+    changes: summariseChanges(changes),
+    unchangedFiles: kept,
+    dataValidated: prepared.validated,
+  });
+  writeBuildReport(config.reportFile, report);
+  console.error(formatBuildReport(report));
+}
+
+export default function listing(): AstroIntegration {
+  let config: Config;
+  let root: string;
+  let preparedDir: string;
+  const current: Current = { prepared: undefined, problemReport: null };
+  let build: BuildState | undefined;
+
+  /** Prepares the data file again (dev): the pages then show it, or its problems beside the last good data. */
+  const refresh = async (logger: AstroIntegrationLogger): Promise<void> => {
+    const preparation = await prepareData({ root, cacheDir: preparedDir, dataFile: config.dataFile, assetsUrl: config.assetsUrl });
+    if ('problems' in preparation) {
+      current.problemReport = formatReport(preparation.problems);
+      logger.error(`${current.problemReport}\n${current.prepared ? 'Showing the last good data until the file is fixed.' : 'No good data yet: the listing is empty until the file is fixed.'}`);
+      return;
+    }
+    current.prepared = preparation.data;
+    current.problemReport = null;
+    logger.info(`${config.dataFile}: ${counted(preparation.data.rows)} rows valid`);
+  };
+
+  return {
+    name: 'listing',
+    hooks: {
+      'astro:config:setup': async ({ command, config: astroConfig, updateConfig, logger }) => {
+        config = readConfig();
+        root = fileURLToPath(astroConfig.root);
+        const cacheDir = fileURLToPath(astroConfig.cacheDir);
+        preparedDir = join(cacheDir, PREPARED_DIR);
+        const plugins = [datasetPlugin(config, current)];
+        if (command === 'build') {
+          build = await prepareBuild(config, root, cacheDir, logger);
+          current.prepared = build.prepared;
+          const state = build;
+          // A build that fails after this point leaves the published site as it was.
+          process.once('exit', () => {
+            if (state.published) return;
+            discard(state.staging);
+            console.error(`\nThe build failed; ${config.outDir}/ is unchanged.`);
+          });
+          updateConfig({
+            outDir: pathToFileURL(`${state.staging}/`),
+            // One incremental cache per published site: a page's cached copy belongs to one site.
+            cacheDir: pathToFileURL(`${join(cacheDir, BUILDS_DIR, createHash('sha256').update(resolve(config.outDir)).digest('hex').slice(0, 16))}/`),
+            vite: { plugins, build: { emptyOutDir: false } },
+          });
+        } else if (command === 'dev') {
+          await refresh(logger);
+          updateConfig({ vite: { plugins } });
+        } else {
+          updateConfig({ vite: { plugins } });
+        }
+      },
+      'astro:server:setup': ({ server, logger }) => {
+        serveListingInDev(server as unknown as ViteDevServer, {
+          dataFile: resolve(config.dataFile),
+          current: () => current.prepared,
+          addresses: { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl },
+          refresh: () => refresh(logger),
+          virtualModuleId: RESOLVED_VIRTUAL_ID,
+        });
+      },
+      'astro:build:start': () => {
+        if (!build) return;
+        build.progress = reportPagesWritten(build.staging, pageCount(build.prepared.rows));
+      },
+      'astro:build:done': async () => {
+        if (build) await finishBuild(build);
+      },
+    },
+  };
+}

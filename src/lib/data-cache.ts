@@ -1,0 +1,154 @@
+/**
+ * The validated listing, prepared once per distinct data file: the records (serialised with V8, for
+ * the pages to read back) and the downloads made from them (`all.json`, `all.csv`, the search
+ * index), in a folder named after a hash of everything they are made from: the file's bytes, the
+ * assets address and the code that reads and writes them. The same data is never validated or
+ * exported twice, and a folder is complete or absent (written aside, then renamed).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import { z } from 'zod';
+import { writeDownloadFiles } from './downloads.ts';
+import { loadCsv, SEPARATORS, type LoadProgress } from './load.ts';
+import type { Problem } from './problems.ts';
+import { PUBLISHED } from './routes.ts';
+import type { CarModel } from './schema.ts';
+
+const RECORDS_FILE = 'records.v8';
+const PREPARED_FILE = 'prepared.json';
+/** Prepared folders kept besides the one in use: going back to a recent file costs nothing. */
+const KEPT_PREPARATIONS = 4;
+
+const preparedSchema = z.object({
+  /** SHA-256 of the data file's bytes. */
+  dataSha256: z.string(),
+  rows: z.int().min(0),
+  /** How the file was read, for people ("UTF-8, comma-separated"). */
+  format: z.string(),
+  /** URL path of each download → SHA-256 of its bytes. */
+  downloads: z.record(z.string(), z.string()),
+});
+
+export interface PreparedData extends z.infer<typeof preparedSchema> {
+  /** The hash that names this preparation. */
+  key: string;
+  /** The data file as the manifest names it: relative to the project, `/`-separated. */
+  dataFile: string;
+  /** The records, V8-serialised: read them with `readRecords`. */
+  recordsFile: string;
+  /** Folder holding the downloads, at their site paths (`all.json`, …). */
+  downloadsDir: string;
+  /** Whether this data was validated now (false: an earlier preparation was reused). */
+  validated: boolean;
+}
+
+export type Preparation = { data: PreparedData; records?: readonly CarModel[] } | { problems: Problem[] };
+
+/** The downloads a preparation holds, as URL paths of the site. */
+export const DOWNLOADS = [PUBLISHED.allJson, PUBLISHED.allCsv, PUBLISHED.searchIndex] as const;
+
+/** Every source file of `src/lib` and the lock file: when one changes, what they make may too. */
+function codeVersion(root: string): string {
+  const hash = createHash('sha256');
+  const lib = join(root, 'src/lib');
+  const files = readdirSync(lib, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+  for (const file of [...files, join(root, 'package-lock.json')]) {
+    if (!existsSync(file)) continue;
+    hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+export interface PrepareOptions {
+  /** The project folder (where `src/lib` and the lock file are). */
+  root: string;
+  /** Where preparations are kept. */
+  cacheDir: string;
+  dataFile: string;
+  assetsUrl: string;
+  progress?: LoadProgress;
+}
+
+/**
+ * The prepared data of `dataFile`, validating and exporting it only if no earlier preparation of
+ * the same bytes exists. Returns every problem instead when the data is bad. When it validated
+ * now, the records are returned too (the caller may need them; they are not kept).
+ */
+export async function prepareData({ root, cacheDir, dataFile, assetsUrl, progress }: PrepareOptions): Promise<Preparation> {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(dataFile);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { problems: [{ file: dataFile, line: 0, rule: `cannot be read: ${reason}` }] };
+  }
+  const dataSha256 = createHash('sha256').update(bytes).digest('hex');
+  const key = createHash('sha256').update(`${dataSha256}\0${assetsUrl}\0${codeVersion(root)}`).digest('hex').slice(0, 32);
+  const dir = join(cacheDir, key);
+  const located = (prepared: z.infer<typeof preparedSchema>, validated: boolean): PreparedData => ({
+    ...prepared,
+    key,
+    dataFile: relative(process.cwd(), resolve(dataFile)).split(sep).join('/'),
+    recordsFile: join(dir, RECORDS_FILE),
+    downloadsDir: dir,
+    validated,
+  });
+
+  const existing = readPrepared(dir);
+  if (existing) {
+    // Touched, so that pruning keeps the preparations used most recently.
+    const now = new Date();
+    utimesSync(dir, now, now);
+    return { data: located(existing, false) };
+  }
+
+  const { records, problems, format } = loadCsv(bytes, dataFile, progress);
+  if (problems.length > 0) return { problems };
+  const staging = `${dir}.${process.pid}.tmp`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  writeFileSync(join(staging, RECORDS_FILE), serialize(records));
+  const downloads = await writeDownloadFiles(staging, records, assetsUrl);
+  const prepared = {
+    dataSha256,
+    rows: records.length,
+    format: format ? `${format.encoding}, ${SEPARATORS[format.separator]}-separated` : 'UTF-8, comma-separated',
+    downloads,
+  };
+  writeFileSync(join(staging, PREPARED_FILE), JSON.stringify(prepared));
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(staging, dir);
+  prune(cacheDir, key);
+  return { data: located(prepared, true), records };
+}
+
+function readPrepared(dir: string): z.infer<typeof preparedSchema> | undefined {
+  try {
+    return preparedSchema.parse(JSON.parse(readFileSync(join(dir, PREPARED_FILE), 'utf8')));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes all but the most recently used preparations (and any left half-written). */
+function prune(cacheDir: string, keep: string): void {
+  const entries = readdirSync(cacheDir)
+    .filter((name) => name !== keep)
+    .map((name) => ({ name, used: statSync(join(cacheDir, name)).mtimeMs }))
+    .sort((a, b) => b.used - a.used);
+  const staleTemporary = Date.now() - 60 * 60_000;
+  for (const [position, { name, used }] of entries.entries()) {
+    const temporary = name.endsWith('.tmp');
+    if (temporary ? used < staleTemporary : position >= KEPT_PREPARATIONS) rmSync(join(cacheDir, name), { recursive: true, force: true });
+  }
+}
+
+/** The records of a preparation. */
+export function readRecords(recordsFile: string): CarModel[] {
+  return deserialize(readFileSync(recordsFile)) as CarModel[];
+}

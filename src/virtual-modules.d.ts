@@ -1,0 +1,9 @@
+/** The module the listing integration (src/integrations/listing.ts) generates for the pages. */
+declare module 'virtual:listing/dataset' {
+  /** Where the pages' links and logos point. */
+  export const addresses: import('./lib/serialise.ts').Addresses;
+  /** The prepared records (V8-serialised); null in `astro dev` before any good data was read. */
+  export const recordsFile: string | null;
+  /** In `astro dev`: the problem report of the data file on disk, or null when it is good. */
+  export const problemReport: string | null;
+}
