@@ -4,108 +4,17 @@
  * framework-free floor, validation alone, and the preview server's throughput against nginx, then
  * writes the figures into BENCHMARKS.md between its bench markers.
  *
- *   node bench/run.ts [--sizes=10000,100000,1000000] [--runs=3] [--no-throughput]
+ *   node bench/run.ts [--sizes=10000,100000,1000000] [--runs=3] [--no-throughput] [--only=build|incremental]
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, totalmem, release } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { FIELDS } from '../src/lib/schema.ts';
-import { readBuildReport } from '../src/lib/build-report.ts';
-import { writeSyntheticCsv } from '../scripts/generate.ts';
+import { incrementalFigures } from './incremental.ts';
+import { buildOf, dataFile, fresh, maxRuns, measure, median, out, repeat, root, runsFor, sections, sizes } from './lib.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const out = join(root, 'bench/out');
-const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1];
-const sizes = (option('sizes') ?? '10000,100000,1000000').split(',').map(Number);
-const maxRuns = Number(option('runs') ?? 3);
 const throughput = !process.argv.includes('--no-throughput');
 
-interface Sample {
-  seconds: number;
-  rssBytes: number;
-  /** The build's own account of its phases (from its JSON report), in seconds. */
-  phases: [string, number][];
-}
-
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
-/** Runs a command to completion (its progress shown as it comes); resolves to its wall time in seconds. */
-async function timed(command: string, args: string[], env: Record<string, string>): Promise<number> {
-  const started = performance.now();
-  const code = await new Promise<number | null>((done) => {
-    const child = spawn(command, args, {
-      cwd: root,
-      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    child.on('exit', done);
-  });
-  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}`);
-  return (performance.now() - started) / 1000;
-}
-
-/** Runs a Node script to completion, timing it and reading its peak RSS (preloaded bench/peak-rss.ts). */
-async function measure(script: string, args: string[]): Promise<Sample> {
-  const rssFile = join(out, `rss-${process.pid}.txt`);
-  rmSync(rssFile, { force: true });
-  const seconds = await timed(process.execPath, ['--import', join(root, 'bench/peak-rss.ts'), join(root, script), ...args], { BENCH_RSS_FILE: rssFile });
-  const rssBytes = Math.max(...readFileSync(rssFile, 'utf8').trim().split('\n').map(Number));
-  return { seconds, rssBytes, phases: [] };
-}
-
-/**
- * Runs `npm run build` as a maintainer does (its Node flags included), with the npm that runs the
- * bench; its phases and peak memory come from the build's own JSON report.
- */
-async function measureBuild(env: Record<string, string>): Promise<Sample> {
-  const reportFile = join(out, `report-${process.pid}.json`);
-  const npm = process.env['npm_execpath'];
-  const seconds = await timed(npm ? process.execPath : 'npm', [...(npm ? [npm] : []), 'run', '--silent', 'build'], { ...env, REPORT_FILE: reportFile });
-  const report = readBuildReport(reportFile);
-  return { seconds, rssBytes: report.peakMemoryBytes, phases: report.phases };
-}
-
-async function repeat(runs: number, run: () => Promise<Sample>): Promise<Sample & { runs: number; all: number[] }> {
-  const samples: Sample[] = [];
-  for (let index = 0; index < runs; index += 1) samples.push(await run());
-  const names = samples[0]!.phases.map(([name]) => name);
-  return {
-    seconds: median(samples.map((sample) => sample.seconds)),
-    rssBytes: median(samples.map((sample) => sample.rssBytes)),
-    phases: names.map((name) => [name, median(samples.map((sample) => sample.phases.find(([other]) => other === name)?.[1] ?? 0))]),
-    runs,
-    all: samples.map((sample) => sample.seconds),
-  };
-}
-
-async function dataFile(rows: number): Promise<string> {
-  const file = join(out, `rows-${rows}.csv`);
-  if (rows === 0) writeFileSync(file, `${FIELDS.join(',')}\n`);
-  else if (!existsSync(file)) {
-    console.error(`generating ${rows} rows`);
-    await writeSyntheticCsv(file, rows);
-  }
-  return file;
-}
-
-const runsFor = (rows: number) => (rows >= 1_000_000 ? 1 : maxRuns);
-/** Removes earlier output before a run, outside the measurement, so each run writes a fresh folder. */
-const fresh = (dir: string) => {
-  for (const entry of [dir, `${dir}-deploy`]) rmSync(entry, { recursive: true, force: true });
-  return dir;
-};
-const buildOf = (file: string, rows: number) => () => {
-  const site = fresh(join(out, `site-${rows}`));
-  return measureBuild({ DATA_FILE: file, OUT_DIR: site, DEPLOY_DIR: join(out, `deploy-${rows}`) });
-};
 const floorOf = (file: string, rows: number) => () => measure('bench/floor.ts', [file, fresh(join(out, `floor-${rows}`))]);
 
 interface Throughput {
@@ -152,7 +61,8 @@ const seconds = (value: number) => `${value.toFixed(1)} s`;
 const mib = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MiB`;
 const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
 
-mkdirSync(out, { recursive: true });
+/** Clean builds at each size beside the floor, validation alone, and the servers: the main table. */
+async function buildFigures(): Promise<string[]> {
 const results = new Map<number, { build: Awaited<ReturnType<typeof repeat>>; floor: Awaited<ReturnType<typeof repeat>> }>();
 const empty = await dataFile(0);
 const fixed = await repeat(maxRuns, buildOf(empty, 0));
@@ -248,9 +158,21 @@ if (servers) {
   });
 }
 
-const report = join(root, 'BENCHMARKS.md');
-const existing = existsSync(report) ? readFileSync(report, 'utf8') : '# Benchmarks\n\n<!-- bench:start -->\n<!-- bench:end -->\n';
-const start = existing.indexOf('<!-- bench:start -->');
-const end = existing.indexOf('<!-- bench:end -->');
-writeFileSync(report, `${existing.slice(0, start)}<!-- bench:start -->\n${lines.join('\n')}\n${existing.slice(end)}`);
-console.error(`wrote ${report}`);
+return lines;
+}
+
+/** Replaces the figures between `<!-- bench:NAME:start -->` and its end marker (`bench:start` for the main table). */
+function writeBlock(name: string, lines: readonly string[]): void {
+  const report = join(root, 'BENCHMARKS.md');
+  const [open, close] = name === '' ? ['<!-- bench:start -->', '<!-- bench:end -->'] : [`<!-- bench:${name}:start -->`, `<!-- bench:${name}:end -->`];
+  let existing = existsSync(report) ? readFileSync(report, 'utf8') : '# Benchmarks\n';
+  if (!existing.includes(open)) existing = `${existing.trimEnd()}\n\n${open}\n${close}\n`;
+  const start = existing.indexOf(open);
+  const end = existing.indexOf(close);
+  writeFileSync(report, `${existing.slice(0, start)}${open}\n${lines.join('\n')}\n${existing.slice(end)}`);
+  console.error(`wrote ${report} (${name || 'main'} figures)`);
+}
+
+mkdirSync(out, { recursive: true });
+if (sections.includes('build')) writeBlock('', await buildFigures());
+if (sections.includes('incremental')) writeBlock('incremental', await incrementalFigures());

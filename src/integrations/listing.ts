@@ -37,6 +37,11 @@ const PREPARED_DIR = 'listing-data';
 /** Astro's incremental build cache of one published site, so that two sites never share one. */
 const BUILDS_DIR = 'listing-builds';
 
+/** Astro's incremental build cache for the site published at `outDir`. */
+export function buildCacheDir(cacheDir: string, outDir: string): string {
+  return join(cacheDir, BUILDS_DIR, createHash('sha256').update(resolve(outDir)).digest('hex').slice(0, 16));
+}
+
 /** The prepared data the pages read, and (in dev) the problems of the file on disk. */
 interface Current {
   prepared: PreparedData | undefined;
@@ -209,7 +214,7 @@ export default function listing(): AstroIntegration {
           updateConfig({
             outDir: pathToFileURL(`${state.staging}/`),
             // One incremental cache per published site: a page's cached copy belongs to one site.
-            cacheDir: pathToFileURL(`${join(cacheDir, BUILDS_DIR, createHash('sha256').update(resolve(config.outDir)).digest('hex').slice(0, 16))}/`),
+            cacheDir: pathToFileURL(`${buildCacheDir(cacheDir, config.outDir)}/`),
             vite: { plugins, build: { emptyOutDir: false } },
           });
         } else if (command === 'dev') {

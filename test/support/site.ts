@@ -22,10 +22,10 @@ export function runScript(script: string, env: Record<string, string>, args: str
 /** The build as `npm run build` runs it: `astro build`, whose listing integration validates, builds and publishes. */
 export const ASTRO_BUILD = [join(projectRoot, 'node_modules/astro/bin/astro.mjs'), 'build'];
 
-/** Runs the real build with the given environment. */
-export function runBuild(env: Record<string, string>): SpawnSyncReturns<string> {
+/** Runs the real build with the given environment (in the project, or in a copy of it at `root`). */
+export function runBuild(env: Record<string, string>, root = projectRoot): SpawnSyncReturns<string> {
   return spawnSync(process.execPath, ASTRO_BUILD, {
-    cwd: projectRoot,
+    cwd: root,
     env: { ...cleanEnvironment(), ASTRO_TELEMETRY_DISABLED: '1', ...env },
     encoding: 'utf8',
     timeout: 300_000,

@@ -1,0 +1,116 @@
+/**
+ * Incremental builds: one site rebuilt through a run of edits, each result compared byte for byte
+ * with a clean build of the same CSV and configuration (a fresh site with no cache), and the
+ * pages Astro did not render again counted from its own log.
+ */
+import { cpSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildCacheDir } from '../../src/integrations/listing.ts';
+import { projectRoot, runBuild, tempDir, treeHashes } from '../support/site.ts';
+
+const workspace = tempDir('incremental');
+afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+
+const original = readFileSync(join(projectRoot, 'data/captured-car-models.csv'), 'utf8').replace(/\r?\n$/, '').split(/\r?\n/);
+const [header, ...rows] = original as [string, ...string[]];
+const csv = (lines: readonly string[]) => `${[header, ...lines].join('\n')}\n`;
+/** Sets one field of a CSV row (the default data has no quoted commas in the fields edited here). */
+const withField = (line: string, field: number, value: string) => line.split(',').with(field, value).join(',');
+
+/** The site's files by hash; the manifest without its build time and the change report left out (it describes the build, not the data). */
+function publishedTree(dir: string): Record<string, string> {
+  const { 'changes.json': changes, 'manifest.json': _manifest, ...files } = treeHashes(dir);
+  expect(changes).toBeDefined();
+  const { builtAt, ...manifest } = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { builtAt: string };
+  expect(builtAt).toMatch(/^\d{4}-/);
+  return { ...files, 'manifest.json (without builtAt)': JSON.stringify(manifest) };
+}
+
+let cleanBuilds = 0;
+
+interface Step {
+  lines: readonly string[];
+  env?: Record<string, string>;
+}
+
+/** Builds `step` over the incremental site and into a fresh one; returns the incremental build's log. */
+function buildBoth(root: string, site: string, step: Step): string {
+  const dataFile = join(workspace, `data-${cleanBuilds}.csv`);
+  writeFileSync(dataFile, csv(step.lines));
+  const env = { DATA_FILE: dataFile, BASE_URL: 'https://cars.example.com', ASSETS_URL: 'https://img.example.com/logos', ...step.env };
+  const incremental = runBuild({ ...env, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, ALLOW_SHRINK: '1' }, root);
+  expect(incremental.status, incremental.stderr).toBe(0);
+  const clean = join(workspace, `clean-${cleanBuilds++}`);
+  const fresh = runBuild({ ...env, OUT_DIR: clean, DEPLOY_DIR: `${clean}-deploy` }, root);
+  expect(fresh.status, fresh.stderr).toBe(0);
+  expect(publishedTree(site)).toEqual(publishedTree(clean));
+  rmSync(clean, { recursive: true, force: true });
+  return incremental.stdout;
+}
+
+/** Pages Astro copied from the previous build instead of rendering them, by its log. */
+const reused = (log: string) => (log.match(/\((?:cached|restored)\)/g) ?? []).length;
+const PAGES = Math.ceil(rows.length / 10);
+/** JSON and HTML pages with a cache key: every JSON page, and the HTML pages after the first. */
+const KEYED_PAGES = PAGES * 2 - 1;
+
+describe('an incremental build gives the bytes of a clean build', () => {
+  const site = join(workspace, 'site');
+
+  it('first build, then the same data again: nothing is rendered again and no file changes', () => {
+    buildBoth(projectRoot, site, { lines: rows });
+    const before = statSync(join(site, 'page/2/index.html')).mtimeMs;
+    const log = buildBoth(projectRoot, site, { lines: rows });
+    expect(reused(log)).toBe(KEYED_PAGES);
+    expect(statSync(join(site, 'page/2/index.html')).mtimeMs).toBe(before);
+  });
+
+  it('after an edit: the two pages that show the edited rows are rendered again, the rest reused', () => {
+    const edited = rows.map((line, index) => (index === 3 ? withField(line, 7, '123456') : index === 15 ? withField(line, 4, '9') : line));
+    const log = buildBoth(projectRoot, site, { lines: edited });
+    // Page 1 (row 4: its JSON; its HTML is the home page, which has no cache key) and page 2 (row 16: JSON and HTML).
+    expect(reused(log)).toBe(KEYED_PAGES - 3);
+  });
+
+  it('after rows are added, removed and reordered', () => {
+    const added = [...rows, withField(withField(rows[0]!, 0, '990001'), 1, '新車 New Car One'), withField(withField(rows[1]!, 0, '990002'), 1, '新車 New Car Two')];
+    buildBoth(projectRoot, site, { lines: added });
+    buildBoth(projectRoot, site, { lines: rows.slice(5) });
+    const reordered = [...rows];
+    [reordered[10], reordered[200]] = [reordered[200]!, reordered[10]!];
+    buildBoth(projectRoot, site, { lines: reordered });
+  });
+
+  it('after BASE_URL or ASSETS_URL changes', () => {
+    buildBoth(projectRoot, site, { lines: rows, env: { BASE_URL: 'https://listing.example.org/cars' } });
+    buildBoth(projectRoot, site, { lines: rows, env: { ASSETS_URL: 'https://cdn.example.org/img' } });
+  });
+
+  it('after its caches were deleted', () => {
+    rmSync(buildCacheDir(join(projectRoot, 'node_modules/.astro'), site), { recursive: true, force: true });
+    rmSync(join(projectRoot, 'node_modules/.astro/listing-data'), { recursive: true, force: true });
+    const log = buildBoth(projectRoot, site, { lines: rows });
+    expect(reused(log)).toBe(0);
+  });
+});
+
+describe('a changed template', () => {
+  it('renders every page of that template again and gives the bytes of a clean build', () => {
+    // A copy of the project, so that editing a component cannot disturb anything else running.
+    const copy = join(workspace, 'project');
+    mkdirSync(copy);
+    for (const entry of ['src', 'public', 'data', 'astro.config.mjs', 'package.json', 'package-lock.json', 'tsconfig.json']) {
+      cpSync(join(projectRoot, entry), join(copy, entry), { recursive: true });
+    }
+    symlinkSync(join(projectRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
+    const site = join(workspace, 'template-site');
+    buildBoth(copy, site, { lines: rows });
+    const pagination = join(copy, 'src/components/Pagination.astro');
+    writeFileSync(pagination, `${readFileSync(pagination, 'utf8')}\n<p class="template-changed">Changed template</p>\n`);
+    const log = buildBoth(copy, site, { lines: rows });
+    expect(readFileSync(join(site, 'page/7/index.html'), 'utf8')).toContain('Changed template');
+    // The JSON pages do not use the component: all reused; every HTML page is rendered again.
+    expect(reused(log)).toBe(PAGES);
+  });
+});
