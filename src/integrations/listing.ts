@@ -10,7 +10,7 @@
  * last good data).
  */
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
@@ -45,13 +45,19 @@ export function buildCacheDir(cacheDir: string, outDir: string): string {
 /** The prepared data the pages read, and (in dev) the problems of the file on disk. */
 interface Current {
   prepared: PreparedData | undefined;
+  /**
+   * The records file the pages are told to read. A build names one fixed path per site (a link to
+   * the prepared file): Astro hashes the pages' modules, this one included, to decide whether a
+   * page's code changed, so the data must reach them through the cache keys, not the module text.
+   */
+  recordsFile: string | undefined;
   problemReport: string | null;
 }
 
 function datasetModule(config: Config, current: Current): string {
   return [
     `export const addresses = ${JSON.stringify({ baseUrl: config.baseUrl, assetsUrl: config.assetsUrl })};`,
-    `export const recordsFile = ${JSON.stringify(current.prepared?.recordsFile ?? null)};`,
+    `export const recordsFile = ${JSON.stringify(current.recordsFile ?? null)};`,
     `export const problemReport = ${JSON.stringify(current.problemReport)};`,
   ].join('\n');
 }
@@ -176,7 +182,7 @@ export default function listing(): AstroIntegration {
   let config: Config;
   let root: string;
   let preparedDir: string;
-  const current: Current = { prepared: undefined, problemReport: null };
+  const current: Current = { prepared: undefined, recordsFile: undefined, problemReport: null };
   let build: BuildState | undefined;
 
   /** Prepares the data file again (dev): the pages then show it, or its problems beside the last good data. */
@@ -188,6 +194,7 @@ export default function listing(): AstroIntegration {
       return;
     }
     current.prepared = preparation.data;
+    current.recordsFile = preparation.data.recordsFile;
     current.problemReport = null;
     logger.info(`${config.dataFile}: ${counted(preparation.data.rows)} rows valid`);
   };
@@ -204,6 +211,9 @@ export default function listing(): AstroIntegration {
         if (command === 'build') {
           build = await prepareBuild(config, root, cacheDir, logger);
           current.prepared = build.prepared;
+          current.recordsFile = join(buildCacheDir(cacheDir, config.outDir), 'records.v8');
+          rmSync(current.recordsFile, { force: true });
+          linkFile(build.prepared.recordsFile, current.recordsFile);
           const state = build;
           // A build that fails after this point leaves the published site as it was.
           process.once('exit', () => {
