@@ -3,11 +3,10 @@
  * at 100k rows a rebuild with nothing changed and with 1 % of the prices changed; at 1M rows a
  * one-row edit (time and peak memory); and how soon `astro dev` shows an edited row at 10k rows.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, stopChild } from '../scripts/lib/servers.ts';
-import { dataFile, fresh, maxRuns, measureBuild, median, out, repeat, root, type Sample } from './lib.ts';
+import { startDevServer } from '../scripts/lib/servers.ts';
+import { dataFile, fresh, maxRuns, measureBuild, median, out, repeat, type Sample } from './lib.ts';
 
 const seconds = (value: number) => `${value.toFixed(1)} s`;
 const mib = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MiB`;
@@ -70,27 +69,16 @@ async function devEdits(rows: number): Promise<number[]> {
   const source = readLines(await dataFile(rows));
   const file = join(out, `dev-${rows}.csv`);
   writeFileSync(file, `${source.join('\n')}\n`);
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'dev', '--port', String(port)], {
-    cwd: root,
-    env: { ...process.env, DATA_FILE: file, PORT: String(port), ASTRO_TELEMETRY_DISABLED: '1' },
-    stdio: 'ignore',
-  });
-  const origin = `http://127.0.0.1:${port}`;
+  const dev = await startDevServer({ DATA_FILE: file });
   const page = async (path: string) => {
     try {
-      const response = await fetch(`${origin}${path}`);
+      const response = await fetch(`${dev.origin}${path}`);
       return response.ok ? await response.text() : '';
     } catch {
       return '';
     }
   };
   try {
-    const started = Date.now();
-    while ((await page('/page/2/')) === '') {
-      if (Date.now() - started > 120_000) throw new Error('astro dev did not start');
-      await new Promise((wait) => setTimeout(wait, 200));
-    }
     const times: number[] = [];
     for (let edit = 1; edit <= 3; edit += 1) {
       const row = Math.floor(rows / 2) + edit * 10;
@@ -108,7 +96,7 @@ async function devEdits(rows: number): Promise<number[]> {
     }
     return times;
   } finally {
-    await stopChild(child, 'SIGTERM');
+    await dev.stop();
   }
 }
 

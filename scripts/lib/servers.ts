@@ -65,6 +65,38 @@ export async function startPreview(env: { OUT_DIR: string } & Record<string, str
   return { origin: `http://127.0.0.1:${port}`, stop: () => stopChild(child, 'SIGTERM') };
 }
 
+export interface RunningDevServer extends RunningPreview {
+  /** What it printed so far (standard output and error). */
+  output: () => string;
+}
+
+/** Starts `astro dev` (the listing integration's dev server) on a free port and waits until it serves. */
+export async function startDevServer(env: { DATA_FILE: string } & Record<string, string>): Promise<RunningDevServer> {
+  const port = env['PORT'] ?? String(await freePort());
+  const child = spawn(process.execPath, [join(projectRoot, 'node_modules/astro/bin/astro.mjs'), 'dev', '--host', '127.0.0.1', '--port', port], {
+    cwd: projectRoot,
+    env: { ...cleanEnvironment(), ASTRO_TELEMETRY_DISABLED: '1', ...env, PORT: port },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => (output += chunk.toString());
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`astro dev exited (${child.exitCode}):\n${output}`);
+    if (Date.now() > deadline) throw new Error(`astro dev did not start:\n${output}`);
+    const ready = await fetch(`${origin}/`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) break;
+    await new Promise((wait) => setTimeout(wait, 200));
+  }
+  return { origin, output: () => output, stop: () => stopChild(child, 'SIGTERM') };
+}
+
 /** Sends `signal` to a child process and resolves once it has exited. */
 export function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   return new Promise((stopped) => {
