@@ -34,10 +34,15 @@ export async function freePort(): Promise<number> {
 
 const CONFIG_VARIABLES = ['BASE_URL', 'ASSETS_URL', 'DATA_FILE', 'OUT_DIR', 'DEPLOY_DIR', 'PORT', 'HOST', 'REPORT_FILE'];
 
-/** This process's environment without the project's configuration (Vite sets BASE_URL=/ in it). */
+/**
+ * This process's environment without the project's configuration (Vite sets BASE_URL=/ in it) and
+ * without vitest's own variables (`VITEST`, `NODE_ENV=test`), which would make a child Vite (astro
+ * dev, astro build) behave as under test.
+ */
 export function cleanEnvironment(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of CONFIG_VARIABLES) delete env[name];
+  for (const name of Object.keys(env)) if (name.startsWith('VITEST') || name === 'NODE_ENV' || name === 'TEST') delete env[name];
   return env;
 }
 

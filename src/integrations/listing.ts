@@ -229,7 +229,8 @@ export default function listing(): AstroIntegration {
           });
         } else if (command === 'dev') {
           await refresh(logger);
-          updateConfig({ vite: { plugins } });
+          // The origin sends no CORS headers and answers OPTIONS itself; so does the dev server.
+          updateConfig({ vite: { plugins, server: { cors: false } } });
         } else {
           updateConfig({ vite: { plugins } });
         }

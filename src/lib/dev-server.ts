@@ -11,7 +11,7 @@ import type { ViteDevServer } from 'vite';
 import { DOWNLOADS, readRecords, type PreparedData } from './data-cache.ts';
 import { manifestJson, manifestOf } from './downloads.ts';
 import { replyTo } from './handler.ts';
-import { PUBLISHED, isListingPath, siteHeaders } from './routes.ts';
+import { BODIES, PUBLISHED, isListingPath, siteHeaders } from './routes.ts';
 import type { CarModel } from './schema.ts';
 import { serialisePage, type Addresses } from './serialise.ts';
 import { createHash } from 'node:crypto';
@@ -32,6 +32,14 @@ const CONTENT_TYPES: Record<string, string> = {
   [PUBLISHED.allJson]: 'application/json',
   [PUBLISHED.allCsv]: 'text/csv; charset=utf-8',
   [PUBLISHED.searchIndex]: 'application/json',
+};
+
+const STATIC_METHODS = 'GET, HEAD';
+
+/** The site's headers, but for styles: Astro's dev server puts each page's CSS inline, the build in files. */
+const devSiteHeaders = (assetsUrl: string) => {
+  const headers = siteHeaders(assetsUrl);
+  return { ...headers, 'Content-Security-Policy': headers['Content-Security-Policy']!.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'") };
 };
 
 /** Waits this long after the last change event: editors and spreadsheets write a file in steps. */
@@ -58,17 +66,26 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
   const answer = async (request: IncomingMessage, response: ServerResponse, next: () => void): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://dev.invalid');
     const path = url.pathname;
+    const method = request.method ?? 'GET';
     const isDownload = (DOWNLOADS as readonly string[]).includes(path);
-    if (!isListingPath(path) && !isDownload && path !== PUBLISHED.manifest) {
-      next();
-      return;
+    if (!isListingPath(path)) {
+      // The site's own files answer as on the preview server: its headers, and GET and HEAD only.
+      if (method !== 'GET' && method !== 'HEAD') {
+        if (method === 'OPTIONS') response.writeHead(204, { Allow: STATIC_METHODS }).end();
+        else response.writeHead(405, { 'Content-Type': 'application/json', Allow: STATIC_METHODS }).end(BODIES.methodNotAllowed(method));
+        return;
+      }
+      if (!isDownload && path !== PUBLISHED.manifest) {
+        for (const [name, value] of Object.entries(devSiteHeaders(listing.addresses.assetsUrl))) response.setHeader(name, value);
+        next();
+        return;
+      }
     }
     const prepared = listing.current();
     if (!prepared) {
       notBuilt(response);
       return;
     }
-    const method = request.method ?? 'GET';
     if (isListingPath(path)) {
       const pageOf = (page: number) => serialisePage(records(prepared), page, listing.addresses);
       const reply = await replyTo(
@@ -82,7 +99,7 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
       response.end(method === 'HEAD' || reply.status === 304 ? undefined : reply.body);
       return;
     }
-    const headers = { ...siteHeaders(listing.addresses.assetsUrl), 'Cache-Control': 'no-cache' };
+    const headers = { ...devSiteHeaders(listing.addresses.assetsUrl), 'Cache-Control': 'no-cache' };
     if (path === PUBLISHED.manifest) {
       if (manifest?.key !== prepared.key) {
         const all = records(prepared);

@@ -39,7 +39,7 @@ describe.runIf(hasChromium || required)('npm run dev in Chromium', () => {
     rmSync(workspace, { recursive: true, force: true });
   });
 
-  const tableText = () => page.locator('table.models').first().textContent();
+  const tableText = () => page.locator('[data-listing] table.models').textContent();
 
   it('shows an edited row without a restart or a reload by hand', async () => {
     await page.goto(`${dev.origin}/page/2/`);
