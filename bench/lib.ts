@@ -31,7 +31,7 @@ export const median = (values: number[]) => {
 };
 
 /** Runs a command to completion (its progress shown as it comes); resolves to its wall time in seconds. */
-export async function timed(command: string, args: string[], env: Record<string, string>): Promise<number> {
+async function timed(command: string, args: string[], env: Record<string, string>): Promise<number> {
   const started = performance.now();
   const code = await new Promise<number | null>((done) => {
     const child = spawn(command, args, {

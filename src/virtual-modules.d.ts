@@ -4,6 +4,8 @@ declare module 'virtual:listing/dataset' {
   export const addresses: import('./lib/serialise.ts').Addresses;
   /** The prepared records (V8-serialised); null in `astro dev` before any good data was read. */
   export const recordsFile: string | null;
+  /** The build's page keys (V8-serialised `PageKeys`); null in `astro dev`, which needs none. */
+  export const pageKeysFile: string | null;
   /** In `astro dev`: the problem report of the data file on disk, or null when it is good. */
   export const problemReport: string | null;
 }

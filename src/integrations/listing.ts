@@ -10,26 +10,30 @@
  * last good data).
  */
 import { createHash } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { serialize } from 'node:v8';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import type { Plugin, ViteDevServer } from 'vite';
 import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../lib/build-report.ts';
 import { changesJson, changesOf, NO_ROW_CHANGES, publishedRecords, readPreviousSite, rowChanges, shrinkRefusal, summariseChanges, type Changes, type PreviousSite } from '../lib/changes.ts';
 import { ConfigError, loadConfig, type Config } from '../lib/config.ts';
-import { DOWNLOADS, prepareData, readRecords, type PreparedData } from '../lib/data-cache.ts';
+import { DOWNLOADS, prepareData, readRecords, sourceFingerprint, type PreparedData } from '../lib/data-cache.ts';
 import { serveListingInDev } from '../lib/dev-server.ts';
 import { manifestJson, manifestOf, manifestPath } from '../lib/downloads.ts';
 import { hostFiles } from '../lib/host-configs/index.ts';
 import { VERCEL_OUTPUT_DIR } from '../lib/host-configs/vercel.ts';
 import { pageCount } from '../lib/listing.ts';
+import { pageKeysOf } from '../lib/page-keys.ts';
+import { linkUnchangedPages, readBuildRecord, writeBuildRecord, type BuildRecord } from '../lib/page-reuse.ts';
 import { formatReport } from '../lib/problems.ts';
 import { createStagingDir, discard, keepUnchangedTimes, linkFile, linkTree, publish, writeFiles } from '../lib/publish.ts';
 import { pageFile, pagePath, PUBLISHED } from '../lib/routes.ts';
 import type { CarModel } from '../lib/schema.ts';
 
 const VIRTUAL_ID = 'virtual:listing/dataset';
+const PAGE_KEYS_FILE = 'page-keys.v8';
 const RESOLVED_VIRTUAL_ID = `\0${VIRTUAL_ID}`;
 
 /** Where prepared data is kept, under Astro's cache folder: shared by every site, named by content. */
@@ -51,6 +55,8 @@ interface Current {
    * page's code changed, so the data must reach them through the cache keys, not the module text.
    */
   recordsFile: string | undefined;
+  /** The build's page keys (V8-serialised PageKeys), also at a fixed path; none in dev. */
+  pageKeysFile: string | undefined;
   problemReport: string | null;
 }
 
@@ -58,6 +64,7 @@ function datasetModule(config: Config, current: Current): string {
   return [
     `export const addresses = ${JSON.stringify({ baseUrl: config.baseUrl, assetsUrl: config.assetsUrl })};`,
     `export const recordsFile = ${JSON.stringify(current.recordsFile ?? null)};`,
+    `export const pageKeysFile = ${JSON.stringify(current.pageKeysFile ?? null)};`,
     `export const problemReport = ${JSON.stringify(current.problemReport)};`,
   ].join('\n');
 }
@@ -80,6 +87,12 @@ interface BuildState {
   clock: PhaseClock;
   progress?: NodeJS.Timeout;
   published: boolean;
+  /** Astro's incremental cache of this site, where the page keys and the build record live too. */
+  siteCacheDir: string;
+  /** What this build leaves for the next one, once published. */
+  record: BuildRecord;
+  /** Published pages linked into the staging folder because their key did not change. */
+  linkedPages: number;
 }
 
 const counted = (rows: number) => rows.toLocaleString('en');
@@ -129,12 +142,30 @@ async function prepareBuild(config: Config, root: string, cacheDir: string, logg
   if ('problems' in preparation) refuse(formatReport(preparation.problems), config.outDir);
   const { data: prepared } = preparation;
   const previous = readPreviousSite(config.outDir);
-  const { rows, refusal } = compareRows(previous, prepared, config, () => preparation.records ?? readRecords(prepared.recordsFile));
+  let records = preparation.records;
+  const recordsOnce = () => (records ??= readRecords(prepared.recordsFile));
+  const { rows, refusal } = compareRows(previous, prepared, config, recordsOnce);
   if (refusal) refuse(refusal, config.outDir);
   clock.end('validate');
   const reused = prepared.validated ? '' : ' (unchanged since an earlier build: not validated again)';
   logger.info(`${config.dataFile}: ${counted(prepared.rows)} rows valid${reused}, building ${counted(pageCount(prepared.rows))} pages`);
-  return { config, prepared, staging: createStagingDir(config.outDir), previous, rows, clock, published: false };
+
+  // Each page's cache key, once for the build (the pages read them), and the published pages whose key is unchanged.
+  const site = buildCacheDir(cacheDir, config.outDir);
+  mkdirSync(site, { recursive: true });
+  const addresses = { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl };
+  const fingerprint = createHash('sha256').update(sourceFingerprint(root, ['src', 'astro.config.mjs'])).update(JSON.stringify(addresses)).digest('hex');
+  const record = readBuildRecord(site);
+  const sameInput = record?.fingerprint === fingerprint && record.dataKey === prepared.key;
+  const keys = sameInput ? record.keys : pageKeysOf(recordsOnce(), addresses);
+  records = undefined;
+  writeFileSync(join(site, PAGE_KEYS_FILE), serialize(keys));
+  const staging = createStagingDir(config.outDir);
+  // Astro skips pages only with its own cache of the last build; `--force` renders every page.
+  const astroWillSkip = existsSync(join(site, 'incremental-build.json')) && !process.argv.includes('--force');
+  const linked = previous && record?.fingerprint === fingerprint && astroWillSkip ? linkUnchangedPages(record.keys, keys, config.outDir, staging) : 0;
+  clock.end('page keys');
+  return { config, prepared, staging, previous, rows, clock, published: false, siteCacheDir: site, record: { site: resolve(config.outDir), fingerprint, dataKey: prepared.key, keys }, linkedPages: linked };
 }
 
 /** Everything after Astro's pages: downloads, manifest, host configurations, change report, publication. */
@@ -166,6 +197,7 @@ async function finishBuild(build: BuildState): Promise<void> {
   clock.end('changes');
   publish(staging, config.outDir);
   build.published = true;
+  writeBuildRecord(build.siteCacheDir, build.record);
   clock.end('publish');
   linkTree(config.outDir, join(config.deployDir, VERCEL_OUTPUT_DIR, 'static'));
   clock.end('Vercel static links');
@@ -182,7 +214,7 @@ export default function listing(): AstroIntegration {
   let config: Config;
   let root: string;
   let preparedDir: string;
-  const current: Current = { prepared: undefined, recordsFile: undefined, problemReport: null };
+  const current: Current = { prepared: undefined, recordsFile: undefined, pageKeysFile: undefined, problemReport: null };
   let build: BuildState | undefined;
 
   /** Prepares the data file again (dev): the pages then show it, or its problems beside the last good data. */
@@ -211,7 +243,8 @@ export default function listing(): AstroIntegration {
         if (command === 'build') {
           build = await prepareBuild(config, root, cacheDir, logger);
           current.prepared = build.prepared;
-          current.recordsFile = join(buildCacheDir(cacheDir, config.outDir), 'records.v8');
+          current.recordsFile = join(build.siteCacheDir, 'records.v8');
+          current.pageKeysFile = join(build.siteCacheDir, PAGE_KEYS_FILE);
           rmSync(current.recordsFile, { force: true });
           linkFile(build.prepared.recordsFile, current.recordsFile);
           const state = build;

@@ -49,15 +49,21 @@ export type Preparation = { data: PreparedData; records?: readonly CarModel[] } 
 /** The downloads a preparation holds, as URL paths of the site. */
 export const DOWNLOADS = [PUBLISHED.allJson, PUBLISHED.allCsv, PUBLISHED.searchIndex] as const;
 
-/** Every source file of `src/lib` and the lock file: when one changes, what they make may too. */
-function codeVersion(root: string): string {
+/**
+ * A hash of the project's files under `paths` (folders are read whole) and the lock file: when one
+ * changes, what they make may too.
+ */
+export function sourceFingerprint(root: string, paths: readonly string[]): string {
   const hash = createHash('sha256');
-  const lib = join(root, 'src/lib');
-  const files = readdirSync(lib, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
-  for (const file of [...files, join(root, 'package-lock.json')]) {
+  const files = paths.flatMap((path) => {
+    const full = join(root, path);
+    if (!existsSync(full)) return [];
+    if (!statSync(full).isDirectory()) return [full];
+    return readdirSync(full, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name));
+  });
+  for (const file of [...files.sort(), join(root, 'package-lock.json')]) {
     if (!existsSync(file)) continue;
     hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
   }
@@ -88,7 +94,7 @@ export async function prepareData({ root, cacheDir, dataFile, assetsUrl, progres
     return { problems: [{ file: dataFile, line: 0, rule: `cannot be read: ${reason}` }] };
   }
   const dataSha256 = createHash('sha256').update(bytes).digest('hex');
-  const key = createHash('sha256').update(`${dataSha256}\0${assetsUrl}\0${codeVersion(root)}`).digest('hex').slice(0, 32);
+  const key = createHash('sha256').update(`${dataSha256}\0${assetsUrl}\0${sourceFingerprint(root, ['src/lib'])}`).digest('hex').slice(0, 32);
   const dir = join(cacheDir, key);
   const located = (prepared: z.infer<typeof preparedSchema>, validated: boolean): PreparedData => ({
     ...prepared,

@@ -4,8 +4,11 @@
  * `src/integrations/listing.ts`) validates the data when Astro starts and names its preparation in
  * the virtual module `virtual:listing/dataset`; a page never reads the CSV itself.
  */
-import { addresses, problemReport, recordsFile } from 'virtual:listing/dataset';
+import { addresses, pageKeysFile, problemReport, recordsFile } from 'virtual:listing/dataset';
+import { readFileSync } from 'node:fs';
+import { deserialize } from 'node:v8';
 import { readRecords } from './data-cache.ts';
+import type { PageKeys } from './page-keys.ts';
 import type { CarModel } from './schema.ts';
 import type { Addresses } from './serialise.ts';
 
@@ -23,4 +26,13 @@ export function getDataset(): Dataset {
   if (recordsFile === null) return { addresses, records: [], problemReport };
   if (loaded?.file !== recordsFile) loaded = { file: recordsFile, records: readRecords(recordsFile) };
   return { addresses, records: loaded.records, problemReport };
+}
+
+let keys: PageKeys | undefined;
+
+/** The page keys the build computed (read once), or undefined in dev, where pages have no cache. */
+export function getPageKeys(): PageKeys | undefined {
+  if (pageKeysFile === null) return undefined;
+  keys ??= deserialize(readFileSync(pageKeysFile)) as PageKeys;
+  return keys;
 }

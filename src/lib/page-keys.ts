@@ -12,7 +12,7 @@ import { serialisePage, type Addresses } from './serialise.ts';
 const digest = (text: string) => createHash('sha1').update(text).digest('base64url');
 
 /** The JSON page's key: its bytes are the serialised envelope, so they are the key's input. */
-export function jsonPageKey(records: readonly CarModel[], page: number, addresses: Addresses): string {
+function jsonPageKey(records: readonly CarModel[], page: number, addresses: Addresses): string {
   return digest(serialisePage(records, page, addresses));
 }
 
@@ -29,8 +29,25 @@ function listingDigest(records: readonly CarModel[]): string {
 }
 
 /** The HTML page's key: its page number, the listing's size and makes, its models with their makes. */
-export function htmlPageKey(records: readonly CarModel[], page: number, addresses: Addresses): string {
+function htmlPageKey(records: readonly CarModel[], page: number, addresses: Addresses): string {
   const { makeOf } = makeTable(records);
   const models = pageSlice(records, page).map((model) => [model, makeOf(model).latin]);
   return digest(JSON.stringify([page, records.length, pageCount(records.length), addresses, listingDigest(records), models]));
+}
+
+/** Every page's key: `json[n - 1]` for page n's JSON, `html[n - 1]` for its HTML page. */
+export interface PageKeys {
+  json: string[];
+  html: string[];
+}
+
+export function pageKeysOf(records: readonly CarModel[], addresses: Addresses): PageKeys {
+  const pages = pageCount(records.length);
+  const json: string[] = [];
+  const html: string[] = [];
+  for (let page = 1; page <= pages; page += 1) {
+    json.push(jsonPageKey(records, page, addresses));
+    html.push(htmlPageKey(records, page, addresses));
+  }
+  return { json, html };
 }

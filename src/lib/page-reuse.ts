@@ -1,0 +1,60 @@
+/**
+ * Pages a rebuild takes from the published site instead of writing them again. Astro's incremental
+ * build skips a page whose cache key and code are unchanged, and copies it from its cache unless
+ * the file is already in the output folder: linking the published file there first makes that
+ * skip cost one hard link, and the unchanged file keeps its inode, time and bytes all the way to
+ * publication (so comparing it, and mirroring it for Vercel, costs nothing either).
+ *
+ * A page is linked only when the last published build had the same code fingerprint (sources,
+ * lock file, addresses) and the same key for it: then Astro skips it too, and were it ever to
+ * render it again it would write the same bytes.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import { htmlPagePath, pageFile } from './routes.ts';
+import type { PageKeys } from './page-keys.ts';
+import { linkFile } from './publish.ts';
+
+const RECORD_FILE = 'listing-build.v8';
+
+/** What a published build leaves for the next one. */
+export interface BuildRecord {
+  /** The site it was published to, so caches of sites that are gone can be recognised. */
+  site: string;
+  fingerprint: string;
+  /** The preparation of its data (see data-cache.ts). */
+  dataKey: string;
+  keys: PageKeys;
+}
+
+export function readBuildRecord(cacheDir: string): BuildRecord | undefined {
+  try {
+    return deserialize(readFileSync(join(cacheDir, RECORD_FILE))) as BuildRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeBuildRecord(cacheDir: string, record: BuildRecord): void {
+  writeFileSync(join(cacheDir, RECORD_FILE), serialize(record));
+}
+
+const htmlFile = (page: number) => (page === 1 ? 'index.html' : `${htmlPagePath(page).slice(1)}index.html`);
+
+/** Links every published page whose key is unchanged into `staging`; returns how many. */
+export function linkUnchangedPages(previous: PageKeys, next: PageKeys, siteDir: string, staging: string): number {
+  let linked = 0;
+  const link = (file: string) => {
+    const from = join(siteDir, file);
+    if (!existsSync(from)) return;
+    linkFile(from, join(staging, file));
+    linked += 1;
+  };
+  for (let index = 0; index < next.json.length; index += 1) {
+    if (previous.json[index] === next.json[index]) link(pageFile(index + 1));
+    // Page 1's HTML is the home page: no cache key, always rendered.
+    if (index > 0 && previous.html[index] === next.html[index]) link(htmlFile(index + 1));
+  }
+  return linked;
+}
