@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { serialize } from 'node:v8';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
@@ -26,7 +26,7 @@ import { hostFiles } from '../lib/host-configs/index.ts';
 import { VERCEL_OUTPUT_DIR } from '../lib/host-configs/vercel.ts';
 import { pageCount } from '../lib/listing.ts';
 import { pageKeysOf } from '../lib/page-keys.ts';
-import { linkUnchangedPages, readBuildRecord, writeBuildRecord, type BuildRecord } from '../lib/page-reuse.ts';
+import { linkUnchangedPages, pruneSiteCaches, readBuildRecord, writeBuildRecord, type BuildRecord } from '../lib/page-reuse.ts';
 import { formatReport } from '../lib/problems.ts';
 import { createStagingDir, discard, keepUnchangedTimes, linkFile, linkTree, publish, writeFiles } from '../lib/publish.ts';
 import { pageFile, pagePath, PUBLISHED } from '../lib/routes.ts';
@@ -91,8 +91,8 @@ interface BuildState {
   siteCacheDir: string;
   /** What this build leaves for the next one, once published. */
   record: BuildRecord;
-  /** Published pages linked into the staging folder because their key did not change. */
-  linkedPages: number;
+  /** Site paths of the published pages linked into the staging folder because their key did not change. */
+  linkedPages: ReadonlySet<string>;
 }
 
 const counted = (rows: number) => rows.toLocaleString('en');
@@ -153,6 +153,7 @@ async function prepareBuild(config: Config, root: string, cacheDir: string, logg
   // Each page's cache key, once for the build (the pages read them), and the published pages whose key is unchanged.
   const site = buildCacheDir(cacheDir, config.outDir);
   mkdirSync(site, { recursive: true });
+  pruneSiteCaches(dirname(site), site);
   const addresses = { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl };
   const fingerprint = createHash('sha256').update(sourceFingerprint(root, ['src', 'astro.config.mjs'])).update(JSON.stringify(addresses)).digest('hex');
   const record = readBuildRecord(site);
@@ -163,7 +164,7 @@ async function prepareBuild(config: Config, root: string, cacheDir: string, logg
   const staging = createStagingDir(config.outDir);
   // Astro skips pages only with its own cache of the last build; `--force` renders every page.
   const astroWillSkip = existsSync(join(site, 'incremental-build.json')) && !process.argv.includes('--force');
-  const linked = previous && record?.fingerprint === fingerprint && astroWillSkip ? linkUnchangedPages(record.keys, keys, config.outDir, staging) : 0;
+  const linked = previous && record?.fingerprint === fingerprint && astroWillSkip ? linkUnchangedPages(record.keys, keys, config.outDir, staging) : new Set<string>();
   clock.end('page keys');
   return { config, prepared, staging, previous, rows, clock, published: false, siteCacheDir: site, record: { site: resolve(config.outDir), fingerprint, dataKey: prepared.key, keys }, linkedPages: linked };
 }
@@ -180,7 +181,7 @@ async function finishBuild(build: BuildState): Promise<void> {
   writeFiles(staging, files.filter((file) => file.place === 'site'));
   writeFiles(config.deployDir, files.filter((file) => file.place === 'deploy'));
   clock.end('host configs');
-  const { kept, changed } = keepUnchangedTimes(config.outDir, staging);
+  const { kept, changed } = keepUnchangedTimes(config.outDir, staging, build.linkedPages);
   clock.end('keep unchanged times');
   const manifest = manifestOf(staging, {
     count: prepared.rows,
@@ -199,7 +200,7 @@ async function finishBuild(build: BuildState): Promise<void> {
   build.published = true;
   writeBuildRecord(build.siteCacheDir, build.record);
   clock.end('publish');
-  linkTree(config.outDir, join(config.deployDir, VERCEL_OUTPUT_DIR, 'static'));
+  linkTree(config.outDir, join(config.deployDir, VERCEL_OUTPUT_DIR, 'static'), previous ? changed : undefined);
   clock.end('Vercel static links');
   const report = reportBuild(config.outDir, config.dataFile, prepared.rows, clock, {
     changes: summariseChanges(changes),

@@ -9,7 +9,7 @@
  * lock file, addresses) and the same key for it: then Astro skips it too, and were it ever to
  * render it again it would write the same bytes.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { htmlPagePath, pageFile } from './routes.ts';
@@ -42,14 +42,15 @@ export function writeBuildRecord(cacheDir: string, record: BuildRecord): void {
 
 const htmlFile = (page: number) => (page === 1 ? 'index.html' : `${htmlPagePath(page).slice(1)}index.html`);
 
-/** Links every published page whose key is unchanged into `staging`; returns how many. */
-export function linkUnchangedPages(previous: PageKeys, next: PageKeys, siteDir: string, staging: string): number {
-  let linked = 0;
+/** Links every published page whose key is unchanged into `staging`; returns their site paths. */
+export function linkUnchangedPages(previous: PageKeys, next: PageKeys, siteDir: string, staging: string): Set<string> {
+  const linked = new Set<string>();
+  const folders = new Set<string>();
   const link = (file: string) => {
     const from = join(siteDir, file);
     if (!existsSync(from)) return;
-    linkFile(from, join(staging, file));
-    linked += 1;
+    linkFile(from, join(staging, file), folders);
+    linked.add(file);
   };
   for (let index = 0; index < next.json.length; index += 1) {
     if (previous.json[index] === next.json[index]) link(pageFile(index + 1));
@@ -57,4 +58,18 @@ export function linkUnchangedPages(previous: PageKeys, next: PageKeys, siteDir: 
     if (index > 0 && previous.html[index] === next.html[index]) link(htmlFile(index + 1));
   }
   return linked;
+}
+
+/**
+ * Removes the caches of sites that are gone (a build record naming a folder that no longer exists),
+ * and caches that never saw a build published, a day on: each holds a copy of a whole site.
+ */
+export function pruneSiteCaches(buildsDir: string, keep: string): void {
+  const dayAgo = Date.now() - 24 * 60 * 60_000;
+  for (const name of readdirSync(buildsDir)) {
+    const dir = join(buildsDir, name);
+    if (dir === keep) continue;
+    const record = readBuildRecord(dir);
+    if (record ? !existsSync(record.site) : statSync(dir).mtimeMs < dayAgo) rmSync(dir, { recursive: true, force: true });
+  }
 }

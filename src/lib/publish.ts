@@ -87,26 +87,29 @@ export function writeFiles(dir: string, files: readonly { path: string; content:
 /**
  * Mirrors the published site into `target` with hard links (a copy where the two are on different
  * file systems): Vercel's Build Output API wants the site's files inside its own folder, and links
- * cost no space and little time. Files already linked to the same file are left as they are, so
- * a rebuild that changed a few files relinks only those; files the site no longer has go.
+ * cost no space and little time. Given the site paths that changed since the mirror was last made
+ * (`keepUnchangedTimes`), only those are linked again; otherwise every file is compared. Files the
+ * site no longer has go.
  */
-export function linkTree(source: string, target: string): void {
+export function linkTree(source: string, target: string, changed?: ReadonlySet<string>): void {
+  const incremental = changed !== undefined && existsSync(target);
   const wanted = new Set<string>();
+  const folders = new Set<string>();
   for (const entry of readdirSync(source, { withFileTypes: true, recursive: true })) {
     const from = join(entry.parentPath, entry.name);
     const path = relative(source, from);
     const to = join(target, path);
     wanted.add(path);
-    if (entry.isDirectory()) {
-      mkdirSync(to, { recursive: true });
-      continue;
-    }
     if (!entry.isFile()) continue;
-    const existing = statOrUndefined(to);
-    const original = statSync(from);
-    if (existing?.ino === original.ino && existing.dev === original.dev) continue;
-    if (existing) rmSync(to, { recursive: true, force: true });
-    linkFile(from, to);
+    if (incremental) {
+      if (!changed.has(path.split(sep).join('/'))) continue;
+    } else {
+      const existing = statOrUndefined(to);
+      const original = statSync(from);
+      if (existing?.ino === original.ino && existing.dev === original.dev) continue;
+    }
+    rmSync(to, { recursive: true, force: true });
+    linkFile(from, to, folders);
   }
   if (!existsSync(target)) mkdirSync(target, { recursive: true });
   for (const entry of readdirSync(target, { withFileTypes: true, recursive: true })) {
@@ -115,9 +118,13 @@ export function linkTree(source: string, target: string): void {
   }
 }
 
-/** Hard-links `from` at `to` (a copy across file systems), creating folders as needed. */
-export function linkFile(from: string, to: string): void {
-  mkdirSync(dirname(to), { recursive: true });
+/** Hard-links `from` at `to` (a copy across file systems), creating folders as needed (once each, given `folders`). */
+export function linkFile(from: string, to: string, folders?: Set<string>): void {
+  const folder = dirname(to);
+  if (!folders?.has(folder)) {
+    mkdirSync(folder, { recursive: true });
+    folders?.add(folder);
+  }
   try {
     linkSync(from, to);
   } catch {
@@ -139,7 +146,12 @@ function statOrUndefined(path: string) {
  * what changed. Returns how many files kept their time and the site paths of the others (new
  * files, or files whose bytes changed): the change report's input.
  */
-export function keepUnchangedTimes(previousDir: string, stagingDir: string): { kept: number; changed: Set<string> } {
+export function keepUnchangedTimes(
+  previousDir: string,
+  stagingDir: string,
+  /** Site paths known to be the published files themselves (hard links): nothing to compare. */
+  linked: ReadonlySet<string> = new Set(),
+): { kept: number; changed: Set<string> } {
   const changed = new Set<string>();
   let kept = 0;
   const havePrevious = existsSync(previousDir);
@@ -147,6 +159,10 @@ export function keepUnchangedTimes(previousDir: string, stagingDir: string): { k
     if (!entry.isFile()) continue;
     const file = join(entry.parentPath, entry.name);
     const path = relative(stagingDir, file).split(sep).join('/');
+    if (havePrevious && linked.has(path)) {
+      kept += 1;
+      continue;
+    }
     if (!havePrevious || !sameBytes(join(previousDir, path), file)) {
       changed.add(path);
       continue;
