@@ -10,7 +10,7 @@
  * last good data).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { serialize } from 'node:v8';
@@ -22,7 +22,7 @@ import { ConfigError, loadConfig, type Config } from '../lib/config.ts';
 import { DOWNLOADS, prepareData, readRecords, sourceFingerprint, type PreparedData } from '../lib/data-cache.ts';
 import { serveListingInDev } from '../lib/dev-server.ts';
 import { manifestJson, manifestOf, manifestPath } from '../lib/downloads.ts';
-import { hostFiles } from '../lib/host-configs/index.ts';
+import { hostFiles, type HostFile, type HostInput } from '../lib/host-configs/index.ts';
 import { VERCEL_OUTPUT_DIR } from '../lib/host-configs/vercel.ts';
 import { pageCount } from '../lib/listing.ts';
 import { pageKeysOf } from '../lib/page-keys.ts';
@@ -169,6 +169,26 @@ async function prepareBuild(config: Config, root: string, cacheDir: string, logg
   return { config, prepared, staging, previous, rows, clock, published: false, siteCacheDir: site, record: { site: resolve(config.outDir), fingerprint, dataKey: prepared.key, keys }, linkedPages: linked };
 }
 
+const HOST_FILES_CACHE = 'host-files.json';
+
+/**
+ * The host configurations, generated (bundling the edge functions) only when what they are made
+ * from changed: the listing's size and addresses, the folders, the code.
+ */
+async function cachedHostFiles(siteCacheDir: string, fingerprint: string, input: HostInput, deployDir: string): Promise<HostFile[]> {
+  const key = createHash('sha256').update(JSON.stringify([fingerprint, input, deployDir])).digest('hex');
+  const file = join(siteCacheDir, HOST_FILES_CACHE);
+  try {
+    const cached = JSON.parse(readFileSync(file, 'utf8')) as { key: string; files: HostFile[] };
+    if (cached.key === key) return cached.files;
+  } catch {
+    // No usable cache: generate them.
+  }
+  const files = await hostFiles(input, deployDir);
+  writeFileSync(file, JSON.stringify({ key, files }));
+  return files;
+}
+
 /** Everything after Astro's pages: downloads, manifest, host configurations, change report, publication. */
 async function finishBuild(build: BuildState): Promise<void> {
   const { config, prepared, staging, previous, clock } = build;
@@ -177,7 +197,8 @@ async function finishBuild(build: BuildState): Promise<void> {
   for (const path of DOWNLOADS) linkFile(join(prepared.downloadsDir, path.slice(1)), join(staging, path.slice(1)));
   clock.end('downloads');
   // Host configurations name the site where it will be published, not the staging folder.
-  const files = await hostFiles({ baseUrl: config.baseUrl, assetsUrl: config.assetsUrl, count: prepared.rows, siteDir: resolve(config.outDir) }, config.deployDir);
+  const hostInput = { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl, count: prepared.rows, siteDir: resolve(config.outDir) };
+  const files = await cachedHostFiles(build.siteCacheDir, build.record.fingerprint, hostInput, resolve(config.deployDir));
   writeFiles(staging, files.filter((file) => file.place === 'site'));
   writeFiles(config.deployDir, files.filter((file) => file.place === 'deploy'));
   clock.end('host configs');
