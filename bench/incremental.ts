@@ -3,7 +3,8 @@
  * at 100k rows a rebuild with nothing changed and with 1 % of the prices changed; at 1M rows a
  * one-row edit (time and peak memory); and how soon `astro dev` shows an edited row at 10k rows.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevServer } from '../scripts/lib/servers.ts';
 import { dataFile, fresh, maxRuns, measureBuild, median, out, repeat, type Sample } from './lib.ts';
@@ -13,11 +14,14 @@ const mib = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MiB`;
 const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
 const percent = (part: number, whole: number) => `${((part / whole) * 100).toFixed(0)} %`;
 
-/** The CSV's lines with the prices of the rows `pick` selects raised by `raise` (min and max alike, so min ≤ max holds). */
+/**
+ * The CSV's lines with the prices of the rows `pick` selects raised by `raise` (min and max alike,
+ * so min ≤ max holds). Rows with a quoted field (a comma in a name) are left as they are.
+ */
 function withPrices(lines: readonly string[], pick: (index: number) => boolean, raise: number): string {
   const [header, ...rows] = lines;
   const changed = rows.map((line, index) => {
-    if (!pick(index)) return line;
+    if (!pick(index) || line.includes('"')) return line;
     const fields = line.split(',');
     fields[7] = String(Number(fields[7]) + raise);
     fields[8] = String(Number(fields[8]) + raise);
@@ -59,7 +63,10 @@ async function oneRowEdit(rows: number): Promise<{ clean: Sample; edit: Sample }
   fresh(site(rows));
   const clean = await measureBuild(buildEnv(file, rows));
   const edited = join(out, `incremental-${rows}-one-row.csv`);
-  writeFileSync(edited, withPrices(readLines(file), (index) => index === Math.floor(rows / 2), 1000));
+  const lines = readLines(file);
+  // The first row from the middle on without a quoted field (withPrices leaves those alone).
+  const row = lines.findIndex((line, index) => index > rows / 2 && !line.includes('"')) - 1;
+  writeFileSync(edited, withPrices(lines, (index) => index === row, 1000));
   const edit = await measureBuild(buildEnv(edited, rows));
   return { clean, edit };
 }
@@ -67,7 +74,8 @@ async function oneRowEdit(rows: number): Promise<{ clean: Sample; edit: Sample }
 /** Seconds from writing an edited data file to `astro dev` serving the page with the edit, three times. */
 async function devEdits(rows: number): Promise<number[]> {
   const source = readLines(await dataFile(rows));
-  const file = join(out, `dev-${rows}.csv`);
+  // Outside bench/out, which the dev server's watcher ignores (astro.config.mjs).
+  const file = join(mkdtempSync(join(tmpdir(), 'bench-dev-')), `dev-${rows}.csv`);
   writeFileSync(file, `${source.join('\n')}\n`);
   const dev = await startDevServer({ DATA_FILE: file });
   const page = async (path: string) => {
@@ -84,7 +92,8 @@ async function devEdits(rows: number): Promise<number[]> {
       const row = Math.floor(rows / 2) + edit * 10;
       const marker = `Edited ${edit} ${Date.now()}`;
       const lines = [...source];
-      lines[row + 1] = lines[row + 1]!.split(',').with(1, `${lines[row + 1]!.split(',')[1]} ${marker}`).join(',');
+      // The marker goes at the start of the name: right whatever quoting the rest of the line has.
+      lines[row + 1] = lines[row + 1]!.replace(/^(\d+),("?)/, `$1,$2${marker} `);
       const path = `/page/${Math.floor(row / 10) + 1}/`;
       const written = performance.now();
       writeFileSync(file, `${lines.join('\n')}\n`);

@@ -19,7 +19,7 @@ import type { Plugin, ViteDevServer } from 'vite';
 import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../lib/build-report.ts';
 import { changesJson, changesOf, NO_ROW_CHANGES, publishedRecords, readPreviousSite, rowChanges, shrinkRefusal, summariseChanges, type Changes, type PreviousSite } from '../lib/changes.ts';
 import { ConfigError, loadConfig, type Config } from '../lib/config.ts';
-import { DOWNLOADS, prepareData, readRecords, sourceFingerprint, type PreparedData } from '../lib/data-cache.ts';
+import { DOWNLOADS, prepareData, preparedRecordsFile, readRecords, sourceFingerprint, type PreparedData } from '../lib/data-cache.ts';
 import { serveListingInDev } from '../lib/dev-server.ts';
 import { manifestJson, manifestOf, manifestPath } from '../lib/downloads.ts';
 import { hostFiles, type HostFile, type HostInput } from '../lib/host-configs/index.ts';
@@ -89,8 +89,10 @@ interface BuildState {
   published: boolean;
   /** Astro's incremental cache of this site, where the page keys and the build record live too. */
   siteCacheDir: string;
-  /** What this build leaves for the next one, once published. */
-  record: BuildRecord;
+  /** What this build leaves for the next one, once published (with the site's files). */
+  record: Omit<BuildRecord, 'files'>;
+  /** What the last published build left. */
+  previousRecord: BuildRecord | undefined;
   /** Site paths of the published pages linked into the staging folder because their key did not change. */
   linkedPages: ReadonlySet<string>;
 }
@@ -117,14 +119,20 @@ function refuse(report: string, outDir: string): never {
  * Rows added, removed and changed against the published site. Nothing to compare when the data
  * and the assets address are those the site was built from; otherwise the records are needed.
  */
-function compareRows(previous: PreviousSite | undefined, prepared: PreparedData, config: Config, records: () => readonly CarModel[]): {
+function compareRows(
+  previous: PreviousSite | undefined,
+  previousRecordsFile: string | undefined,
+  prepared: PreparedData,
+  config: Config,
+  records: () => readonly CarModel[],
+): {
   rows: Changes['rows'];
   refusal?: string;
 } {
   if (previous && previous.manifest.data.sha256 === prepared.dataSha256 && previous.manifest.assetsUrl === config.assetsUrl) {
     return { rows: NO_ROW_CHANGES };
   }
-  const published = previous ? publishedRecords(previous) : undefined;
+  const published = previous ? publishedRecords(previous, previousRecordsFile) : undefined;
   const current = records();
   const refusal = config.allowShrink ? undefined : shrinkRefusal(published, current, config.outDir);
   return refusal ? { rows: NO_ROW_CHANGES, refusal } : { rows: rowChanges(published, current, config.assetsUrl) };
@@ -142,21 +150,23 @@ async function prepareBuild(config: Config, root: string, cacheDir: string, logg
   if ('problems' in preparation) refuse(formatReport(preparation.problems), config.outDir);
   const { data: prepared } = preparation;
   const previous = readPreviousSite(config.outDir);
+  const site = buildCacheDir(cacheDir, config.outDir);
+  const record = readBuildRecord(site);
   let records = preparation.records;
   const recordsOnce = () => (records ??= readRecords(prepared.recordsFile));
-  const { rows, refusal } = compareRows(previous, prepared, config, recordsOnce);
+  // The published site's records, from its preparation while it is kept (see data-cache.ts).
+  const previousRecordsFile = record && previous ? preparedRecordsFile(join(cacheDir, PREPARED_DIR), record.dataKey) : undefined;
+  const { rows, refusal } = compareRows(previous, previousRecordsFile, prepared, config, recordsOnce);
   if (refusal) refuse(refusal, config.outDir);
   clock.end('validate');
   const reused = prepared.validated ? '' : ' (unchanged since an earlier build: not validated again)';
   logger.info(`${config.dataFile}: ${counted(prepared.rows)} rows valid${reused}, building ${counted(pageCount(prepared.rows))} pages`);
 
   // Each page's cache key, once for the build (the pages read them), and the published pages whose key is unchanged.
-  const site = buildCacheDir(cacheDir, config.outDir);
   mkdirSync(site, { recursive: true });
   pruneSiteCaches(dirname(site), site);
   const addresses = { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl };
   const fingerprint = createHash('sha256').update(sourceFingerprint(root, ['src', 'astro.config.mjs'])).update(JSON.stringify(addresses)).digest('hex');
-  const record = readBuildRecord(site);
   const sameInput = record?.fingerprint === fingerprint && record.dataKey === prepared.key;
   const keys = sameInput ? record.keys : pageKeysOf(recordsOnce(), addresses);
   records = undefined;
@@ -166,7 +176,7 @@ async function prepareBuild(config: Config, root: string, cacheDir: string, logg
   const astroWillSkip = existsSync(join(site, 'incremental-build.json')) && !process.argv.includes('--force');
   const linked = previous && record?.fingerprint === fingerprint && astroWillSkip ? linkUnchangedPages(record.keys, keys, config.outDir, staging) : new Set<string>();
   clock.end('page keys');
-  return { config, prepared, staging, previous, rows, clock, published: false, siteCacheDir: site, record: { site: resolve(config.outDir), fingerprint, dataKey: prepared.key, keys }, linkedPages: linked };
+  return { config, prepared, staging, previous, rows, clock, published: false, siteCacheDir: site, record: { site: resolve(config.outDir), fingerprint, dataKey: prepared.key, keys }, previousRecord: record, linkedPages: linked };
 }
 
 const HOST_FILES_CACHE = 'host-files.json';
@@ -202,7 +212,7 @@ async function finishBuild(build: BuildState): Promise<void> {
   writeFiles(staging, files.filter((file) => file.place === 'site'));
   writeFiles(config.deployDir, files.filter((file) => file.place === 'deploy'));
   clock.end('host configs');
-  const { kept, changed } = keepUnchangedTimes(config.outDir, staging, build.linkedPages);
+  const { kept, changed, files: siteFiles } = keepUnchangedTimes(config.outDir, staging, build.linkedPages);
   clock.end('keep unchanged times');
   const manifest = manifestOf(staging, {
     count: prepared.rows,
@@ -219,9 +229,11 @@ async function finishBuild(build: BuildState): Promise<void> {
   clock.end('changes');
   publish(staging, config.outDir);
   build.published = true;
-  writeBuildRecord(build.siteCacheDir, build.record);
+  writeBuildRecord(build.siteCacheDir, { ...build.record, files: siteFiles });
   clock.end('publish');
-  linkTree(config.outDir, join(config.deployDir, VERCEL_OUTPUT_DIR, 'static'), previous ? changed : undefined);
+  // The mirror is that of the published site only when the last build recorded it.
+  const previousFiles = build.previousRecord?.files;
+  linkTree(config.outDir, join(config.deployDir, VERCEL_OUTPUT_DIR, 'static'), previous && previousFiles ? { changed, files: siteFiles, previousFiles } : undefined);
   clock.end('Vercel static links');
   const report = reportBuild(config.outDir, config.dataFile, prepared.rows, clock, {
     changes: summariseChanges(changes),

@@ -5,12 +5,13 @@
  * mirror. Also the guard against publishing a truncated export.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { deserialize } from 'node:v8';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MANIFEST_FILE, manifestSchema, type Manifest } from './manifest.ts';
 import { htmlPagePath, LISTING_PATH, pageFile, pagePath, PUBLISHED } from './routes.ts';
 import { FIELDS, type CarModel } from './schema.ts';
-import { serialiseRecord } from './serialise.ts';
+import { logoUrl } from './serialise.ts';
 
 export const changesSchema = z
   .object({
@@ -42,9 +43,24 @@ export function readPreviousSite(dir: string): PreviousSite | undefined {
   return { dir, manifest: manifestSchema.parse(JSON.parse(readFileSync(manifestFile, 'utf8'))) };
 }
 
-/** Each record the site publishes, as its pages write it, by id (read from its `all.json`). */
-export function publishedRecords(site: PreviousSite): Map<number, Record<string, unknown>> {
-  const records = JSON.parse(readFileSync(join(site.dir, PUBLISHED.allJson.slice(1)), 'utf8')) as Record<string, unknown>[];
+/** A record's fields as the API publishes them (prices as numbers, the logo as its URL). */
+type PublishedRecord = Record<string, unknown>;
+
+/** The fields of `record` as the API publishes them under `assetsUrl`. */
+function publishedValues(record: CarModel, assetsUrl: string): PublishedRecord {
+  return { ...record, logo: logoUrl(record.logo, assetsUrl) };
+}
+
+/**
+ * Each record the site publishes, by id: from the records its build prepared (`recordsFile`, fast
+ * and compact) where they are still kept, else read back from its `all.json`.
+ */
+export function publishedRecords(site: PreviousSite, recordsFile?: string): Map<number, PublishedRecord> {
+  if (recordsFile !== undefined && existsSync(recordsFile)) {
+    const records = deserialize(readFileSync(recordsFile)) as CarModel[];
+    return new Map(records.map((record) => [record.id, publishedValues(record, site.manifest.assetsUrl)]));
+  }
+  const records = JSON.parse(readFileSync(join(site.dir, PUBLISHED.allJson.slice(1)), 'utf8')) as PublishedRecord[];
   return new Map(records.map((record) => [record['id'] as number, record]));
 }
 
@@ -74,7 +90,7 @@ export function rowChanges(published: ReadonlyMap<number, Record<string, unknown
       added.push(record.id);
       continue;
     }
-    const now = JSON.parse(serialiseRecord(record, assetsUrl)) as Record<string, unknown>;
+    const now = publishedValues(record, assetsUrl);
     const fields = FIELDS.filter((field) => now[field] !== old[field]);
     if (fields.length > 0) changed.push({ id: record.id, fields });
   }

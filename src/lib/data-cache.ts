@@ -158,3 +158,8 @@ function prune(cacheDir: string, keep: string): void {
 export function readRecords(recordsFile: string): CarModel[] {
   return deserialize(readFileSync(recordsFile)) as CarModel[];
 }
+
+/** The records file of the preparation named `key` (it may have been pruned). */
+export function preparedRecordsFile(cacheDir: string, key: string): string {
+  return join(cacheDir, key, RECORDS_FILE);
+}

@@ -26,6 +26,8 @@ export interface BuildRecord {
   /** The preparation of its data (see data-cache.ts). */
   dataKey: string;
   keys: PageKeys;
+  /** Every file of the published site (site paths), for the next build's mirror of it. */
+  files: readonly string[];
 }
 
 export function readBuildRecord(cacheDir: string): BuildRecord | undefined {

@@ -84,15 +84,33 @@ export function writeFiles(dir: string, files: readonly { path: string; content:
   }
 }
 
+/** What a rebuild knows of the site it replaces, so that mirroring it needs no walk of either tree. */
+export interface SiteChanges {
+  /** Site paths of the new site's files that are new or whose bytes changed. */
+  changed: ReadonlySet<string>;
+  /** Site paths of every file of the new site, and of the site it replaced. */
+  files: readonly string[];
+  previousFiles: readonly string[];
+}
+
 /**
  * Mirrors the published site into `target` with hard links (a copy where the two are on different
  * file systems): Vercel's Build Output API wants the site's files inside its own folder, and links
- * cost no space and little time. Given the site paths that changed since the mirror was last made
- * (`keepUnchangedTimes`), only those are linked again; otherwise every file is compared. Files the
- * site no longer has go.
+ * cost no space and little time. Given what changed since the mirror was made, only the changed
+ * files are linked again and the files the site no longer has removed; otherwise both trees are
+ * walked and compared.
  */
-export function linkTree(source: string, target: string, changed?: ReadonlySet<string>): void {
-  const incremental = changed !== undefined && existsSync(target);
+export function linkTree(source: string, target: string, changes?: SiteChanges): void {
+  if (changes && existsSync(target)) {
+    const folders = new Set<string>();
+    for (const path of changes.changed) {
+      rmSync(join(target, path), { recursive: true, force: true });
+      linkFile(join(source, path), join(target, path), folders);
+    }
+    const files = new Set(changes.files);
+    for (const path of changes.previousFiles) if (!files.has(path)) rmSync(join(target, path), { force: true });
+    return;
+  }
   const wanted = new Set<string>();
   const folders = new Set<string>();
   for (const entry of readdirSync(source, { withFileTypes: true, recursive: true })) {
@@ -101,13 +119,9 @@ export function linkTree(source: string, target: string, changed?: ReadonlySet<s
     const to = join(target, path);
     wanted.add(path);
     if (!entry.isFile()) continue;
-    if (incremental) {
-      if (!changed.has(path.split(sep).join('/'))) continue;
-    } else {
-      const existing = statOrUndefined(to);
-      const original = statSync(from);
-      if (existing?.ino === original.ino && existing.dev === original.dev) continue;
-    }
+    const existing = statOrUndefined(to);
+    const original = statSync(from);
+    if (existing?.ino === original.ino && existing.dev === original.dev) continue;
     rmSync(to, { recursive: true, force: true });
     linkFile(from, to, folders);
   }
@@ -151,14 +165,16 @@ export function keepUnchangedTimes(
   stagingDir: string,
   /** Site paths known to be the published files themselves (hard links): nothing to compare. */
   linked: ReadonlySet<string> = new Set(),
-): { kept: number; changed: Set<string> } {
+): { kept: number; changed: Set<string>; files: string[] } {
   const changed = new Set<string>();
+  const files: string[] = [];
   let kept = 0;
   const havePrevious = existsSync(previousDir);
   for (const entry of readdirSync(stagingDir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
     const file = join(entry.parentPath, entry.name);
     const path = relative(stagingDir, file).split(sep).join('/');
+    files.push(path);
     if (havePrevious && linked.has(path)) {
       kept += 1;
       continue;
@@ -171,7 +187,7 @@ export function keepUnchangedTimes(
     utimesSync(file, before.atimeMs / 1000, before.mtimeMs / 1000);
     kept += 1;
   }
-  return { kept, changed };
+  return { kept, changed, files };
 }
 
 function sameBytes(previous: string, next: string): boolean {
