@@ -134,7 +134,7 @@ function compareRows(
   }
   const published = previous ? publishedRecords(previous, previousRecordsFile) : undefined;
   const current = records();
-  const refusal = config.allowShrink ? undefined : shrinkRefusal(published, current, config.outDir);
+  const refusal = config.allowShrink ? undefined : shrinkRefusal(published?.byId, current, config.outDir);
   return refusal ? { rows: NO_ROW_CHANGES, refusal } : { rows: rowChanges(published, current, config.assetsUrl) };
 }
 

@@ -43,25 +43,25 @@ export function readPreviousSite(dir: string): PreviousSite | undefined {
   return { dir, manifest: manifestSchema.parse(JSON.parse(readFileSync(manifestFile, 'utf8'))) };
 }
 
-/** A record's fields as the API publishes them (prices as numbers, the logo as its URL). */
-type PublishedRecord = Record<string, unknown>;
-
-/** The fields of `record` as the API publishes them under `assetsUrl`. */
-function publishedValues(record: CarModel, assetsUrl: string): PublishedRecord {
-  return { ...record, logo: logoUrl(record.logo, assetsUrl) };
+/**
+ * The records a site publishes, by id, and how to read a record's logo URL: from the records its
+ * build prepared (`recordsFile`, compact, logo as a path) where they are still kept, else read
+ * back from its `all.json` (logo as a URL). Records are not copied: a million of them are large.
+ */
+export interface PublishedRecords {
+  byId: Map<number, Record<string, unknown>>;
+  logoUrlOf: (record: Record<string, unknown>) => unknown;
 }
 
-/**
- * Each record the site publishes, by id: from the records its build prepared (`recordsFile`, fast
- * and compact) where they are still kept, else read back from its `all.json`.
- */
-export function publishedRecords(site: PreviousSite, recordsFile?: string): Map<number, PublishedRecord> {
+export function publishedRecords(site: PreviousSite, recordsFile?: string): PublishedRecords {
   if (recordsFile !== undefined && existsSync(recordsFile)) {
     const records = deserialize(readFileSync(recordsFile)) as CarModel[];
-    return new Map(records.map((record) => [record.id, publishedValues(record, site.manifest.assetsUrl)]));
+    const byId = new Map<number, Record<string, unknown>>();
+    for (const record of records) byId.set(record.id, record as unknown as Record<string, unknown>);
+    return { byId, logoUrlOf: (record) => logoUrl(record['logo'] as string | null, site.manifest.assetsUrl) };
   }
-  const records = JSON.parse(readFileSync(join(site.dir, PUBLISHED.allJson.slice(1)), 'utf8')) as PublishedRecord[];
-  return new Map(records.map((record) => [record['id'] as number, record]));
+  const records = JSON.parse(readFileSync(join(site.dir, PUBLISHED.allJson.slice(1)), 'utf8')) as Record<string, unknown>[];
+  return { byId: new Map(records.map((record) => [record['id'] as number, record])), logoUrlOf: (record) => record['logo'] };
 }
 
 /** The message that stops a build removing too many published rows, or undefined when it may go on. */
@@ -79,8 +79,8 @@ export function shrinkRefusal(published: ReadonlyMap<number, unknown> | undefine
 }
 
 /** Rows added, removed and changed (with the fields whose published value changed) against `published`. */
-export function rowChanges(published: ReadonlyMap<number, Record<string, unknown>> | undefined, records: readonly CarModel[], assetsUrl: string): Changes['rows'] {
-  const before = published ?? new Map<number, Record<string, unknown>>();
+export function rowChanges(published: PublishedRecords | undefined, records: readonly CarModel[], assetsUrl: string): Changes['rows'] {
+  const before = published?.byId ?? new Map<number, Record<string, unknown>>();
   const ids = new Set(records.map((record) => record.id));
   const added: number[] = [];
   const changed: Changes['rows']['changed'] = [];
@@ -90,8 +90,9 @@ export function rowChanges(published: ReadonlyMap<number, Record<string, unknown
       added.push(record.id);
       continue;
     }
-    const now = publishedValues(record, assetsUrl);
-    const fields = FIELDS.filter((field) => now[field] !== old[field]);
+    const fields = FIELDS.filter((field) =>
+      field === 'logo' ? logoUrl(record.logo, assetsUrl) !== published!.logoUrlOf(old) : record[field] !== old[field],
+    );
     if (fields.length > 0) changed.push({ id: record.id, fields });
   }
   return { added, removed: [...before.keys()].filter((id) => !ids.has(id)), changed };
