@@ -28,11 +28,16 @@ function listingDigest(records: readonly CarModel[]): string {
   return known;
 }
 
-/** The HTML page's key: its page number, the listing's size and makes, its models with their makes. */
-function htmlPageKey(records: readonly CarModel[], page: number, addresses: Addresses): string {
+/**
+ * The HTML page's key: what its JSON page holds (every field of its models and the listing's size:
+ * the JSON key covers them) and what the HTML page shows besides: its number, its models' makes,
+ * the make filter's counts, and the addresses (its canonical link and the search's sample logo use
+ * them even where no model has a logo or a neighbour).
+ */
+function htmlPageKey(records: readonly CarModel[], page: number, jsonKey: string, addresses: Addresses): string {
   const { makeOf } = makeTable(records);
-  const models = pageSlice(records, page).map((model) => [model, makeOf(model).latin]);
-  return digest(JSON.stringify([page, records.length, pageCount(records.length), addresses, listingDigest(records), models]));
+  const makes = pageSlice(records, page).map((model) => makeOf(model).latin);
+  return digest(JSON.stringify([jsonKey, page, pageCount(records.length), addresses, listingDigest(records), makes]));
 }
 
 /** Every page's key: `json[n - 1]` for page n's JSON, `html[n - 1]` for its HTML page. */
@@ -46,8 +51,9 @@ export function pageKeysOf(records: readonly CarModel[], addresses: Addresses): 
   const json: string[] = [];
   const html: string[] = [];
   for (let page = 1; page <= pages; page += 1) {
-    json.push(jsonPageKey(records, page, addresses));
-    html.push(htmlPageKey(records, page, addresses));
+    const jsonKey = jsonPageKey(records, page, addresses);
+    json.push(jsonKey);
+    html.push(htmlPageKey(records, page, jsonKey, addresses));
   }
   return { json, html };
 }
