@@ -204,8 +204,6 @@ async function finishBuild(build: BuildState): Promise<void> {
   const { config, prepared, staging, previous, clock } = build;
   clearInterval(build.progress);
   clock.end('pages (Astro)');
-  // Written by a worker thread while Astro rendered (see data-cache.ts): usually done by now.
-  const downloads = await prepared.downloads;
   for (const path of DOWNLOADS) linkFile(join(prepared.downloadsDir, path.slice(1)), join(staging, path.slice(1)));
   clock.end('downloads');
   // Host configurations name the site where it will be published, not the staging folder.
@@ -221,7 +219,7 @@ async function finishBuild(build: BuildState): Promise<void> {
     baseUrl: config.baseUrl,
     assetsUrl: config.assetsUrl,
     data: { file: prepared.dataFile, sha256: prepared.dataSha256 },
-    downloads,
+    downloads: prepared.downloads,
     // A page file whose bytes are those of the published one has its published hash.
     knownPageHash: (page) => (previous && !changed.has(pageFile(page)) ? previous.manifest.files[pagePath(page)] : undefined),
   });
@@ -261,8 +259,6 @@ export default function listing(): AstroIntegration {
       logger.error(`${current.problemReport}\n${current.prepared ? 'Showing the last good data until the file is fixed.' : 'No good data yet: the listing is empty until the file is fixed.'}`);
       return;
     }
-    // Every file the dev server serves must exist before the pages see the new data.
-    await preparation.data.downloads;
     current.prepared = preparation.data;
     current.recordsFile = preparation.data.recordsFile;
     current.problemReport = null;

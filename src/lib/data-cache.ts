@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
+import { writeDownloadFiles } from './downloads.ts';
 import { loadCsv, SEPARATORS, type LoadProgress } from './load.ts';
 import type { Problem } from './problems.ts';
 import { PUBLISHED } from './routes.ts';
@@ -21,19 +21,15 @@ const PREPARED_FILE = 'prepared.json';
 /** Prepared folders kept besides the one in use: going back to a recent file costs nothing. */
 const KEPT_PREPARATIONS = 4;
 
-const DOWNLOADS_DIR = 'downloads';
-const HASHES_FILE = 'hashes.json';
-
 const preparedSchema = z.object({
   /** SHA-256 of the data file's bytes. */
   dataSha256: z.string(),
   rows: z.int().min(0),
   /** How the file was read, for people ("UTF-8, comma-separated"). */
   format: z.string(),
+  /** URL path of each download → SHA-256 of its bytes. */
+  downloads: z.record(z.string(), z.string()),
 });
-
-/** URL path of each download → SHA-256 of its bytes. */
-const hashesSchema = z.record(z.string(), z.string());
 
 export interface PreparedData extends z.infer<typeof preparedSchema> {
   /** The hash that names this preparation. */
@@ -42,13 +38,8 @@ export interface PreparedData extends z.infer<typeof preparedSchema> {
   dataFile: string;
   /** The records, V8-serialised: read them with `readRecords`. */
   recordsFile: string;
-  /** Folder holding the downloads, at their site paths (`all.json`, …), once `downloads` has settled. */
+  /** Folder holding the downloads, at their site paths (`all.json`, …). */
   downloadsDir: string;
-  /**
-   * The downloads' hashes by URL path, once they are written: a worker thread writes them while
-   * the caller goes on (a build renders its pages meanwhile).
-   */
-  downloads: Promise<Record<string, string>>;
   /** Whether this data was validated now (false: an earlier preparation was reused). */
   validated: boolean;
 }
@@ -110,8 +101,7 @@ export async function prepareData({ root, cacheDir, dataFile, assetsUrl, progres
     key,
     dataFile: relative(process.cwd(), resolve(dataFile)).split(sep).join('/'),
     recordsFile: join(dir, RECORDS_FILE),
-    downloadsDir: join(dir, DOWNLOADS_DIR),
-    downloads: readyDownloads(dir, assetsUrl),
+    downloadsDir: dir,
     validated,
   });
 
@@ -129,51 +119,18 @@ export async function prepareData({ root, cacheDir, dataFile, assetsUrl, progres
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   writeFileSync(join(staging, RECORDS_FILE), serialize(records));
+  const downloads = await writeDownloadFiles(staging, records, assetsUrl);
   const prepared = {
     dataSha256,
     rows: records.length,
     format: format ? `${format.encoding}, ${SEPARATORS[format.separator]}-separated` : 'UTF-8, comma-separated',
+    downloads,
   };
   writeFileSync(join(staging, PREPARED_FILE), JSON.stringify(prepared));
   rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
   prune(cacheDir, key);
   return { data: located(prepared, true), records };
-}
-
-const pendingDownloads = new Map<string, Promise<Record<string, string>>>();
-
-/**
- * The downloads of the preparation in `dir`: read when complete, else written by a worker thread
- * from its records (into a folder beside, renamed when complete). One worker per preparation.
- */
-function readyDownloads(dir: string, assetsUrl: string): Promise<Record<string, string>> {
-  const target = join(dir, DOWNLOADS_DIR);
-  try {
-    return Promise.resolve(hashesSchema.parse(JSON.parse(readFileSync(join(target, HASHES_FILE), 'utf8'))));
-  } catch {
-    // Not written yet (or cut short): write them.
-  }
-  const pending = pendingDownloads.get(dir);
-  if (pending) return pending;
-  const staging = `${target}.${process.pid}.tmp`;
-  rmSync(staging, { recursive: true, force: true });
-  const written = new Promise<Record<string, string>>((done, fail) => {
-    const worker = new Worker(new URL('./downloads-worker.ts', import.meta.url), {
-      workerData: { recordsFile: join(dir, RECORDS_FILE), dir: staging, assetsUrl },
-    });
-    worker.once('message', (hashes: Record<string, string>) => done(hashes));
-    worker.once('error', fail);
-    worker.once('exit', (code) => fail(new Error(`the downloads worker stopped (exit code ${code})`)));
-  }).then((hashes) => {
-    writeFileSync(join(staging, HASHES_FILE), JSON.stringify(hashes));
-    rmSync(target, { recursive: true, force: true });
-    renameSync(staging, target);
-    return hashes;
-  });
-  pendingDownloads.set(dir, written);
-  written.finally(() => pendingDownloads.delete(dir)).catch(() => undefined);
-  return written;
 }
 
 function readPrepared(dir: string): z.infer<typeof preparedSchema> | undefined {

@@ -103,13 +103,12 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
     if (path === PUBLISHED.manifest) {
       if (manifest?.key !== prepared.key) {
         const all = records(prepared);
-        const downloads = await prepared.downloads;
         const json = manifestJson(
           manifestOf('', {
             count: prepared.rows,
             ...listing.addresses,
             data: { file: prepared.dataFile, sha256: prepared.dataSha256 },
-            downloads,
+            downloads: prepared.downloads,
             knownPageHash: (page) => createHash('sha256').update(serialisePage(all, page, listing.addresses)).digest('hex'),
           }),
         );

@@ -17,6 +17,7 @@ import type { PageKeys } from './page-keys.ts';
 import { linkFile } from './publish.ts';
 
 const RECORD_FILE = 'listing-build.v8';
+const SITE_FILE = 'site.txt';
 
 /** What a published build leaves for the next one. */
 export interface BuildRecord {
@@ -40,6 +41,8 @@ export function readBuildRecord(cacheDir: string): BuildRecord | undefined {
 
 export function writeBuildRecord(cacheDir: string, record: BuildRecord): void {
   writeFileSync(join(cacheDir, RECORD_FILE), serialize(record));
+  // Apart from the record (which holds every page's key), so that pruning reads a line per site.
+  writeFileSync(join(cacheDir, SITE_FILE), record.site);
 }
 
 const htmlFile = (page: number) => (page === 1 ? 'index.html' : `${htmlPagePath(page).slice(1)}index.html`);
@@ -71,7 +74,12 @@ export function pruneSiteCaches(buildsDir: string, keep: string): void {
   for (const name of readdirSync(buildsDir)) {
     const dir = join(buildsDir, name);
     if (dir === keep) continue;
-    const record = readBuildRecord(dir);
-    if (record ? !existsSync(record.site) : statSync(dir).mtimeMs < dayAgo) rmSync(dir, { recursive: true, force: true });
+    let site: string | undefined;
+    try {
+      site = readFileSync(join(dir, SITE_FILE), 'utf8');
+    } catch {
+      site = undefined;
+    }
+    if (site !== undefined ? !existsSync(site) : statSync(dir).mtimeMs < dayAgo) rmSync(dir, { recursive: true, force: true });
   }
 }
