@@ -9,7 +9,7 @@ import { deserialize } from 'node:v8';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MANIFEST_FILE, manifestSchema, type Manifest } from './manifest.ts';
-import { htmlPagePath, LISTING_PATH, pageFile, pagePath, PUBLISHED } from './routes.ts';
+import { htmlPageFile, htmlPagePath, LISTING_PATH, pageFile, pagePath, PUBLISHED } from './routes.ts';
 import { FIELDS, type CarModel } from './schema.ts';
 import { logoUrl } from './serialise.ts';
 
@@ -126,9 +126,8 @@ export function changesOf(previous: PreviousSite | undefined, built: BuiltSite):
   let html = 0;
   for (let page = 1; page <= pages; page += 1) {
     const jsonChanged = previous?.manifest.files[pagePath(page)] !== manifest.files[pagePath(page)];
-    const htmlFile = page === 1 ? 'index.html' : `${htmlPagePath(page).slice(1)}index.html`;
     // A page that is gone changed too (the host now answers 404).
-    const htmlChanged = !previous || page > manifest.pageCount || built.changedFiles.has(htmlFile);
+    const htmlChanged = !previous || page > manifest.pageCount || built.changedFiles.has(htmlPageFile(page));
     // `page=last` moves when the page count does.
     const lastMoved = oldPages !== manifest.pageCount && (page === oldPages || page === manifest.pageCount);
     if (jsonChanged) json += 1;

@@ -4,6 +4,7 @@
  * and the manifest served from the prepared data, and the data file watched: an edit is prepared
  * again and every open page reloads, with no restart.
  */
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -11,10 +12,9 @@ import type { ViteDevServer } from 'vite';
 import { DOWNLOADS, readRecords, type PreparedData } from './data-cache.ts';
 import { manifestJson, manifestOf } from './downloads.ts';
 import { replyTo } from './handler.ts';
-import { BODIES, PUBLISHED, isListingPath, siteHeaders } from './routes.ts';
+import { PUBLISHED, isListingPath, siteHeaders, staticMethodAnswer } from './routes.ts';
 import type { CarModel } from './schema.ts';
 import { serialisePage, type Addresses } from './serialise.ts';
-import { createHash } from 'node:crypto';
 
 export interface DevListing {
   /** Absolute path of the data file to watch. */
@@ -33,8 +33,6 @@ const CONTENT_TYPES: Record<string, string> = {
   [PUBLISHED.allCsv]: 'text/csv; charset=utf-8',
   [PUBLISHED.searchIndex]: 'application/json',
 };
-
-const STATIC_METHODS = 'GET, HEAD';
 
 /** The site's headers, but for styles: Astro's dev server puts each page's CSS inline, the build in files. */
 const devSiteHeaders = (assetsUrl: string) => {
@@ -70,9 +68,9 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
     const isDownload = (DOWNLOADS as readonly string[]).includes(path);
     if (!isListingPath(path)) {
       // The site's own files answer as on the preview server: its headers, and GET and HEAD only.
-      if (method !== 'GET' && method !== 'HEAD') {
-        if (method === 'OPTIONS') response.writeHead(204, { Allow: STATIC_METHODS }).end();
-        else response.writeHead(405, { 'Content-Type': 'application/json', Allow: STATIC_METHODS }).end(BODIES.methodNotAllowed(method));
+      const refused = staticMethodAnswer(method);
+      if (refused) {
+        response.writeHead(refused.status, refused.headers).end(refused.body || undefined);
         return;
       }
       if (!isDownload && path !== PUBLISHED.manifest) {

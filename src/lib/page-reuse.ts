@@ -12,7 +12,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { htmlPagePath, pageFile } from './routes.ts';
+import { htmlPageFile, pageFile } from './routes.ts';
 import type { PageKeys } from './page-keys.ts';
 import { linkFile } from './publish.ts';
 
@@ -45,8 +45,6 @@ export function writeBuildRecord(cacheDir: string, record: BuildRecord): void {
   writeFileSync(join(cacheDir, SITE_FILE), record.site);
 }
 
-const htmlFile = (page: number) => (page === 1 ? 'index.html' : `${htmlPagePath(page).slice(1)}index.html`);
-
 /** Links every published page whose key is unchanged into `staging`; returns their site paths. */
 export function linkUnchangedPages(previous: PageKeys, next: PageKeys, siteDir: string, staging: string): Set<string> {
   const linked = new Set<string>();
@@ -60,7 +58,7 @@ export function linkUnchangedPages(previous: PageKeys, next: PageKeys, siteDir: 
   for (let index = 0; index < next.json.length; index += 1) {
     if (previous.json[index] === next.json[index]) link(pageFile(index + 1));
     // Page 1's HTML is the home page: no cache key, always rendered.
-    if (index > 0 && previous.html[index] === next.html[index]) link(htmlFile(index + 1));
+    if (index > 0 && previous.html[index] === next.html[index]) link(htmlPageFile(index + 1));
   }
   return linked;
 }

@@ -10,7 +10,7 @@ import { LRUCache } from 'lru-cache';
 import serveHandler from 'serve-handler';
 import { MANIFEST_FILE, manifestSchema, type Manifest } from './manifest.ts';
 import { replyTo } from './handler.ts';
-import { BODIES, isListingPath, pageFile, pagePath, siteHeaders, type HeaderFields } from './routes.ts';
+import { isListingPath, pageFile, pagePath, siteHeaders, staticMethodAnswer, type HeaderFields } from './routes.ts';
 
 export interface PreviewOptions {
   /** The built site to serve. */
@@ -19,7 +19,6 @@ export interface PreviewOptions {
 
 /** Longest request target answered; longer ones get 414 (Node itself stops headers past 16 KiB). */
 const MAX_URL_LENGTH = 8192;
-const STATIC_METHODS = 'GET, HEAD';
 
 /** How long a read manifest is trusted before the file is looked at again for a newer build. */
 const MANIFEST_RECHECK_MS = 500;
@@ -162,13 +161,10 @@ export function createPreviewServer({ outDir }: PreviewOptions): Server {
       await answerListingRequest(request, response, method, outDir, site);
       return;
     }
-    if (method === 'OPTIONS') {
-      response.writeHead(204, { Allow: STATIC_METHODS });
-      response.end();
-      return;
-    }
-    if (method !== 'GET' && method !== 'HEAD') {
-      send(response, method, 405, { 'Content-Type': 'application/json', Allow: STATIC_METHODS }, BODIES.methodNotAllowed(method));
+    const refused = staticMethodAnswer(method);
+    if (refused) {
+      if (refused.status === 204) response.writeHead(204, refused.headers).end();
+      else send(response, method, refused.status, refused.headers, refused.body);
       return;
     }
     await serveHandler(request, response, {

@@ -55,6 +55,11 @@ export function htmlPagePath(page: number): string {
   return page === 1 ? '/' : `/page/${page}/`;
 }
 
+/** The file of HTML page `page` in the built site (relative): `index.html`, `page/2/index.html`. */
+export function htmlPageFile(page: number): string {
+  return `${htmlPagePath(page).slice(1)}index.html`;
+}
+
 /** Files holding the error bodies, for static hosts that answer errors with a file. */
 export const ERROR_FILES = {
   invalidPage: { file: '_errors/invalid-page.json', body: '{"detail":"Invalid page."}' },
@@ -130,6 +135,19 @@ export type HeaderFields = Record<string, string>;
 export type ListingAnswer =
   | { status: 200; headers: HeaderFields; page: number }
   | { status: number; headers: HeaderFields; body: string };
+
+/** Methods the site's own files (HTML pages, downloads, schemas) answer. */
+const STATIC_METHODS = 'GET, HEAD';
+
+/**
+ * The answer to a request for one of the site's own files with a method other than GET and HEAD
+ * (OPTIONS: 204 with `Allow`; anything else: DRF's 405 body), or undefined for GET and HEAD.
+ */
+export function staticMethodAnswer(method: string): { status: number; headers: HeaderFields; body: string } | undefined {
+  if (method === 'GET' || method === 'HEAD') return undefined;
+  if (method === 'OPTIONS') return { status: 204, headers: { Allow: STATIC_METHODS }, body: '' };
+  return { status: 405, headers: { 'Content-Type': 'application/json', Allow: STATIC_METHODS }, body: BODIES.methodNotAllowed(method) };
+}
 
 /** Whether a path belongs to the listing API (the only paths `answerListing` answers). */
 export function isListingPath(pathname: string): boolean {
