@@ -20,6 +20,14 @@ export interface Addresses {
 export function pythonFloat(value: number): string {
   if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
   if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0';
+  // Between 1e-4 and 1e16 both languages write the same shortest digits without an exponent, and
+  // JavaScript only drops the `.0`: this range holds every price, and it is on the hot path of
+  // every page and download.
+  const absolute = Math.abs(value);
+  if (absolute >= 1e-4 && absolute < 1e16) {
+    const text = String(value);
+    return text.includes('.') ? text : `${text}.0`;
+  }
   const [mantissa, exponentText] = value.toExponential().split('e') as [string, string];
   const exponent = Number(exponentText);
   const sign = mantissa.startsWith('-') ? '-' : '';

@@ -1,9 +1,11 @@
 /** Property-based tests (fast-check): for any valid dataset, the page math and serialiser hold. */
+import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { exportCsvChunks } from '../../src/lib/export.ts';
 import { PAGE_SIZE, pageCount, pageFromQuery, pageNumbers } from '../../src/lib/listing.ts';
 import { loadCsv } from '../../src/lib/load.ts';
+import { inChunks } from '../../src/lib/record-file.ts';
 import { carModelSchema, LIMITS, type CarModel } from '../../src/lib/schema.ts';
 import { pythonFloat, serialisePage } from '../../src/lib/serialise.ts';
 
@@ -106,7 +108,7 @@ describe('for any valid dataset', () => {
   it('the CSV export loads back into the same records, so the same pages', () => {
     fc.assert(
       fc.property(dataset, (records) => {
-        const { records: loaded, problems } = loadCsv(Buffer.from([...exportCsvChunks(records)].join('')), 'export.csv');
+        const { records: loaded, problems } = loadCsv(Buffer.from([...exportCsvChunks(inChunks(records))].join('')), 'export.csv');
         expect(problems).toEqual([]);
         expect(loaded).toEqual(records);
       }),
@@ -125,6 +127,18 @@ describe('Python float rendering', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it("writes what Python's own repr() writes, prices and doubles of every magnitude alike", () => {
+    const prices = fc.sample(fc.integer({ min: 1, max: 99_999_999_999_999 }).map((cents) => cents / 100), 3000);
+    const doubles = fc.sample(fc.double({ noNaN: true, noDefaultInfinity: true }), 3000);
+    const edges = [1e-4, 9.999999999999999e-5, 1e16, 1e16 - 2, 0.1 + 0.2, -0, 5e-324, Number.MAX_VALUE];
+    const values = [...prices, ...doubles, ...edges];
+    // Each value goes to Python exactly, as the hex of its bits.
+    const script = 'import sys,struct\nfor line in sys.stdin: print(repr(struct.unpack(">d", bytes.fromhex(line.strip()))[0]))';
+    const input = values.map((value) => Buffer.from(new Float64Array([value]).buffer).reverse().toString('hex')).join('\n');
+    const python = execFileSync('python3', ['-c', script], { input, encoding: 'utf8' }).trim().split('\n');
+    expect(values.map((value) => pythonFloat(value))).toEqual(python);
   });
 });
 
