@@ -9,7 +9,7 @@
  * edited data file is prepared again and shown without a restart (its problems, if any, beside the
  * last good data).
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,16 +19,17 @@ import type { Plugin, ViteDevServer } from 'vite';
 import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../lib/build-report.ts';
 import { changesJson, changesOf, NO_ROW_CHANGES, publishedRecords, readPreviousSite, rowChanges, shrinkRefusal, summariseChanges, type Changes, type PreviousSite } from '../lib/changes.ts';
 import { ConfigError, loadConfig, type Config } from '../lib/config.ts';
-import { DOWNLOADS, prepareData, preparedRecordsFile, readRecords, sourceFingerprint, type PreparedData } from '../lib/data-cache.ts';
+import { DOWNLOADS, prepareData, preparedRecordsFile, sourceFingerprint, type PreparedData } from '../lib/data-cache.ts';
+import { readRecordFile } from '../lib/record-file.ts';
 import { serveListingInDev } from '../lib/dev-server.ts';
 import { manifestJson, manifestOf, manifestPath } from '../lib/downloads.ts';
 import { hostFiles, type HostFile, type HostInput } from '../lib/host-configs/index.ts';
 import { VERCEL_OUTPUT_DIR } from '../lib/host-configs/vercel.ts';
 import { pageCount } from '../lib/listing.ts';
 import { pageKeysOf } from '../lib/page-keys.ts';
-import { linkUnchangedPages, pruneSiteCaches, readBuildRecord, writeBuildRecord, type BuildRecord } from '../lib/page-reuse.ts';
+import { linkUnchangedPages, pruneSiteCaches, readBuildRecord, reuseSpare, siteFilesOf, writeBuildRecord, type BuildRecord } from '../lib/page-reuse.ts';
 import { formatReport } from '../lib/problems.ts';
-import { createStagingDir, discard, keepUnchangedTimes, linkFile, linkTree, publish, writeFiles } from '../lib/publish.ts';
+import { createStagingDir, discard, keepUnchangedTimes, linkFile, linkTree, publish, spareDirOf, writeFiles } from '../lib/publish.ts';
 import { pageFile, pagePath, PUBLISHED } from '../lib/routes.ts';
 import type { CarModel } from '../lib/schema.ts';
 
@@ -90,7 +91,7 @@ interface BuildState {
   /** Astro's incremental cache of this site, where the page keys and the build record live too. */
   siteCacheDir: string;
   /** What this build leaves for the next one, once published (with the site's files). */
-  record: Omit<BuildRecord, 'files'>;
+  record: Omit<BuildRecord, 'id' | 'files' | 'writtenFiles' | 'removedFiles'>;
   /** What the last published build left. */
   previousRecord: BuildRecord | undefined;
   /** Site paths of the published pages linked into the staging folder because their key did not change. */
@@ -132,10 +133,9 @@ function compareRows(
   if (previous && previous.manifest.data.sha256 === prepared.dataSha256 && previous.manifest.assetsUrl === config.assetsUrl) {
     return { rows: NO_ROW_CHANGES };
   }
-  const published = previous ? publishedRecords(previous, previousRecordsFile) : undefined;
-  const current = records();
-  const refusal = config.allowShrink ? undefined : shrinkRefusal(published?.byId, current, config.outDir);
-  return refusal ? { rows: NO_ROW_CHANGES, refusal } : { rows: rowChanges(published, current, config.assetsUrl) };
+  const comparison = rowChanges(previous ? publishedRecords(previous, previousRecordsFile) : undefined, records(), config.assetsUrl);
+  const refusal = config.allowShrink ? undefined : shrinkRefusal(comparison, config.outDir);
+  return refusal ? { rows: NO_ROW_CHANGES, refusal } : { rows: comparison.rows };
 }
 
 async function prepareBuild(config: Config, root: string, cacheDir: string, logger: AstroIntegrationLogger): Promise<BuildState> {
@@ -153,7 +153,7 @@ async function prepareBuild(config: Config, root: string, cacheDir: string, logg
   const site = buildCacheDir(cacheDir, config.outDir);
   const record = readBuildRecord(site);
   let records = preparation.records;
-  const recordsOnce = () => (records ??= readRecords(prepared.recordsFile));
+  const recordsOnce = () => (records ??= readRecordFile(prepared.recordsFile));
   // The published site's records, from its preparation while it is kept (see data-cache.ts).
   const previousRecordsFile = record && previous ? preparedRecordsFile(join(cacheDir, PREPARED_DIR), record.dataKey) : undefined;
   const { rows, refusal } = compareRows(previous, previousRecordsFile, prepared, config, recordsOnce);
@@ -171,10 +171,15 @@ async function prepareBuild(config: Config, root: string, cacheDir: string, logg
   const keys = sameInput ? record.keys : pageKeysOf(recordsOnce(), addresses);
   records = undefined;
   writeFileSync(join(site, PAGE_KEYS_FILE), serialize(keys));
-  const staging = createStagingDir(config.outDir);
   // Astro skips pages only with its own cache of the last build; `--force` renders every page.
   const astroWillSkip = existsSync(join(site, 'incremental-build.json')) && !process.argv.includes('--force');
-  const linked = previous && record?.fingerprint === fingerprint && astroWillSkip ? linkUnchangedPages(record.keys, keys, config.outDir, staging) : new Set<string>();
+  const reusable = previous && record?.fingerprint === fingerprint && astroWillSkip ? record : undefined;
+  const { dir: staging, fromSpare } = createStagingDir(config.outDir, reusable?.id);
+  const linked = !reusable
+    ? new Set<string>()
+    : fromSpare
+      ? reuseSpare(staging, config.outDir, reusable, keys)
+      : linkUnchangedPages(reusable.keys, keys, config.outDir, staging);
   clock.end('page keys');
   return { config, prepared, staging, previous, rows, clock, published: false, siteCacheDir: site, record: { site: resolve(config.outDir), fingerprint, dataKey: prepared.key, keys }, previousRecord: record, linkedPages: linked };
 }
@@ -204,6 +209,8 @@ async function finishBuild(build: BuildState): Promise<void> {
   const { config, prepared, staging, previous, clock } = build;
   clearInterval(build.progress);
   clock.end('pages (Astro)');
+  // Written by a worker thread while Astro made the pages (see data-cache.ts): usually done by now.
+  const downloads = await prepared.downloads;
   for (const path of DOWNLOADS) linkFile(join(prepared.downloadsDir, path.slice(1)), join(staging, path.slice(1)));
   clock.end('downloads');
   // Host configurations name the site where it will be published, not the staging folder.
@@ -212,14 +219,14 @@ async function finishBuild(build: BuildState): Promise<void> {
   writeFiles(staging, files.filter((file) => file.place === 'site'));
   writeFiles(config.deployDir, files.filter((file) => file.place === 'deploy'));
   clock.end('host configs');
-  const { kept, changed, files: siteFiles } = keepUnchangedTimes(config.outDir, staging, build.linkedPages);
+  const { kept, changed, files: siteFiles } = keepUnchangedTimes(config.outDir, staging, build.linkedPages, siteFilesOf(staging, pageCount(prepared.rows)));
   clock.end('keep unchanged times');
   const manifest = manifestOf(staging, {
     count: prepared.rows,
     baseUrl: config.baseUrl,
     assetsUrl: config.assetsUrl,
     data: { file: prepared.dataFile, sha256: prepared.dataSha256 },
-    downloads: prepared.downloads,
+    downloads,
     // A page file whose bytes are those of the published one has its published hash.
     knownPageHash: (page) => (previous && !changed.has(pageFile(page)) ? previous.manifest.files[pagePath(page)] : undefined),
   });
@@ -227,12 +234,23 @@ async function finishBuild(build: BuildState): Promise<void> {
   const changes = changesOf(previous, { manifest, rows: build.rows, changedFiles: changed });
   writeFileSync(join(staging, PUBLISHED.changes.slice(1)), changesJson(changes));
   clock.end('changes');
-  publish(staging, config.outDir);
+  // The site this replaces is kept as the next build's staging folder when this build's record
+  // can say how it differs from the published one: which files are gone and which were written.
+  const previousFiles = build.previousRecord?.files;
+  const published = new Set(siteFiles);
+  const removedFiles = previous && previousFiles ? previousFiles.filter((path) => !published.has(path)) : undefined;
+  const id = randomUUID();
+  publish(staging, config.outDir, removedFiles ? spareDirOf(config.outDir, id) : undefined);
   build.published = true;
-  writeBuildRecord(build.siteCacheDir, { ...build.record, files: siteFiles });
+  writeBuildRecord(build.siteCacheDir, {
+    ...build.record,
+    id,
+    files: siteFiles,
+    writtenFiles: siteFiles.filter((path) => !build.linkedPages.has(path)),
+    removedFiles: removedFiles ?? [],
+  });
   clock.end('publish');
   // The mirror is that of the published site only when the last build recorded it.
-  const previousFiles = build.previousRecord?.files;
   linkTree(config.outDir, join(config.deployDir, VERCEL_OUTPUT_DIR, 'static'), previous && previousFiles ? { changed, files: siteFiles, previousFiles } : undefined);
   clock.end('Vercel static links');
   const report = reportBuild(config.outDir, config.dataFile, prepared.rows, clock, {
@@ -259,6 +277,8 @@ export default function listing(): AstroIntegration {
       logger.error(`${current.problemReport}\n${current.prepared ? 'Showing the last good data until the file is fixed.' : 'No good data yet: the listing is empty until the file is fixed.'}`);
       return;
     }
+    // Every file the dev server serves must be there before the pages show the new data.
+    await preparation.data.downloads;
     current.prepared = preparation.data;
     current.recordsFile = preparation.data.recordsFile;
     current.problemReport = null;

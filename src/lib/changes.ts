@@ -5,12 +5,12 @@
  * mirror. Also the guard against publishing a truncated export.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { deserialize } from 'node:v8';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MANIFEST_FILE, manifestSchema, type Manifest } from './manifest.ts';
 import { htmlPageFile, htmlPagePath, LISTING_PATH, pageFile, pagePath, PUBLISHED } from './routes.ts';
-import { FIELDS, type CarModel } from './schema.ts';
+import { isRecordFile, recordChunks } from './record-file.ts';
+import { FIELDS, type CarModel, type FieldName } from './schema.ts';
 import { logoUrl } from './serialise.ts';
 
 export const changesSchema = z
@@ -44,58 +44,84 @@ export function readPreviousSite(dir: string): PreviousSite | undefined {
 }
 
 /**
- * The records a site publishes, by id, and how to read a record's logo URL: from the records its
- * build prepared (`recordsFile`, compact, logo as a path) where they are still kept, else read
- * back from its `all.json` (logo as a URL). Records are not copied: a million of them are large.
+ * The records a site publishes, a chunk at a time, and how to read a record's logo URL: from the
+ * records its build prepared (`recordsFile`, compact, logo as a path) where they are still kept
+ * (and written by this version),
+ * else read back from its `all.json` (logo as a URL). Never a second copy of a million records.
  */
 export interface PublishedRecords {
-  byId: Map<number, Record<string, unknown>>;
+  chunks: () => Iterable<readonly Record<string, unknown>[]>;
   logoUrlOf: (record: Record<string, unknown>) => unknown;
 }
 
 export function publishedRecords(site: PreviousSite, recordsFile?: string): PublishedRecords {
-  if (recordsFile !== undefined && existsSync(recordsFile)) {
-    const records = deserialize(readFileSync(recordsFile)) as CarModel[];
-    const byId = new Map<number, Record<string, unknown>>();
-    for (const record of records) byId.set(record.id, record as unknown as Record<string, unknown>);
-    return { byId, logoUrlOf: (record) => logoUrl(record['logo'] as string | null, site.manifest.assetsUrl) };
+  if (recordsFile !== undefined && isRecordFile(recordsFile)) {
+    return {
+      chunks: () => recordChunks(recordsFile) as Iterable<unknown[]> as Iterable<Record<string, unknown>[]>,
+      logoUrlOf: (record) => logoUrl(record['logo'] as string | null, site.manifest.assetsUrl),
+    };
   }
-  const records = JSON.parse(readFileSync(join(site.dir, PUBLISHED.allJson.slice(1)), 'utf8')) as Record<string, unknown>[];
-  return { byId: new Map(records.map((record) => [record['id'] as number, record])), logoUrlOf: (record) => record['logo'] };
+  return {
+    chunks: () => [JSON.parse(readFileSync(join(site.dir, PUBLISHED.allJson.slice(1)), 'utf8')) as Record<string, unknown>[]],
+    logoUrlOf: (record) => record['logo'],
+  };
+}
+
+/** A build's rows against the published ones, and how many were published. */
+export interface RowComparison {
+  rows: Changes['rows'];
+  published: number;
+}
+
+/**
+ * Rows added, removed and changed (with the fields whose published value changed) against
+ * `published` (none: a first build), going through the published records once, a chunk at a time.
+ * Added and changed rows come in the new file's order, removed ones in the published order.
+ */
+export function rowChanges(published: PublishedRecords | undefined, records: readonly CarModel[], assetsUrl: string): RowComparison {
+  const indexOf = new Map<number, number>();
+  for (const [index, record] of records.entries()) indexOf.set(record.id, index);
+  const found = new Uint8Array(records.length);
+  const changedFields = new Map<number, FieldName[]>();
+  const removed: number[] = [];
+  let count = 0;
+  for (const chunk of published?.chunks() ?? []) {
+    for (const old of chunk) {
+      count += 1;
+      const index = indexOf.get(old['id'] as number);
+      if (index === undefined) {
+        removed.push(old['id'] as number);
+        continue;
+      }
+      found[index] = 1;
+      const record = records[index]!;
+      const fields = FIELDS.filter((field) =>
+        field === 'logo' ? logoUrl(record.logo, assetsUrl) !== published!.logoUrlOf(old) : record[field] !== old[field],
+      );
+      if (fields.length > 0) changedFields.set(index, fields);
+    }
+  }
+  const added: number[] = [];
+  const changed: Changes['rows']['changed'] = [];
+  for (const [index, record] of records.entries()) {
+    if (found[index] === 0) added.push(record.id);
+    const fields = changedFields.get(index);
+    if (fields) changed.push({ id: record.id, fields });
+  }
+  return { rows: { added, removed, changed }, published: count };
 }
 
 /** The message that stops a build removing too many published rows, or undefined when it may go on. */
-export function shrinkRefusal(published: ReadonlyMap<number, unknown> | undefined, records: readonly CarModel[], outDir: string): string | undefined {
-  if (!published || published.size === 0) return undefined;
-  const ids = new Set(records.map((record) => record.id));
-  const removed = [...published.keys()].filter((id) => !ids.has(id)).length;
-  if (removed / published.size <= SHRINK_LIMIT && records.length > 0) return undefined;
-  const share = ((removed / published.size) * 100).toFixed(0);
+export function shrinkRefusal({ rows, published }: RowComparison, outDir: string): string | undefined {
+  if (published === 0) return undefined;
+  const removed = rows.removed.length;
+  if (removed / published <= SHRINK_LIMIT) return undefined;
+  const share = ((removed / published) * 100).toFixed(0);
   return (
-    `This build would remove ${removed.toLocaleString('en')} of the ${published.size.toLocaleString('en')} published rows (${share} %), ` +
+    `This build would remove ${removed.toLocaleString('en')} of the ${published.toLocaleString('en')} published rows (${share} %), ` +
     `more than ${SHRINK_LIMIT * 100} %: is the export cut short? Nothing was built; ${outDir}/ is unchanged. ` +
     'If those rows are really gone, build again with ALLOW_SHRINK=1.'
   );
-}
-
-/** Rows added, removed and changed (with the fields whose published value changed) against `published`. */
-export function rowChanges(published: PublishedRecords | undefined, records: readonly CarModel[], assetsUrl: string): Changes['rows'] {
-  const before = published?.byId ?? new Map<number, Record<string, unknown>>();
-  const ids = new Set(records.map((record) => record.id));
-  const added: number[] = [];
-  const changed: Changes['rows']['changed'] = [];
-  for (const record of records) {
-    const old = before.get(record.id);
-    if (!old) {
-      added.push(record.id);
-      continue;
-    }
-    const fields = FIELDS.filter((field) =>
-      field === 'logo' ? logoUrl(record.logo, assetsUrl) !== published!.logoUrlOf(old) : record[field] !== old[field],
-    );
-    if (fields.length > 0) changed.push({ id: record.id, fields });
-  }
-  return { added, removed: [...before.keys()].filter((id) => !ids.has(id)), changed };
 }
 
 /** No row added, removed or changed. */

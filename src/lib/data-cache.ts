@@ -1,23 +1,28 @@
 /**
- * The validated listing, prepared once per distinct data file: the records (serialised with V8, for
+ * The validated listing, prepared once per distinct data file: the records (see record-file.ts, for
  * the pages to read back) and the downloads made from them (`all.json`, `all.csv`, the search
  * index), in a folder named after a hash of everything they are made from: the file's bytes, the
  * assets address and the code that reads and writes them. The same data is never validated or
- * exported twice, and a folder is complete or absent (written aside, then renamed).
+ * exported twice. The downloads are written by a worker thread from the records file, a chunk at
+ * a time, while the caller goes on (a build renders its pages meanwhile, on the other core). The
+ * records and the downloads are each complete or absent (written aside, then renamed).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { deserialize, serialize } from 'node:v8';
+import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
-import { writeDownloadFiles } from './downloads.ts';
 import { loadCsv, SEPARATORS, type LoadProgress } from './load.ts';
 import type { Problem } from './problems.ts';
+import { writeRecordFile } from './record-file.ts';
 import { PUBLISHED } from './routes.ts';
 import type { CarModel } from './schema.ts';
 
 const RECORDS_FILE = 'records.v8';
 const PREPARED_FILE = 'prepared.json';
+const DOWNLOADS_DIR = 'downloads';
+/** Written last in the downloads folder: the downloads' hashes by URL path. */
+const HASHES_FILE = 'hashes.json';
 /** Prepared folders kept besides the one in use: going back to a recent file costs nothing. */
 const KEPT_PREPARATIONS = 4;
 
@@ -27,19 +32,22 @@ const preparedSchema = z.object({
   rows: z.int().min(0),
   /** How the file was read, for people ("UTF-8, comma-separated"). */
   format: z.string(),
-  /** URL path of each download → SHA-256 of its bytes. */
-  downloads: z.record(z.string(), z.string()),
 });
+
+/** URL path of each download → SHA-256 of its bytes. */
+const hashesSchema = z.record(z.string(), z.string());
 
 export interface PreparedData extends z.infer<typeof preparedSchema> {
   /** The hash that names this preparation. */
   key: string;
   /** The data file as the manifest names it: relative to the project, `/`-separated. */
   dataFile: string;
-  /** The records, V8-serialised: read them with `readRecords`. */
+  /** The records (see record-file.ts). */
   recordsFile: string;
-  /** Folder holding the downloads, at their site paths (`all.json`, …). */
+  /** Folder holding the downloads, at their site paths (`all.json`, …), once `downloads` has settled. */
   downloadsDir: string;
+  /** The downloads' hashes by URL path, once they are written (a worker thread writes them). */
+  downloads: Promise<Record<string, string>>;
   /** Whether this data was validated now (false: an earlier preparation was reused). */
   validated: boolean;
 }
@@ -101,7 +109,8 @@ export async function prepareData({ root, cacheDir, dataFile, assetsUrl, progres
     key,
     dataFile: relative(process.cwd(), resolve(dataFile)).split(sep).join('/'),
     recordsFile: join(dir, RECORDS_FILE),
-    downloadsDir: dir,
+    downloadsDir: join(dir, DOWNLOADS_DIR),
+    downloads: readyDownloads(dir, assetsUrl),
     validated,
   });
 
@@ -118,19 +127,54 @@ export async function prepareData({ root, cacheDir, dataFile, assetsUrl, progres
   const staging = `${dir}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
-  writeFileSync(join(staging, RECORDS_FILE), serialize(records));
-  const downloads = await writeDownloadFiles(staging, records, assetsUrl);
+  writeRecordFile(join(staging, RECORDS_FILE), records);
   const prepared = {
     dataSha256,
     rows: records.length,
     format: format ? `${format.encoding}, ${SEPARATORS[format.separator]}-separated` : 'UTF-8, comma-separated',
-    downloads,
   };
   writeFileSync(join(staging, PREPARED_FILE), JSON.stringify(prepared));
   rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
   prune(cacheDir, key);
   return { data: located(prepared, true), records };
+}
+
+/** Downloads being written, by preparation folder: one worker each. */
+const pendingDownloads = new Map<string, Promise<Record<string, string>>>();
+
+/**
+ * The downloads of the preparation in `dir`: read when complete, else written by a worker thread
+ * from its records file (into a folder beside, renamed when complete).
+ */
+function readyDownloads(dir: string, assetsUrl: string): Promise<Record<string, string>> {
+  const target = join(dir, DOWNLOADS_DIR);
+  try {
+    return Promise.resolve(hashesSchema.parse(JSON.parse(readFileSync(join(target, HASHES_FILE), 'utf8'))));
+  } catch {
+    // Not written yet, or cut short: write them.
+  }
+  const pending = pendingDownloads.get(dir);
+  if (pending) return pending;
+  const staging = `${target}.${process.pid}.tmp`;
+  rmSync(staging, { recursive: true, force: true });
+  const written = new Promise<Record<string, string>>((done, fail) => {
+    const worker = new Worker(new URL('./downloads-worker.ts', import.meta.url), {
+      workerData: { recordsFile: join(dir, RECORDS_FILE), dir: staging, assetsUrl },
+    });
+    worker.once('message', (hashes: Record<string, string>) => done(hashes));
+    worker.once('error', fail);
+    worker.once('exit', (code) => fail(new Error(`the downloads worker stopped (exit code ${code}) before it was done`)));
+  }).then((hashes) => {
+    writeFileSync(join(staging, HASHES_FILE), JSON.stringify(hashes));
+    rmSync(target, { recursive: true, force: true });
+    renameSync(staging, target);
+    return hashes;
+  });
+  pendingDownloads.set(dir, written);
+  // Settled either way it is no longer pending; a failure is the awaiting caller's to report.
+  written.finally(() => pendingDownloads.delete(dir)).catch(() => undefined);
+  return written;
 }
 
 function readPrepared(dir: string): z.infer<typeof preparedSchema> | undefined {
@@ -144,7 +188,8 @@ function readPrepared(dir: string): z.infer<typeof preparedSchema> | undefined {
 /** Removes all but the most recently used preparations (and any left half-written). */
 function prune(cacheDir: string, keep: string): void {
   const entries = readdirSync(cacheDir)
-    .filter((name) => name !== keep)
+    // Never one whose downloads are being written.
+    .filter((name) => name !== keep && !pendingDownloads.has(join(cacheDir, name)))
     .map((name) => ({ name, used: statSync(join(cacheDir, name)).mtimeMs }))
     .sort((a, b) => b.used - a.used);
   const staleTemporary = Date.now() - 60 * 60_000;
@@ -152,11 +197,6 @@ function prune(cacheDir: string, keep: string): void {
     const temporary = name.endsWith('.tmp');
     if (temporary ? used < staleTemporary : position >= KEPT_PREPARATIONS) rmSync(join(cacheDir, name), { recursive: true, force: true });
   }
-}
-
-/** The records of a preparation. */
-export function readRecords(recordsFile: string): CarModel[] {
-  return deserialize(readFileSync(recordsFile)) as CarModel[];
 }
 
 /** The records file of the preparation named `key` (it may have been pruned). */

@@ -7,7 +7,7 @@
 import { addresses, pageKeysFile, problemReport, recordsFile } from 'virtual:listing/dataset';
 import { readFileSync } from 'node:fs';
 import { deserialize } from 'node:v8';
-import { readRecords } from './data-cache.ts';
+import { readRecordFile } from './record-file.ts';
 import type { PageKeys } from './page-keys.ts';
 import type { CarModel } from './schema.ts';
 import type { Addresses } from './serialise.ts';
@@ -24,7 +24,7 @@ let loaded: { file: string; records: readonly CarModel[] } | undefined;
 /** The dataset of this build (or of the dev server's last good data). */
 export function getDataset(): Dataset {
   if (recordsFile === null) return { addresses, records: [], problemReport };
-  if (loaded?.file !== recordsFile) loaded = { file: recordsFile, records: readRecords(recordsFile) };
+  if (loaded?.file !== recordsFile) loaded = { file: recordsFile, records: readRecordFile(recordsFile) };
   return { addresses, records: loaded.records, problemReport };
 }
 

@@ -9,7 +9,8 @@ import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { ViteDevServer } from 'vite';
-import { DOWNLOADS, readRecords, type PreparedData } from './data-cache.ts';
+import { DOWNLOADS, type PreparedData } from './data-cache.ts';
+import { readRecordFile } from './record-file.ts';
 import { manifestJson, manifestOf } from './downloads.ts';
 import { replyTo } from './handler.ts';
 import { PUBLISHED, isListingPath, siteHeaders, staticMethodAnswer } from './routes.ts';
@@ -47,7 +48,7 @@ const SETTLE_MS = 100;
 function recordsReader(): (prepared: PreparedData) => readonly CarModel[] {
   let loaded: { key: string; records: readonly CarModel[] } | undefined;
   return (prepared) => {
-    if (loaded?.key !== prepared.key) loaded = { key: prepared.key, records: readRecords(prepared.recordsFile) };
+    if (loaded?.key !== prepared.key) loaded = { key: prepared.key, records: readRecordFile(prepared.recordsFile) };
     return loaded.records;
   };
 }
@@ -101,12 +102,13 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
     if (path === PUBLISHED.manifest) {
       if (manifest?.key !== prepared.key) {
         const all = records(prepared);
+        const downloads = await prepared.downloads;
         const json = manifestJson(
           manifestOf('', {
             count: prepared.rows,
             ...listing.addresses,
             data: { file: prepared.dataFile, sha256: prepared.dataSha256 },
-            downloads: prepared.downloads,
+            downloads,
             knownPageHash: (page) => createHash('sha256').update(serialisePage(all, page, listing.addresses)).digest('hex'),
           }),
         );

@@ -12,8 +12,8 @@ import { pipeline } from 'node:stream/promises';
 import { exportCsvChunks, exportJsonChunks } from './export.ts';
 import { PAGE_SIZE, pageCount, pageNumbers } from './listing.ts';
 import { MANIFEST_FILE, type Manifest } from './manifest.ts';
+import type { RecordChunks } from './record-file.ts';
 import { pageFile, pagePath, PUBLISHED } from './routes.ts';
-import type { CarModel } from './schema.ts';
 import { searchIndexJsonChunks } from './search-index.ts';
 import { logoUrl } from './serialise.ts';
 
@@ -31,15 +31,18 @@ async function writeChunks(file: string, chunks: Iterable<string>): Promise<stri
   return hash.digest('hex');
 }
 
-/** Writes the downloads into `dir` at their site paths; returns each one's SHA-256 by URL path. */
-export async function writeDownloadFiles(dir: string, records: readonly CarModel[], assetsUrl: string): Promise<Record<string, string>> {
+/**
+ * Writes the downloads into `dir` at their site paths, reading the listing a chunk at a time
+ * (`listing()` gives it from its start); returns each one's SHA-256 by URL path.
+ */
+export async function writeDownloadFiles(dir: string, listing: () => RecordChunks, assetsUrl: string): Promise<Record<string, string>> {
   const target = (path: string) => join(dir, path.slice(1));
   return {
-    [PUBLISHED.allJson]: await writeChunks(target(PUBLISHED.allJson), exportJsonChunks(records, assetsUrl)),
-    [PUBLISHED.allCsv]: await writeChunks(target(PUBLISHED.allCsv), exportCsvChunks(records)),
+    [PUBLISHED.allJson]: await writeChunks(target(PUBLISHED.allJson), exportJsonChunks(listing(), assetsUrl)),
+    [PUBLISHED.allCsv]: await writeChunks(target(PUBLISHED.allCsv), exportCsvChunks(listing())),
     [PUBLISHED.searchIndex]: await writeChunks(
       target(PUBLISHED.searchIndex),
-      searchIndexJsonChunks(records, (logo) => logoUrl(logo, assetsUrl) ?? ''),
+      searchIndexJsonChunks(listing, (logo) => logoUrl(logo, assetsUrl) ?? ''),
     ),
   };
 }

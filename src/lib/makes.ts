@@ -50,6 +50,17 @@ function logoSlug(logo: string): string {
   return slug(logo.slice(logo.lastIndexOf('/') + 1).replace(/\.[^.]*$/, ''));
 }
 
+/** What the table keeps of one local make's models as it reads them: enough to name the make. */
+interface MakeModels {
+  count: number;
+  /** The first model's Latin words after the local make. */
+  first: string[];
+  /** The first logo among the models. */
+  logo: string | undefined;
+  /** How many leading words every model so far shares with the first. */
+  common: number;
+}
+
 /**
  * The Latin make of one local make's models, in order of precedence:
  * 1. where the make's logo file is named after the first words of a model (`land-rover.svg`,
@@ -60,23 +71,14 @@ function logoSlug(logo: string): string {
  *    limit: a one-model make of two words without a logo reads as its first word);
  * 4. with no Latin words at all, the local make itself.
  */
-function latinMakeOf(key: string, models: readonly CarModel[]): string {
-  const words = models.map((model) => latinWords(model.combined_car_model));
-  const first = words[0] ?? [];
-  const logo = models.find((model) => model.logo !== null)?.logo;
+function latinMakeOf(key: string, { count, first, logo, common }: MakeModels): string {
   if (logo) {
     const wanted = logoSlug(logo);
     for (let length = 1; length <= first.length; length += 1) {
       if (slug(first.slice(0, length).join(' ')) === wanted) return first.slice(0, length).join(' ');
     }
   }
-  let common = first.length;
-  for (const other of words) {
-    let shared = 0;
-    while (shared < common && shared < other.length && other[shared] === first[shared]) shared += 1;
-    common = shared;
-  }
-  if (models.length > 1 && common > 0) return first.slice(0, common).join(' ');
+  if (count > 1 && common > 0) return first.slice(0, common).join(' ');
   return first[0] ?? key;
 }
 
@@ -89,17 +91,33 @@ const tables = new WeakMap<readonly CarModel[], MakeTable>();
 export function makeTable(records: readonly CarModel[]): MakeTable {
   const cached = tables.get(records);
   if (cached) return cached;
-  const modelsByKey = new Map<string, CarModel[]>();
-  for (const record of records) {
-    const key = makeKeyOf(record.combined_car_model);
-    const models = modelsByKey.get(key);
-    if (models) models.push(record);
-    else modelsByKey.set(key, [record]);
-  }
-  const byKey = new Map<string, Make>();
-  for (const [key, models] of modelsByKey) byKey.set(key, { key, latin: latinMakeOf(key, models), count: models.length });
-  const makes = [...byKey.values()].sort((a, b) => latinOrder.compare(a.latin, b.latin) || latinOrder.compare(a.key, b.key));
-  const table: MakeTable = { makes, makeOf: (record) => byKey.get(makeKeyOf(record.combined_car_model))! };
+  const table = makeTableOf(records);
   tables.set(records, table);
   return table;
+}
+
+/**
+ * The make table of models read in order, keeping a few words per make, not the models: so it can
+ * be made from a listing read a chunk at a time.
+ */
+export function makeTableOf(records: Iterable<CarModel>): MakeTable {
+  const modelsByKey = new Map<string, MakeModels>();
+  for (const record of records) {
+    const key = makeKeyOf(record.combined_car_model);
+    const words = latinWords(record.combined_car_model);
+    const models = modelsByKey.get(key);
+    if (!models) {
+      modelsByKey.set(key, { count: 1, first: words, logo: record.logo ?? undefined, common: words.length });
+      continue;
+    }
+    models.count += 1;
+    models.logo ??= record.logo ?? undefined;
+    let shared = 0;
+    while (shared < models.common && shared < words.length && words[shared] === models.first[shared]) shared += 1;
+    models.common = shared;
+  }
+  const byKey = new Map<string, Make>();
+  for (const [key, models] of modelsByKey) byKey.set(key, { key, latin: latinMakeOf(key, models), count: models.count });
+  const makes = [...byKey.values()].sort((a, b) => latinOrder.compare(a.latin, b.latin) || latinOrder.compare(a.key, b.key));
+  return { makes, makeOf: (record) => byKey.get(makeKeyOf(record.combined_car_model))! };
 }

@@ -1,26 +1,36 @@
 /**
  * Pages a rebuild takes from the published site instead of writing them again. Astro's incremental
  * build skips a page whose cache key and code are unchanged, and copies it from its cache unless
- * the file is already in the output folder: linking the published file there first makes that
- * skip cost one hard link, and the unchanged file keeps its inode, time and bytes all the way to
- * publication (so comparing it, and mirroring it for Vercel, costs nothing either).
+ * the file is already in the output folder: having the published file there first (a hard link)
+ * makes that skip cost nothing, and the unchanged file keeps its inode, time and bytes all the way
+ * to publication (so comparing it, and mirroring it for Vercel, costs nothing either).
  *
- * A page is linked only when the last published build had the same code fingerprint (sources,
- * lock file, addresses) and the same key for it: then Astro skips it too, and were it ever to
- * render it again it would write the same bytes.
+ * Where the last publication kept the site it replaced (the spare, see publish.ts), the staging
+ * folder is made from it: its folders are all there and its pages are mostly the published files
+ * already (the pages that build did not write), so only what the last build wrote and what this
+ * one will write is unlinked or linked. Otherwise every unchanged page is linked into a new folder,
+ * one folder per HTML page. Either way the staging folder then holds exactly the published files
+ * of the pages whose key is unchanged, and nothing that Astro will write: a page it renders is
+ * never a link to a published file.
+ *
+ * Pages are taken only when the last published build had the same code fingerprint (sources,
+ * lock file, addresses) and the same key for them: then Astro skips them too, and were it ever to
+ * render one again it would write the same bytes.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, linkSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { htmlPageFile, pageFile } from './routes.ts';
 import type { PageKeys } from './page-keys.ts';
-import { linkFile } from './publish.ts';
+import { filesIn, linkFile } from './publish.ts';
 
 const RECORD_FILE = 'listing-build.v8';
 const SITE_FILE = 'site.txt';
 
 /** What a published build leaves for the next one. */
 export interface BuildRecord {
+  /** Names the spare this build's publication kept (the site it replaced), if it kept one. */
+  id: string;
   /** The site it was published to, so caches of sites that are gone can be recognised. */
   site: string;
   fingerprint: string;
@@ -29,6 +39,10 @@ export interface BuildRecord {
   keys: PageKeys;
   /** Every file of the published site (site paths), for the next build's mirror of it. */
   files: readonly string[];
+  /** The published files this build wrote (the others are the replaced site's files, linked). */
+  writtenFiles: readonly string[];
+  /** Files of the replaced site the published one does not have. */
+  removedFiles: readonly string[];
 }
 
 export function readBuildRecord(cacheDir: string): BuildRecord | undefined {
@@ -61,6 +75,86 @@ export function linkUnchangedPages(previous: PageKeys, next: PageKeys, siteDir: 
     if (index > 0 && previous.html[index] === next.html[index]) link(htmlPageFile(index + 1));
   }
   return linked;
+}
+
+/**
+ * Makes `staging`, the spare (the site `record`'s build replaced), into the published site's pages
+ * whose key is unchanged; returns their site paths. The spare's files are those of the published
+ * site except `record.removedFiles` (gone since) and `record.writtenFiles` (written since).
+ */
+export function reuseSpare(staging: string, siteDir: string, record: BuildRecord, next: PageKeys): Set<string> {
+  const previous = record.keys;
+  const written = new Set(record.writtenFiles);
+  const linked = new Set<string>();
+  // Without the folder as well, where it is left empty: a host might answer for an empty folder.
+  const remove = (path: string, folderToo: boolean) => {
+    rmSync(join(staging, path), { force: true });
+    if (folderToo) removeEmptyFolders(staging, dirname(path));
+  };
+  for (const path of record.removedFiles) remove(path, true);
+  const pagePaths = new Set<string>();
+  const pages = Math.max(previous.json.length, next.json.length);
+  for (let index = 0; index < pages; index += 1) {
+    for (const [path, keys] of [[pageFile(index + 1), 'json'], [htmlPageFile(index + 1), 'html']] as const) {
+      pagePaths.add(path);
+      if (index >= next.json.length) {
+        remove(path, true);
+        continue;
+      }
+      // Page 1's HTML is the home page: no cache key, always rendered.
+      const unchanged = index < previous.json.length && previous[keys][index] === next[keys][index] && path !== htmlPageFile(1);
+      if (unchanged && !written.has(path)) linked.add(path);
+      else if (unchanged) {
+        rmSync(join(staging, path), { force: true });
+        if (linkIfThere(join(siteDir, path), join(staging, path))) linked.add(path);
+      } else if (!written.has(path)) remove(path, false);
+    }
+  }
+  // What the last build wrote besides pages (assets, downloads, manifest…): written again.
+  for (const path of record.writtenFiles) {
+    if (!pagePaths.has(path)) remove(path, true);
+    else if (!linked.has(path)) rmSync(join(staging, path), { force: true });
+  }
+  return linked;
+}
+
+/** Hard-links `from` at `to`; false when `from` is not there. */
+function linkIfThere(from: string, to: string): boolean {
+  try {
+    linkSync(from, to);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+/** Removes `folder` (relative to `root`) and its parents while they are empty. */
+function removeEmptyFolders(root: string, folder: string): void {
+  for (let path = folder; path !== '.' && path !== ''; path = dirname(path)) {
+    try {
+      rmdirSync(join(root, path));
+    } catch {
+      return;
+    }
+  }
+}
+
+/** The folders that hold nothing but pages, named by the route table: `page/`, the JSON pages' folder. */
+const PAGE_FOLDERS = new Set([dirname(dirname(htmlPageFile(2))), dirname(pageFile(1))]);
+
+/**
+ * Every file of a built site of `pages` pages (site paths): its pages, named by the route table,
+ * and the few dozen others (assets, downloads, host files) found by walking every folder but the
+ * page folders, so that listing a million-row site reads a few folders, not 100,000.
+ */
+export function siteFilesOf(dir: string, pages: number): string[] {
+  const files = filesIn(dir, PAGE_FOLDERS);
+  for (let page = 1; page <= pages; page += 1) {
+    files.push(pageFile(page));
+    if (page > 1) files.push(htmlPageFile(page));
+  }
+  return files;
 }
 
 /**

@@ -2,33 +2,56 @@
  * Atomic publication of a build: the site is built into a fresh folder beside `dist/` and only
  * swapped in once complete, so a failed or killed build leaves the last good site in place.
  */
-import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 
 const STAGING_PREFIX = '.staging-';
 const RETIRED_PREFIX = '.retired-';
+const SPARE_PREFIX = '.spare-';
 
-/** A new empty folder beside `distDir`, on the same file system so the swap is a rename. */
-export function createStagingDir(distDir: string): string {
-  const parent = dirname(resolve(distDir));
-  mkdirSync(parent, { recursive: true });
-  recoverInterruptedSwap(distDir);
-  for (const entry of readdirSync(parent)) {
-    if (entry.startsWith(`${STAGING_PREFIX}${basename(distDir)}-`)) rmSync(join(parent, entry), { recursive: true, force: true });
-  }
-  const staging = mkdtempSync(join(parent, `${STAGING_PREFIX}${basename(distDir)}-`));
-  // mkdtemp makes the folder private; a published site must be readable by the web server.
-  chmodSync(staging, 0o755);
-  return staging;
+/** Where the site replaced by a publication is kept under `id` for the next build (see page-reuse.ts). */
+export function spareDirOf(distDir: string, id: string): string {
+  const target = resolve(distDir);
+  return join(dirname(target), `${SPARE_PREFIX}${basename(target)}-${id}`);
 }
 
 /**
- * Replaces `distDir` with the finished `stagingDir`. The previous site is renamed aside and removed
- * by a detached process, so deleting a large old site does not hold up the build; a later build
- * clears it too if that process was stopped.
+ * A staging folder beside `distDir`, on the same file system so the swap is a rename: the spare
+ * the last publication kept under `spareId`, where there is one (renamed first, so that a build
+ * that fails discards it instead of leaving it half-changed), else a new empty folder. Other
+ * spares and staging folders left by failed builds are removed.
  */
-export function publish(stagingDir: string, distDir: string): void {
+export function createStagingDir(distDir: string, spareId?: string): { dir: string; fromSpare: boolean } {
+  const target = resolve(distDir);
+  const parent = dirname(target);
+  mkdirSync(parent, { recursive: true });
+  recoverInterruptedSwap(distDir);
+  const spare = spareId === undefined ? undefined : spareDirOf(distDir, spareId);
+  // Exactly this site's: a site `dist-2` beside `dist` has folders that start the same way.
+  const name = basename(target).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const staging = new RegExp(`^\\${STAGING_PREFIX}${name}-[A-Za-z0-9]{6}$`);
+  const spares = new RegExp(`^\\${SPARE_PREFIX}${name}-[0-9a-f-]{36}$`);
+  for (const entry of readdirSync(parent)) {
+    const path = join(parent, entry);
+    if (staging.test(entry)) rmSync(path, { recursive: true, force: true });
+    else if (spares.test(entry) && path !== spare) removeInBackground(retire(path));
+  }
+  const dir = mkdtempSync(join(parent, `${STAGING_PREFIX}${basename(target)}-`));
+  // mkdtemp makes the folder private; a published site must be readable by the web server.
+  chmodSync(dir, 0o755);
+  if (spare === undefined || !existsSync(spare)) return { dir, fromSpare: false };
+  rmdirSync(dir);
+  renameSync(spare, dir);
+  return { dir, fromSpare: true };
+}
+
+/**
+ * Replaces `distDir` with the finished `stagingDir`. The previous site is renamed aside: to
+ * `spare` when given, else removed by a detached process, so deleting a large old site does not
+ * hold up the build; a later build clears it too if that process was stopped.
+ */
+export function publish(stagingDir: string, distDir: string, spare?: string): void {
   const target = resolve(distDir);
   const parent = dirname(target);
   const retired = join(parent, `${RETIRED_PREFIX}${basename(target)}`);
@@ -36,10 +59,16 @@ export function publish(stagingDir: string, distDir: string): void {
   if (existsSync(target)) renameSync(target, retired);
   renameSync(stagingDir, target);
   if (!existsSync(retired)) return;
-  // A unique name, so the next build's swap never waits for this removal nor collides with it.
-  const doomed = `${retired}-${process.pid}-${Date.now()}`;
-  renameSync(retired, doomed);
-  removeInBackground(doomed);
+  if (spare !== undefined) renameSync(retired, spare);
+  else removeInBackground(retire(retired));
+}
+
+/** Renames a folder to be removed to a unique name, so no later build waits for its removal or collides with it. */
+function retire(dir: string): string {
+  const parent = dirname(dir);
+  const doomed = join(parent, `${RETIRED_PREFIX}${basename(resolve(dir)).replace(/^\.(?:retired|spare)-/, '')}-${process.pid}-${Date.now()}`);
+  renameSync(dir, doomed);
+  return doomed;
 }
 
 function removeInBackground(dir: string): void {
@@ -136,13 +165,27 @@ export function linkTree(source: string, target: string, changes?: SiteChanges):
 export function linkFile(from: string, to: string, folders?: Set<string>): void {
   const folder = dirname(to);
   if (!folders?.has(folder)) {
-    mkdirSync(folder, { recursive: true });
+    makeFolder(folder);
     folders?.add(folder);
   }
   try {
     linkSync(from, to);
   } catch {
     copyFileSync(from, to);
+  }
+}
+
+/**
+ * Creates `folder` if it is missing. A plain mkdir first: a page's parent folder (`page/`) is
+ * usually there already, and a recursive mkdir costs three times as much per folder.
+ */
+function makeFolder(folder: string): void {
+  try {
+    mkdirSync(folder);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') mkdirSync(folder, { recursive: true });
+    else if (code !== 'EEXIST') throw error;
   }
 }
 
@@ -165,20 +208,18 @@ export function keepUnchangedTimes(
   stagingDir: string,
   /** Site paths known to be the published files themselves (hard links): nothing to compare. */
   linked: ReadonlySet<string> = new Set(),
-): { kept: number; changed: Set<string>; files: string[] } {
+  /** The new site's files (site paths), where the caller knows them; else the folder is walked. */
+  files: readonly string[] = filesIn(stagingDir),
+): { kept: number; changed: Set<string>; files: readonly string[] } {
   const changed = new Set<string>();
-  const files: string[] = [];
   let kept = 0;
   const havePrevious = existsSync(previousDir);
-  for (const entry of readdirSync(stagingDir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    const file = join(entry.parentPath, entry.name);
-    const path = relative(stagingDir, file).split(sep).join('/');
-    files.push(path);
+  for (const path of files) {
     if (havePrevious && linked.has(path)) {
       kept += 1;
       continue;
     }
+    const file = join(stagingDir, path);
     if (!havePrevious || !sameBytes(join(previousDir, path), file)) {
       changed.add(path);
       continue;
@@ -188,6 +229,21 @@ export function keepUnchangedTimes(
     kept += 1;
   }
   return { kept, changed, files };
+}
+
+/** Site paths (`/`-separated) of every file under `dir`, except in the folders `skip` names. */
+export function filesIn(dir: string, skip: ReadonlySet<string> = new Set()): string[] {
+  const files: string[] = [];
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(join(dir, folder), { withFileTypes: true })) {
+      const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!skip.has(path)) walk(path);
+      } else if (entry.isFile()) files.push(path);
+    }
+  };
+  walk('');
+  return files;
 }
 
 function sameBytes(previous: string, next: string): boolean {

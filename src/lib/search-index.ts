@@ -3,21 +3,30 @@
  * time: arrays instead of objects, each logo URL and each make once. Its shape lives in
  * `search.ts`, which the browser script bundles; this module stays out of the bundle.
  */
-import { makeTable } from './makes.ts';
+import { makeTableOf } from './makes.ts';
+import type { RecordChunks } from './record-file.ts';
 import type { CarModel } from './schema.ts';
 import { AUTO, MANUAL, type IndexEntry } from './search.ts';
 
-/** Records per piece of JSON text, so a large listing is written without one giant string. */
-const CHUNK = 10_000;
+/** The listing's records one after the other, a chunk at a time. */
+function* recordsOf(listing: RecordChunks): Generator<CarModel> {
+  for (const chunk of listing) yield* chunk;
+}
 
-/** The index (a SearchIndex) as JSON text, in pieces. */
-export function* searchIndexJsonChunks(records: readonly CarModel[], logoUrl: (logo: string) => string): Generator<string> {
+/**
+ * The index (a SearchIndex) as JSON text, in pieces, from the listing read twice (`listing()`
+ * gives it from its start): once for the logos and makes the entries point to, then the entries.
+ */
+export function* searchIndexJsonChunks(listing: () => RecordChunks, logoUrl: (logo: string) => string): Generator<string> {
   const logos: string[] = [];
   const logoPositions = new Map<string, number>();
-  for (const record of records) {
-    if (record.logo !== null && !logoPositions.has(record.logo)) logoPositions.set(record.logo, logos.push(logoUrl(record.logo)) - 1);
-  }
-  const { makes, makeOf } = makeTable(records);
+  const withLogos = function* () {
+    for (const record of recordsOf(listing())) {
+      if (record.logo !== null && !logoPositions.has(record.logo)) logoPositions.set(record.logo, logos.push(logoUrl(record.logo)) - 1);
+      yield record;
+    }
+  };
+  const { makes, makeOf } = makeTableOf(withLogos());
   const makePositions = new Map(makes.map((make, position) => [make, position]));
   const entryOf = (record: CarModel): IndexEntry => [
     record.id,
@@ -33,9 +42,11 @@ export function* searchIndexJsonChunks(records: readonly CarModel[], logoUrl: (l
     makePositions.get(makeOf(record)) ?? -1,
   ];
   yield '{"entries":[';
-  for (let start = 0; start < records.length; start += CHUNK) {
-    const chunk = records.slice(start, start + CHUNK).map((record) => JSON.stringify(entryOf(record)));
-    yield `${start === 0 ? '' : ','}${chunk.join(',')}`;
+  let first = true;
+  for (const chunk of listing()) {
+    if (chunk.length === 0) continue;
+    yield `${first ? '' : ','}${chunk.map((record) => JSON.stringify(entryOf(record))).join(',')}`;
+    first = false;
   }
   yield `],"logos":${JSON.stringify(logos)},"makes":${JSON.stringify(makes.map(({ key, latin }) => [key, latin]))}}`;
 }

@@ -104,13 +104,16 @@ describe('npm run build', () => {
     expect(calcTree).toEqual(originalTree);
   });
 
-  it('replaces the site whole on success and leaves no staging folders behind', async () => {
-    buildSite({ DATA_FILE: fixture('good/bom-crlf.csv'), OUT_DIR: outDir, BASE_URL: 'https://cars.example.com' });
+  it('replaces the site whole on success and leaves no staging folders behind, only the replaced site as one spare', async () => {
+    buildSite({ DATA_FILE: 'data/captured-car-models.csv', OUT_DIR: outDir, BASE_URL: 'https://cars.example.com' });
+    buildSite({ DATA_FILE: fixture('good/bom-crlf.csv'), OUT_DIR: outDir, BASE_URL: 'https://cars.example.com', ALLOW_SHRINK: '1' });
     const page = JSON.parse(readFileSync(join(outDir, 'car/api/capture_car/latest/page/1.json'), 'utf8')) as { count: number };
     expect(page.count).toBe(2);
     expect(readdirSync(workspace).filter((entry) => entry.startsWith('.staging-'))).toEqual([]);
-    // The replaced site is removed by a background process shortly after the build.
-    await expect.poll(() => readdirSync(workspace).filter((entry) => entry.startsWith('.')), { timeout: 10_000 }).toEqual([]);
+    // The site it replaced is kept as the next build's starting point; any older spare is removed in the background.
+    const hidden = () => readdirSync(workspace).filter((entry) => entry.startsWith('.'));
+    await expect.poll(() => hidden().length, { timeout: 10_000 }).toBe(1);
+    expect(hidden()[0]).toMatch(/^\.spare-site-[0-9a-f-]{36}$/);
   });
 });
 

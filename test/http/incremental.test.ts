@@ -3,8 +3,8 @@
  * with a clean build of the same CSV and configuration (a fresh site with no cache), and the
  * pages Astro did not render again counted from its own log.
  */
-import { cpSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCacheDir } from '../../src/integrations/listing.ts';
 import { projectRoot, runBuild, tempDir, treeHashes } from '../support/site.ts';
@@ -34,13 +34,23 @@ interface Step {
   env?: Record<string, string>;
 }
 
+/** The folder where the last publication kept the site it replaced (see publish.ts), if any. */
+const spareOf = (site: string) => readdirSync(dirname(site)).find((entry) => entry.startsWith(`.spare-${basename(site)}-`));
+let buildsFromSpare = 0;
+
 /** Builds `step` over the incremental site and into a fresh one; returns the incremental build's log. */
 function buildBoth(root: string, site: string, step: Step): string {
   const dataFile = join(workspace, `data-${cleanBuilds}.csv`);
   writeFileSync(dataFile, csv(step.lines));
   const env = { DATA_FILE: dataFile, BASE_URL: 'https://cars.example.com', ASSETS_URL: 'https://img.example.com/logos', ...step.env };
+  const replaced = existsSync(join(site, 'manifest.json')) ? treeHashes(site) : undefined;
+  if (spareOf(site)) buildsFromSpare += 1;
   const incremental = runBuild({ ...env, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, ALLOW_SHRINK: '1' }, root);
   expect(incremental.status, incremental.stderr).toBe(0);
+  // The replaced site, kept as the next build's starting point, shares its unchanged files with
+  // the new one: had a build written through one of them, the replaced site would have changed.
+  const spare = spareOf(site);
+  if (replaced && spare) expect(treeHashes(join(dirname(site), spare))).toEqual(replaced);
   const clean = join(workspace, `clean-${cleanBuilds++}`);
   const fresh = runBuild({ ...env, OUT_DIR: clean, DEPLOY_DIR: `${clean}-deploy` }, root);
   expect(fresh.status, fresh.stderr).toBe(0);
@@ -85,6 +95,10 @@ describe('an incremental build gives the bytes of a clean build', () => {
   it('after BASE_URL or ASSETS_URL changes', () => {
     buildBoth(projectRoot, site, { lines: rows, env: { BASE_URL: 'https://listing.example.org/cars' } });
     buildBoth(projectRoot, site, { lines: rows, env: { ASSETS_URL: 'https://cdn.example.org/img' } });
+  });
+
+  it('started from the site each build replaced from the second rebuild on', () => {
+    expect(buildsFromSpare).toBeGreaterThanOrEqual(5);
   });
 
   it('after its caches were deleted', () => {

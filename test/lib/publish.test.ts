@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createStagingDir, discard, keepUnchangedTimes, publish } from '../../src/lib/publish.ts';
+import { createStagingDir, discard, keepUnchangedTimes, publish, spareDirOf } from '../../src/lib/publish.ts';
 import { tempDir } from '../support/site.ts';
 
 let workspace: string;
@@ -17,7 +17,7 @@ describe('publishing a build', () => {
     workspace = tempDir('publish');
     const dist = join(workspace, 'dist');
     siteWith(dist, 'old');
-    const staging = createStagingDir(dist);
+    const { dir: staging } = createStagingDir(dist);
     expect(statSync(staging).mode & 0o777).toBe(0o755);
     writeFileSync(join(staging, 'index.html'), 'new');
     publish(staging, dist);
@@ -29,7 +29,7 @@ describe('publishing a build', () => {
     workspace = tempDir('publish');
     const dist = join(workspace, 'dist');
     siteWith(dist, 'old');
-    const staging = createStagingDir(dist);
+    const { dir: staging } = createStagingDir(dist);
     discard(staging);
     expect(readFileSync(join(dist, 'index.html'), 'utf8')).toBe('old');
     expect(readdirSync(workspace)).toEqual(['dist']);
@@ -40,7 +40,7 @@ describe('publishing a build', () => {
     const dist = join(workspace, 'dist');
     siteWith(join(workspace, '.retired-dist'), 'last good');
     expect(existsSync(dist)).toBe(false);
-    const staging = createStagingDir(dist);
+    const { dir: staging } = createStagingDir(dist);
     expect(readFileSync(join(dist, 'index.html'), 'utf8')).toBe('last good');
     discard(staging);
   });
@@ -50,8 +50,42 @@ describe('publishing a build', () => {
     const dist = join(workspace, 'dist');
     siteWith(dist, 'old');
     siteWith(join(workspace, '.staging-dist-abc123'), 'half');
-    const staging = createStagingDir(dist);
+    const { dir: staging } = createStagingDir(dist);
     expect(readdirSync(workspace).sort()).toEqual(['dist', staging.split('/').at(-1)].sort());
+  });
+
+  it("keeps the replaced site as the spare it is asked to, and makes the next staging folder of it, once", () => {
+    workspace = tempDir('publish');
+    const dist = join(workspace, 'dist');
+    const id = '0b5f0d1e-6a36-4b8e-9d43-1c2f4e5a6b7c';
+    siteWith(dist, 'first');
+    const { dir: second } = createStagingDir(dist);
+    writeFileSync(join(second, 'index.html'), 'second');
+    publish(second, dist, spareDirOf(dist, id));
+    expect(readdirSync(workspace).sort()).toEqual([`.spare-dist-${id}`, 'dist']);
+    const next = createStagingDir(dist, id);
+    expect(next.fromSpare).toBe(true);
+    expect(readFileSync(join(next.dir, 'index.html'), 'utf8')).toBe('first');
+    expect(readdirSync(workspace).sort()).toEqual([next.dir.split('/').at(-1), 'dist'].sort());
+    discard(next.dir);
+    // Gone with the failed build: the next one starts from an empty folder.
+    const after = createStagingDir(dist, id);
+    expect(after.fromSpare).toBe(false);
+    expect(readdirSync(after.dir)).toEqual([]);
+  });
+
+  it("removes spares not asked for, but never another site's folders that start with this one's name", async () => {
+    workspace = tempDir('publish');
+    const dist = join(workspace, 'dist');
+    siteWith(dist, 'site');
+    const other = [`.spare-dist-2-${'a'.repeat(8)}-aaaa-aaaa-aaaa-${'a'.repeat(12)}`, '.staging-dist-2-abc123'];
+    for (const name of other) siteWith(join(workspace, name), 'the other site');
+    siteWith(spareDirOf(dist, '0b5f0d1e-6a36-4b8e-9d43-1c2f4e5a6b7c'), 'stale spare');
+    const { dir: staging, fromSpare } = createStagingDir(dist, 'ffffffff-6a36-4b8e-9d43-1c2f4e5a6b7c');
+    expect(fromSpare).toBe(false);
+    await expect
+      .poll(() => readdirSync(workspace).sort(), { timeout: 10_000 })
+      .toEqual([...other, 'dist', staging.split('/').at(-1)].sort());
   });
 });
 

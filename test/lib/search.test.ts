@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { carModel as model } from '../support/models.ts';
 import { searchIndexJsonChunks } from '../../src/lib/search-index.ts';
+import { inChunks } from '../../src/lib/record-file.ts';
 import { criteriaFromQuery, filterEntries, queryFromCriteria, sortEntries, type Criteria, type SearchIndex } from '../../src/lib/search.ts';
 
 
@@ -11,7 +12,7 @@ const records = [
   model(4, '豐田 Toyota GR86', { min_seat: 4, max_seat: 4, has_operation_type_hand: true }),
 ];
 // The index as the build publishes it: the JSON text the search script fetches.
-const index = JSON.parse([...searchIndexJsonChunks(records, (logo) => `https://assets.example.com/${logo}`)].join('')) as SearchIndex;
+const index = JSON.parse([...searchIndexJsonChunks(() => inChunks(records), (logo) => `https://assets.example.com/${logo}`)].join('')) as SearchIndex;
 const ids = (criteria: Criteria) => sortEntries(filterEntries(index.entries, criteria, index.makes), criteria.sort).map(([id]) => id);
 
 describe('the search index', () => {
@@ -32,7 +33,7 @@ describe('the search index', () => {
 
   it('stays one JSON document across the pieces it is written in', () => {
     const many = Array.from({ length: 20_001 }, (_, position) => model(position + 1, `Model ${position + 1}`));
-    const large = JSON.parse([...searchIndexJsonChunks(many, (logo) => logo)].join('')) as SearchIndex;
+    const large = JSON.parse([...searchIndexJsonChunks(() => inChunks(many), (logo) => logo)].join('')) as SearchIndex;
     expect(large.entries.map(([id]) => id)).toEqual(many.map(({ id }) => id));
     expect(large.logos).toEqual(['media/brand/logo/x.svg']);
   });
@@ -87,7 +88,7 @@ describe('sortEntries', () => {
     expect(ids({ sort: 'name' })).toEqual([2, 3, 1, 4]);
     expect(ids({ sort: '-name' })).toEqual([4, 1, 3, 2]);
     const numbered = [model(1, '豐田 Toyota Model 10'), model(2, '豐田 Toyota Model 9'), model(3, 'toyota model 9')];
-    const numberedIndex = JSON.parse([...searchIndexJsonChunks(numbered, (logo) => logo)].join('')) as SearchIndex;
+    const numberedIndex = JSON.parse([...searchIndexJsonChunks(() => inChunks(numbered), (logo) => logo)].join('')) as SearchIndex;
     expect(sortEntries(numberedIndex.entries, 'name').map(([id]) => id)).toEqual([3, 2, 1]);
   });
 

@@ -1,0 +1,11 @@
+/**
+ * Writes a preparation's downloads on a worker thread (started by `data-cache.ts`), reading its
+ * records file a chunk at a time: the pages are made on the main thread meanwhile, and this thread
+ * never holds more than a chunk of the listing. Posts the downloads' hashes by URL path.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { writeDownloadFiles } from './downloads.ts';
+import { recordChunks } from './record-file.ts';
+
+const { recordsFile, dir, assetsUrl } = workerData as { recordsFile: string; dir: string; assetsUrl: string };
+parentPort?.postMessage(await writeDownloadFiles(dir, () => recordChunks(recordsFile), assetsUrl));

@@ -1,0 +1,104 @@
+/**
+ * The validated records on disk, as the preparation keeps them: V8-serialised in chunks, each
+ * preceded by its length, so that a reader can go through a million records one chunk at a time
+ * (comparing with the published build, writing the downloads) and nothing ever holds the whole
+ * file as one buffer (at a million rows it is about 350 MB, beside the records themselves).
+ */
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { deserialize, serialize } from 'node:v8';
+import type { CarModel } from './schema.ts';
+
+/** What the file starts with: a file written another way (an older build's) is not read as this. */
+const FORMAT = Buffer.from('listing-records/1\n');
+/** Records per chunk: a few MB each. */
+const CHUNK_RECORDS = 10_000;
+/** Each chunk is preceded by its length in bytes, a 32-bit little-endian integer. */
+const LENGTH_BYTES = 4;
+
+/** A listing read in order a chunk at a time: from a records file, or from records in memory. */
+export type RecordChunks = Iterable<readonly CarModel[]>;
+
+/** Records in memory as chunks, for what reads a listing chunk by chunk. */
+export function* inChunks(records: readonly CarModel[]): Generator<readonly CarModel[]> {
+  for (let start = 0; start < records.length; start += CHUNK_RECORDS) yield records.slice(start, start + CHUNK_RECORDS);
+}
+
+export function writeRecordFile(file: string, records: readonly CarModel[]): void {
+  const fd = openSync(file, 'w');
+  try {
+    writeAll(fd, FORMAT);
+    for (const records_ of inChunks(records)) {
+      const chunk = serialize(records_);
+      const length = Buffer.alloc(LENGTH_BYTES);
+      length.writeUInt32LE(chunk.length);
+      writeAll(fd, length);
+      writeAll(fd, chunk);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The records of `file`, a chunk at a time, in order. */
+export function* recordChunks(file: string): Generator<CarModel[]> {
+  const fd = openSync(file, 'r');
+  try {
+    if (!startsWithFormat(fd)) throw new Error(`${file} is not a records file of this version`);
+    const length = Buffer.alloc(LENGTH_BYTES);
+    let position = FORMAT.length;
+    for (;;) {
+      const read = readAll(fd, length, position);
+      if (read === 0) return;
+      if (read < LENGTH_BYTES) throw new Error(`${file} is cut short`);
+      const size = length.readUInt32LE(0);
+      const chunk = Buffer.allocUnsafe(size);
+      if (readAll(fd, chunk, position + LENGTH_BYTES) < size) throw new Error(`${file} is cut short`);
+      position += LENGTH_BYTES + size;
+      yield deserialize(chunk) as CarModel[];
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether `file` exists and is a records file this code reads. */
+export function isRecordFile(file: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    return startsWithFormat(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function startsWithFormat(fd: number): boolean {
+  const start = Buffer.alloc(FORMAT.length);
+  return readAll(fd, start, 0) === FORMAT.length && start.equals(FORMAT);
+}
+
+/** Every record of `file`, in order. */
+export function readRecordFile(file: string): CarModel[] {
+  const records: CarModel[] = [];
+  for (const chunk of recordChunks(file)) for (const record of chunk) records.push(record);
+  return records;
+}
+
+function writeAll(fd: number, buffer: Buffer): void {
+  for (let written = 0; written < buffer.length; ) written += writeSync(fd, buffer, written);
+}
+
+/** Reads into all of `buffer` from `position`, short only at the end of the file; returns the bytes read. */
+function readAll(fd: number, buffer: Buffer, position: number): number {
+  let total = 0;
+  while (total < buffer.length) {
+    const read = readSync(fd, buffer, total, buffer.length - total, position + total);
+    if (read === 0) break;
+    total += read;
+  }
+  return total;
+}
