@@ -24,7 +24,7 @@ export default defineConfig({
     // `astro dev` watches the sources and the data file, not what builds, tests and benchmarks write.
     server: {
       watch: {
-        ignored: [outDir, deployDir, 'bench/out', 'test-results', '.staging-*', '.retired-*'].map((path) => `**/${path.replace(/^\.?\//, '')}/**`),
+        ignored: [outDir, deployDir, 'bench/out', 'test-results', '.staging-*', '.retired-*', '.spare-*'].map((path) => `**/${path.replace(/^\.?\//, '')}/**`),
       },
     },
   },

@@ -29,7 +29,7 @@ import { pageCount } from '../lib/listing.ts';
 import { pageKeysOf } from '../lib/page-keys.ts';
 import { linkUnchangedPages, pruneSiteCaches, readBuildRecord, reuseSpare, siteFilesOf, writeBuildRecord, type BuildRecord } from '../lib/page-reuse.ts';
 import { formatReport } from '../lib/problems.ts';
-import { createStagingDir, discard, keepUnchangedTimes, linkFile, linkTree, publish, spareDirOf, writeFiles } from '../lib/publish.ts';
+import { createStagingDir, discard, keepUnchangedTimes, linkFile, linkTree, publish, siteBytes, spareDirOf, writeFiles } from '../lib/publish.ts';
 import { pageFile, pagePath, PUBLISHED } from '../lib/routes.ts';
 import type { CarModel } from '../lib/schema.ts';
 
@@ -91,7 +91,7 @@ interface BuildState {
   /** Astro's incremental cache of this site, where the page keys and the build record live too. */
   siteCacheDir: string;
   /** What this build leaves for the next one, once published (with the site's files). */
-  record: Omit<BuildRecord, 'id' | 'files' | 'writtenFiles' | 'removedFiles'>;
+  record: Omit<BuildRecord, 'id' | 'files' | 'writtenFiles' | 'removedFiles' | 'bytes'>;
   /** What the last published build left. */
   previousRecord: BuildRecord | undefined;
   /** Site paths of the published pages linked into the staging folder because their key did not change. */
@@ -219,7 +219,15 @@ async function finishBuild(build: BuildState): Promise<void> {
   writeFiles(staging, files.filter((file) => file.place === 'site'));
   writeFiles(config.deployDir, files.filter((file) => file.place === 'deploy'));
   clock.end('host configs');
-  const { kept, changed, files: siteFiles } = keepUnchangedTimes(config.outDir, staging, build.linkedPages, siteFilesOf(staging, pageCount(prepared.rows)));
+  const siteFiles = siteFilesOf(staging, pageCount(prepared.rows));
+  // A download whose hash the published manifest lists is compared by hash, not read (hundreds of MB at 1M rows).
+  const knownDownloads = new Map(
+    DOWNLOADS.flatMap((path) => {
+      const published = previous?.manifest.files[path];
+      return published === undefined ? [] : [[path.slice(1), published === downloads[path]] as const];
+    }),
+  );
+  const { kept, changed } = keepUnchangedTimes(config.outDir, staging, build.linkedPages, siteFiles, knownDownloads);
   clock.end('keep unchanged times');
   const manifest = manifestOf(staging, {
     count: prepared.rows,
@@ -233,12 +241,19 @@ async function finishBuild(build: BuildState): Promise<void> {
   writeFileSync(manifestPath(staging), manifestJson(manifest));
   const changes = changesOf(previous, { manifest, rows: build.rows, changedFiles: changed });
   writeFileSync(join(staging, PUBLISHED.changes.slice(1)), changesJson(changes));
+  // Both describe this build (its time, its changes): new files every time.
+  for (const path of [PUBLISHED.manifest, PUBLISHED.changes]) {
+    siteFiles.push(path.slice(1));
+    changed.add(path.slice(1));
+  }
   clock.end('changes');
   // The site this replaces is kept as the next build's staging folder when this build's record
   // can say how it differs from the published one: which files are gone and which were written.
   const previousFiles = build.previousRecord?.files;
   const published = new Set(siteFiles);
   const removedFiles = previous && previousFiles ? previousFiles.filter((path) => !published.has(path)) : undefined;
+  const previousBytes = build.previousRecord?.bytes;
+  const bytes = siteBytes(staging, siteFiles, build.linkedPages, previous && previousFiles && previousBytes !== undefined ? { dir: config.outDir, files: previousFiles, bytes: previousBytes } : undefined);
   const id = randomUUID();
   publish(staging, config.outDir, removedFiles ? spareDirOf(config.outDir, id) : undefined);
   build.published = true;
@@ -248,12 +263,15 @@ async function finishBuild(build: BuildState): Promise<void> {
     files: siteFiles,
     writtenFiles: siteFiles.filter((path) => !build.linkedPages.has(path)),
     removedFiles: removedFiles ?? [],
+    bytes,
   });
   clock.end('publish');
   // The mirror is that of the published site only when the last build recorded it.
   linkTree(config.outDir, join(config.deployDir, VERCEL_OUTPUT_DIR, 'static'), previous && previousFiles ? { changed, files: siteFiles, previousFiles } : undefined);
   clock.end('Vercel static links');
   const report = reportBuild(config.outDir, config.dataFile, prepared.rows, clock, {
+    files: siteFiles.length,
+    bytes,
     changes: summariseChanges(changes),
     unchangedFiles: kept,
     dataValidated: prepared.validated,

@@ -2,7 +2,7 @@
  * What a build did, for machines and for people: the report `npm run build` writes as JSON (to
  * REPORT_FILE) and prints as one screen from the same object. The bench reads the JSON.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { pageCount } from './listing.ts';
@@ -50,24 +50,13 @@ export class PhaseClock {
   }
 }
 
-function tally(dir: string): { files: number; bytes: number } {
-  let files = 0;
-  let bytes = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    files += 1;
-    bytes += statSync(join(entry.parentPath, entry.name)).size;
-  }
-  return { files, bytes };
-}
-
 /** The report of a finished build of `rows` rows published in `outDir`. */
 export function reportBuild(
   outDir: string,
   dataFile: string,
   rows: number,
   clock: PhaseClock,
-  outcome: Pick<BuildReport, 'changes' | 'unchangedFiles' | 'dataValidated'>,
+  outcome: Pick<BuildReport, 'files' | 'bytes' | 'changes' | 'unchangedFiles' | 'dataValidated'>,
 ): BuildReport {
   const pages = pageCount(rows);
   return {
@@ -75,7 +64,6 @@ export function reportBuild(
     dataFile,
     rows,
     pages: { json: pages, html: pages },
-    ...tally(outDir),
     seconds: clock.seconds,
     phases: clock.phases,
     peakMemoryBytes: process.resourceUsage().maxRSS * 1024,

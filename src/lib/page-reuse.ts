@@ -43,6 +43,8 @@ export interface BuildRecord {
   writtenFiles: readonly string[];
   /** Files of the replaced site the published one does not have. */
   removedFiles: readonly string[];
+  /** The published site's size. */
+  bytes: number;
 }
 
 export function readBuildRecord(cacheDir: string): BuildRecord | undefined {

@@ -2,7 +2,7 @@
  * Atomic publication of a build: the site is built into a fresh folder beside `dist/` and only
  * swapped in once complete, so a failed or killed build leaves the last good site in place.
  */
-import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 
@@ -210,6 +210,8 @@ export function keepUnchangedTimes(
   linked: ReadonlySet<string> = new Set(),
   /** The new site's files (site paths), where the caller knows them; else the folder is walked. */
   files: readonly string[] = filesIn(stagingDir),
+  /** Files known to be the same as the published ones or not (by their hashes), by site path. */
+  known: ReadonlyMap<string, boolean> = new Map(),
 ): { kept: number; changed: Set<string>; files: readonly string[] } {
   const changed = new Set<string>();
   let kept = 0;
@@ -220,7 +222,7 @@ export function keepUnchangedTimes(
       continue;
     }
     const file = join(stagingDir, path);
-    if (!havePrevious || !sameBytes(join(previousDir, path), file)) {
+    if (!havePrevious || !(known.get(path) ?? sameBytes(join(previousDir, path), file))) {
       changed.add(path);
       continue;
     }
@@ -246,6 +248,24 @@ export function filesIn(dir: string, skip: ReadonlySet<string> = new Set()): str
   return files;
 }
 
+/**
+ * The bytes of the new site (`files`, site paths, in `stagingDir`). Given the site it replaces
+ * (its folder, files and bytes), only the files that are not the replaced site's own (hard links)
+ * are measured, on both sides: a rebuild does not measure a million unchanged files.
+ */
+export function siteBytes(
+  stagingDir: string,
+  files: readonly string[],
+  linked: ReadonlySet<string>,
+  previous?: { dir: string; files: readonly string[]; bytes: number },
+): number {
+  const sizeOf = (file: string) => statOrUndefined(file)?.size ?? 0;
+  let bytes = previous?.bytes ?? 0;
+  for (const path of previous?.files ?? []) if (!linked.has(path)) bytes -= sizeOf(join(previous!.dir, path));
+  for (const path of files) if (!previous || !linked.has(path)) bytes += sizeOf(join(stagingDir, path));
+  return bytes;
+}
+
 function sameBytes(previous: string, next: string): boolean {
   let before;
   try {
@@ -257,5 +277,26 @@ function sameBytes(previous: string, next: string): boolean {
   if (!before.isFile() || before.size !== after.size) return false;
   // The same file (a download linked from the same preparation) needs no reading.
   if (before.ino === after.ino && before.dev === after.dev) return true;
-  return readFileSync(previous).equals(readFileSync(next));
+  return sameContent(previous, next, after.size);
+}
+
+const BLOCK = 1 << 20;
+let blocks: [Buffer, Buffer] | undefined;
+
+/** Small files read whole; large ones block by block: a million-row download is hundreds of MB. */
+function sameContent(previous: string, next: string, size: number): boolean {
+  if (size <= BLOCK) return readFileSync(previous).equals(readFileSync(next));
+  const [a, b] = (blocks ??= [Buffer.allocUnsafe(BLOCK), Buffer.allocUnsafe(BLOCK)]);
+  const [fdA, fdB] = [openSync(previous, 'r'), openSync(next, 'r')];
+  try {
+    for (;;) {
+      const read = readSync(fdA, a, 0, BLOCK, null);
+      if (readSync(fdB, b, 0, BLOCK, null) !== read) return false;
+      if (read === 0) return true;
+      if (!a.subarray(0, read).equals(b.subarray(0, read))) return false;
+    }
+  } finally {
+    closeSync(fdA);
+    closeSync(fdB);
+  }
 }

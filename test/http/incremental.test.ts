@@ -7,6 +7,8 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statS
 import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCacheDir } from '../../src/integrations/listing.ts';
+import { readBuildReport } from '../../src/lib/build-report.ts';
+import { VERCEL_OUTPUT_DIR } from '../../src/lib/host-configs/vercel.ts';
 import { projectRoot, runBuild, tempDir, treeHashes } from '../support/site.ts';
 
 const workspace = tempDir('incremental');
@@ -55,6 +57,12 @@ function buildBoth(root: string, site: string, step: Step): string {
   const fresh = runBuild({ ...env, OUT_DIR: clean, DEPLOY_DIR: `${clean}-deploy` }, root);
   expect(fresh.status, fresh.stderr).toBe(0);
   expect(publishedTree(site)).toEqual(publishedTree(clean));
+  // The report's size of the site, counted from what changed, is the site's.
+  const report = readBuildReport(`${site}-report.json`);
+  const files = Object.keys(treeHashes(site));
+  expect([report.files, report.bytes]).toEqual([files.length, files.reduce((sum, file) => sum + statSync(join(site, file)).size, 0)]);
+  // Vercel's copy of the site, brought up to date with what changed, is the site.
+  expect(treeHashes(join(`${site}-deploy`, VERCEL_OUTPUT_DIR, 'static'))).toEqual(treeHashes(site));
   rmSync(clean, { recursive: true, force: true });
   return incremental.stdout;
 }

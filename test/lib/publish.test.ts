@@ -111,6 +111,21 @@ describe('keepUnchangedTimes', () => {
     for (const file of ['page/2/index.html', 'size.json', 'new.json']) expect(statSync(join(next, file)).mtime, file).not.toEqual(published);
   });
 
+  it('compares large files block by block: a difference in the last byte of 3 MB counts', () => {
+    workspace = tempDir('times');
+    const old = join(workspace, 'dist');
+    const next = join(workspace, 'staging');
+    for (const dir of [old, next]) mkdirSync(dir, { recursive: true });
+    const large = Buffer.alloc(3 * 1024 * 1024 + 5, 'a');
+    writeFileSync(join(old, 'same.json'), large);
+    writeFileSync(join(next, 'same.json'), large);
+    writeFileSync(join(old, 'last.json'), large);
+    writeFileSync(join(next, 'last.json'), Buffer.concat([large.subarray(0, -1), Buffer.from('b')]));
+    const { kept, changed } = keepUnchangedTimes(old, next);
+    expect(kept).toBe(1);
+    expect([...changed]).toEqual(['last.json']);
+  });
+
   it('does nothing for a first build', () => {
     workspace = tempDir('times');
     mkdirSync(join(workspace, 'staging'));
