@@ -20,7 +20,6 @@ import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBu
 import { changesJson, changesOf, NO_ROW_CHANGES, publishedRecords, readPreviousSite, rowChanges, shrinkRefusal, summariseChanges, type Changes, type PreviousSite } from '../lib/changes.ts';
 import { ConfigError, loadConfig, type Config } from '../lib/config.ts';
 import { DOWNLOADS, prepareData, preparedRecordsFile, sourceFingerprint, type PreparedData } from '../lib/data-cache.ts';
-import { readRecordFile } from '../lib/record-file.ts';
 import { serveListingInDev } from '../lib/dev-server.ts';
 import { manifestJson, manifestOf, manifestPath } from '../lib/downloads.ts';
 import { hostFiles, type HostFile, type HostInput } from '../lib/host-configs/index.ts';
@@ -30,6 +29,7 @@ import { pageKeysOf } from '../lib/page-keys.ts';
 import { linkUnchangedPages, pruneSiteCaches, readBuildRecord, reuseSpare, siteFilesOf, writeBuildRecord, type BuildRecord } from '../lib/page-reuse.ts';
 import { formatReport } from '../lib/problems.ts';
 import { createStagingDir, discard, keepUnchangedTimes, linkFile, linkTree, publish, siteBytes, spareDirOf, writeFiles } from '../lib/publish.ts';
+import { isRecordFile, readRecordFile } from '../lib/record-file.ts';
 import { pageFile, pagePath, PUBLISHED } from '../lib/routes.ts';
 import type { CarModel } from '../lib/schema.ts';
 
@@ -94,7 +94,7 @@ interface BuildState {
   record: Omit<BuildRecord, 'id' | 'files' | 'writtenFiles' | 'removedFiles' | 'bytes'>;
   /** What the last published build left. */
   previousRecord: BuildRecord | undefined;
-  /** Site paths of the published pages linked into the staging folder because their key did not change. */
+  /** Site paths of the staging folder's pages that are the published files themselves (hard links): their key did not change. */
   linkedPages: ReadonlySet<string>;
 }
 
@@ -119,6 +119,8 @@ function refuse(report: string, outDir: string): never {
 /**
  * Rows added, removed and changed against the published site. Nothing to compare when the data
  * and the assets address are those the site was built from; otherwise the records are needed.
+ * Where rows changed only in place, compared with the records the published build was made from
+ * (its page keys describe them), also the positions of the changed rows.
  */
 function compareRows(
   previous: PreviousSite | undefined,
@@ -129,13 +131,16 @@ function compareRows(
 ): {
   rows: Changes['rows'];
   refusal?: string;
+  changedInPlace?: number[];
 } {
   if (previous && previous.manifest.data.sha256 === prepared.dataSha256 && previous.manifest.assetsUrl === config.assetsUrl) {
-    return { rows: NO_ROW_CHANGES };
+    return { rows: NO_ROW_CHANGES, changedInPlace: [] };
   }
+  const fromPreparation = previousRecordsFile !== undefined && isRecordFile(previousRecordsFile);
   const comparison = rowChanges(previous ? publishedRecords(previous, previousRecordsFile) : undefined, records(), config.assetsUrl);
   const refusal = config.allowShrink ? undefined : shrinkRefusal(comparison, config.outDir);
-  return refusal ? { rows: NO_ROW_CHANGES, refusal } : { rows: comparison.rows };
+  if (refusal) return { rows: NO_ROW_CHANGES, refusal };
+  return { rows: comparison.rows, ...(fromPreparation && comparison.inPlace ? { changedInPlace: comparison.changedPositions } : {}) };
 }
 
 async function prepareBuild(config: Config, root: string, cacheDir: string, logger: AstroIntegrationLogger): Promise<BuildState> {
@@ -156,7 +161,7 @@ async function prepareBuild(config: Config, root: string, cacheDir: string, logg
   const recordsOnce = () => (records ??= readRecordFile(prepared.recordsFile));
   // The published site's records, from its preparation while it is kept (see data-cache.ts).
   const previousRecordsFile = record && previous ? preparedRecordsFile(join(cacheDir, PREPARED_DIR), record.dataKey) : undefined;
-  const { rows, refusal } = compareRows(previous, previousRecordsFile, prepared, config, recordsOnce);
+  const { rows, refusal, changedInPlace } = compareRows(previous, previousRecordsFile, prepared, config, recordsOnce);
   if (refusal) refuse(refusal, config.outDir);
   clock.end('validate');
   const reused = prepared.validated ? '' : ' (unchanged since an earlier build: not validated again)';
@@ -168,7 +173,9 @@ async function prepareBuild(config: Config, root: string, cacheDir: string, logg
   const addresses = { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl };
   const fingerprint = createHash('sha256').update(sourceFingerprint(root, ['src', 'astro.config.mjs'])).update(JSON.stringify(addresses)).digest('hex');
   const sameInput = record?.fingerprint === fingerprint && record.dataKey === prepared.key;
-  const keys = sameInput ? record.keys : pageKeysOf(recordsOnce(), addresses);
+  // Rows changed in place under the same code and addresses: only their pages' keys can change.
+  const since = record?.fingerprint === fingerprint && changedInPlace ? { keys: record.keys, changedPositions: changedInPlace } : undefined;
+  const keys = sameInput ? record.keys : pageKeysOf(recordsOnce(), addresses, since);
   records = undefined;
   writeFileSync(join(site, PAGE_KEYS_FILE), serialize(keys));
   // Astro skips pages only with its own cache of the last build; `--force` renders every page.
@@ -204,6 +211,50 @@ async function cachedHostFiles(siteCacheDir: string, fingerprint: string, input:
   return files;
 }
 
+/**
+ * The new site's files, and which of them are those of the published site (they get its
+ * modification time) or not (`changed`): pages linked from it are, without reading them.
+ */
+function compareWithPublished(build: BuildState, downloads: Record<string, string>): { siteFiles: string[]; kept: number; changed: Set<string> } {
+  const { config, staging, previous } = build;
+  const siteFiles = siteFilesOf(staging, pageCount(build.prepared.rows));
+  // A download whose hash the published manifest lists is compared by hash, not read (hundreds of MB at 1M rows).
+  const knownDownloads = new Map(
+    DOWNLOADS.flatMap((path) => {
+      const published = previous?.manifest.files[path];
+      return published === undefined ? [] : [[path.slice(1), published === downloads[path]] as const];
+    }),
+  );
+  const { kept, changed } = keepUnchangedTimes(config.outDir, staging, build.linkedPages, siteFiles, knownDownloads);
+  return { siteFiles, kept, changed };
+}
+
+/**
+ * Publishes the staging folder and records the build for the next one; returns the site's size.
+ * The site this replaces is kept as the next build's starting point when this build's record can
+ * say how it differs from the published one: which files are gone and which were written.
+ */
+function publishAndRecord(build: BuildState, siteFiles: readonly string[]): number {
+  const { config, staging, previous, previousRecord } = build;
+  const previousFiles = previousRecord?.files;
+  const published = new Set(siteFiles);
+  const removedFiles = previous && previousFiles ? previousFiles.filter((path) => !published.has(path)) : undefined;
+  const replaced = previous && previousFiles && previousRecord?.bytes !== undefined ? { dir: config.outDir, files: previousFiles, bytes: previousRecord.bytes } : undefined;
+  const bytes = siteBytes(staging, siteFiles, build.linkedPages, replaced);
+  const id = randomUUID();
+  publish(staging, config.outDir, removedFiles ? spareDirOf(config.outDir, id) : undefined);
+  build.published = true;
+  writeBuildRecord(build.siteCacheDir, {
+    ...build.record,
+    id,
+    files: siteFiles,
+    writtenFiles: siteFiles.filter((path) => !build.linkedPages.has(path)),
+    removedFiles: removedFiles ?? [],
+    bytes,
+  });
+  return bytes;
+}
+
 /** Everything after Astro's pages: downloads, manifest, host configurations, change report, publication. */
 async function finishBuild(build: BuildState): Promise<void> {
   const { config, prepared, staging, previous, clock } = build;
@@ -219,15 +270,7 @@ async function finishBuild(build: BuildState): Promise<void> {
   writeFiles(staging, files.filter((file) => file.place === 'site'));
   writeFiles(config.deployDir, files.filter((file) => file.place === 'deploy'));
   clock.end('host configs');
-  const siteFiles = siteFilesOf(staging, pageCount(prepared.rows));
-  // A download whose hash the published manifest lists is compared by hash, not read (hundreds of MB at 1M rows).
-  const knownDownloads = new Map(
-    DOWNLOADS.flatMap((path) => {
-      const published = previous?.manifest.files[path];
-      return published === undefined ? [] : [[path.slice(1), published === downloads[path]] as const];
-    }),
-  );
-  const { kept, changed } = keepUnchangedTimes(config.outDir, staging, build.linkedPages, siteFiles, knownDownloads);
+  const { siteFiles, kept, changed } = compareWithPublished(build, downloads);
   clock.end('keep unchanged times');
   const manifest = manifestOf(staging, {
     count: prepared.rows,
@@ -247,26 +290,10 @@ async function finishBuild(build: BuildState): Promise<void> {
     changed.add(path.slice(1));
   }
   clock.end('changes');
-  // The site this replaces is kept as the next build's staging folder when this build's record
-  // can say how it differs from the published one: which files are gone and which were written.
-  const previousFiles = build.previousRecord?.files;
-  const published = new Set(siteFiles);
-  const removedFiles = previous && previousFiles ? previousFiles.filter((path) => !published.has(path)) : undefined;
-  const previousBytes = build.previousRecord?.bytes;
-  const bytes = siteBytes(staging, siteFiles, build.linkedPages, previous && previousFiles && previousBytes !== undefined ? { dir: config.outDir, files: previousFiles, bytes: previousBytes } : undefined);
-  const id = randomUUID();
-  publish(staging, config.outDir, removedFiles ? spareDirOf(config.outDir, id) : undefined);
-  build.published = true;
-  writeBuildRecord(build.siteCacheDir, {
-    ...build.record,
-    id,
-    files: siteFiles,
-    writtenFiles: siteFiles.filter((path) => !build.linkedPages.has(path)),
-    removedFiles: removedFiles ?? [],
-    bytes,
-  });
+  const bytes = publishAndRecord(build, siteFiles);
   clock.end('publish');
   // The mirror is that of the published site only when the last build recorded it.
+  const previousFiles = build.previousRecord?.files;
   linkTree(config.outDir, join(config.deployDir, VERCEL_OUTPUT_DIR, 'static'), previous && previousFiles ? { changed, files: siteFiles, previousFiles } : undefined);
   clock.end('Vercel static links');
   const report = reportBuild(config.outDir, config.dataFile, prepared.rows, clock, {

@@ -71,6 +71,10 @@ export function publishedRecords(site: PreviousSite, recordsFile?: string): Publ
 export interface RowComparison {
   rows: Changes['rows'];
   published: number;
+  /** Whether every published row is where it was (none added, removed or moved). */
+  inPlace: boolean;
+  /** Positions (0-based, in the new file) of the rows that changed. */
+  changedPositions: number[];
 }
 
 /**
@@ -85,10 +89,12 @@ export function rowChanges(published: PublishedRecords | undefined, records: rea
   const changedFields = new Map<number, FieldName[]>();
   const removed: number[] = [];
   let count = 0;
+  let inPlace = true;
   for (const chunk of published?.chunks() ?? []) {
     for (const old of chunk) {
-      count += 1;
       const index = indexOf.get(old['id'] as number);
+      if (index !== count) inPlace = false;
+      count += 1;
       if (index === undefined) {
         removed.push(old['id'] as number);
         continue;
@@ -108,7 +114,7 @@ export function rowChanges(published: PublishedRecords | undefined, records: rea
     const fields = changedFields.get(index);
     if (fields) changed.push({ id: record.id, fields });
   }
-  return { rows: { added, removed, changed }, published: count };
+  return { rows: { added, removed, changed }, published: count, inPlace: inPlace && count === records.length, changedPositions: [...changedFields.keys()] };
 }
 
 /** The message that stops a build removing too many published rows, or undefined when it may go on. */

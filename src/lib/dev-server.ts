@@ -144,10 +144,13 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
     if (file !== listing.dataFile) return;
     clearTimeout(timer);
     timer = setTimeout(() => {
-      running = running.then(async () => {
-        await listing.refresh();
-        reload();
-      });
+      running = running
+        .then(async () => {
+          await listing.refresh();
+          reload();
+        })
+        // Reported, and the next save is read again: the server keeps serving the last good data.
+        .catch((error: unknown) => server.config.logger.error(`${listing.dataFile} could not be prepared: ${error instanceof Error ? error.message : String(error)}`));
     }, SETTLE_MS);
   };
   server.watcher.add(listing.dataFile);

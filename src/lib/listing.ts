@@ -21,6 +21,11 @@ export function pageSlice<T>(records: readonly T[], page: number): T[] {
   return records.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
 }
 
+/** The page that holds the record at `position` (0-based, in listing order). */
+export function pageOfPosition(position: number): number {
+  return Math.floor(position / PAGE_SIZE) + 1;
+}
+
 /** The neighbours of a page: null before the first and after the last. */
 export function neighbours(page: number, count: number): { next: number | null; previous: number | null } {
   return { next: page < pageCount(count) ? page + 1 : null, previous: page > 1 ? page - 1 : null };

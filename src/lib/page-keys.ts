@@ -4,7 +4,7 @@
  * bytes and a change anywhere in what it shows changes the key.
  */
 import { createHash } from 'node:crypto';
-import { pageCount, pageSlice } from './listing.ts';
+import { pageCount, pageOfPosition, pageSlice } from './listing.ts';
 import { makeTable } from './makes.ts';
 import type { CarModel } from './schema.ts';
 import { serialisePage, type Addresses } from './serialise.ts';
@@ -44,16 +44,34 @@ function htmlPageKey(records: readonly CarModel[], page: number, jsonKey: string
 export interface PageKeys {
   json: string[];
   html: string[];
+  /** The listing's size and the digest of its make filter, which every page's key covers. */
+  count: number;
+  listing: string;
 }
 
-export function pageKeysOf(records: readonly CarModel[], addresses: Addresses): PageKeys {
+/**
+ * The keys of an earlier build of the same code and addresses, and the positions of the rows that
+ * changed since, where rows changed only in place (none added, removed or moved): then a page
+ * none of whose rows changed has the key it had.
+ */
+export interface KeysSince {
+  keys: PageKeys;
+  changedPositions: Iterable<number>;
+}
+
+export function pageKeysOf(records: readonly CarModel[], addresses: Addresses, since?: KeysSince): PageKeys {
   const pages = pageCount(records.length);
+  const listing = listingDigest(records);
+  const earlier = since?.keys.count === records.length ? since.keys : undefined;
+  const changedPages = new Set<number>();
+  for (const position of since?.changedPositions ?? []) changedPages.add(pageOfPosition(position));
   const json: string[] = [];
   const html: string[] = [];
   for (let page = 1; page <= pages; page += 1) {
-    const jsonKey = jsonPageKey(records, page, addresses);
+    const unchanged = earlier !== undefined && !changedPages.has(page);
+    const jsonKey = unchanged ? earlier.json[page - 1]! : jsonPageKey(records, page, addresses);
     json.push(jsonKey);
-    html.push(htmlPageKey(records, page, jsonKey, addresses));
+    html.push(unchanged && earlier.listing === listing ? earlier.html[page - 1]! : htmlPageKey(records, page, jsonKey, addresses));
   }
-  return { json, html };
+  return { json, html, count: records.length, listing };
 }

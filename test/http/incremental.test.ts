@@ -4,7 +4,7 @@
  * pages Astro did not render again counted from its own log.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCacheDir } from '../../src/integrations/listing.ts';
 import { readBuildReport } from '../../src/lib/build-report.ts';
@@ -28,6 +28,12 @@ function publishedTree(dir: string): Record<string, string> {
   expect(builtAt).toMatch(/^\d{4}-/);
   return { ...files, 'manifest.json (without builtAt)': JSON.stringify(manifest) };
 }
+
+const foldersIn = (dir: string) =>
+  readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .sort();
 
 let cleanBuilds = 0;
 
@@ -57,6 +63,8 @@ function buildBoth(root: string, site: string, step: Step): string {
   const fresh = runBuild({ ...env, OUT_DIR: clean, DEPLOY_DIR: `${clean}-deploy` }, root);
   expect(fresh.status, fresh.stderr).toBe(0);
   expect(publishedTree(site)).toEqual(publishedTree(clean));
+  // No folder left behind either (a host may answer for an empty `page/27/`).
+  expect(foldersIn(site)).toEqual(foldersIn(clean));
   // The report's size of the site, counted from what changed, is the site's.
   const report = readBuildReport(`${site}-report.json`);
   const files = Object.keys(treeHashes(site));

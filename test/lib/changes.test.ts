@@ -42,7 +42,7 @@ describe('rowChanges', () => {
   });
 
   it('counts every row as added in a first build', () => {
-    expect(rowChanges(undefined, rows([3, 1, 2]), ASSETS)).toEqual({ rows: { added: [3, 1, 2], removed: [], changed: [] }, published: 0 });
+    expect(rowChanges(undefined, rows([3, 1, 2]), ASSETS)).toEqual({ rows: { added: [3, 1, 2], removed: [], changed: [] }, published: 0, inPlace: false, changedPositions: [] });
   });
 });
 
