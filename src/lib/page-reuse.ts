@@ -112,7 +112,8 @@ export function reuseSpare(staging: string, siteDir: string, record: BuildRecord
       } else if (!written.has(path)) remove(path, false);
     }
   }
-  // What the last build wrote besides pages (assets, downloads, manifest…): written again.
+  // What the last build wrote: besides pages (assets, downloads, manifest…) it is written again;
+  // a page not kept is rendered again, into a new file rather than through the spare's.
   for (const path of record.writtenFiles) {
     if (!pagePaths.has(path)) remove(path, true);
     else if (!linked.has(path)) rmSync(join(staging, path), { force: true });
