@@ -172,15 +172,16 @@ async function prepareBuild(config: Config, root: string, cacheDir: string, logg
   pruneSiteCaches(dirname(site), site);
   const addresses = { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl };
   const fingerprint = createHash('sha256').update(sourceFingerprint(root, ['src', 'astro.config.mjs'])).update(JSON.stringify(addresses)).digest('hex');
-  const sameInput = record?.fingerprint === fingerprint && record.dataKey === prepared.key;
-  // Rows changed in place under the same code and addresses: only their pages' keys can change.
-  const since = record?.fingerprint === fingerprint && changedInPlace ? { keys: record.keys, changedPositions: changedInPlace } : undefined;
-  const keys = sameInput ? record.keys : pageKeysOf(recordsOnce(), addresses, since);
+  // The last published build, where the same code and addresses made it: its keys and pages may be taken.
+  const sameCode = record?.fingerprint === fingerprint ? record : undefined;
+  // Rows changed in place: only their pages' keys can change.
+  const since = sameCode && changedInPlace ? { keys: sameCode.keys, changedPositions: changedInPlace } : undefined;
+  const keys = sameCode?.dataKey === prepared.key ? sameCode.keys : pageKeysOf(recordsOnce(), addresses, since);
   records = undefined;
   writeFileSync(join(site, PAGE_KEYS_FILE), serialize(keys));
   // Astro skips pages only with its own cache of the last build; `--force` renders every page.
   const astroWillSkip = existsSync(join(site, 'incremental-build.json')) && !process.argv.includes('--force');
-  const reusable = previous && record?.fingerprint === fingerprint && astroWillSkip ? record : undefined;
+  const reusable = previous && astroWillSkip ? sameCode : undefined;
   const { dir: staging, fromSpare } = createStagingDir(config.outDir, reusable?.id);
   const linked = !reusable
     ? new Set<string>()

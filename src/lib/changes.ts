@@ -46,18 +46,18 @@ export function readPreviousSite(dir: string): PreviousSite | undefined {
 /**
  * The records a site publishes, a chunk at a time, and how to read a record's logo URL: from the
  * records its build prepared (`recordsFile`, compact, logo as a path) where they are still kept
- * (and written by this version),
- * else read back from its `all.json` (logo as a URL). Never a second copy of a million records.
+ * and written by this version, else read back from its `all.json` (logo as a URL). Never a second
+ * copy of a million records.
  */
 export interface PublishedRecords {
-  chunks: () => Iterable<readonly Record<string, unknown>[]>;
-  logoUrlOf: (record: Record<string, unknown>) => unknown;
+  chunks: () => Iterable<readonly Readonly<Record<string, unknown>>[]>;
+  logoUrlOf: (record: Readonly<Record<string, unknown>>) => unknown;
 }
 
 export function publishedRecords(site: PreviousSite, recordsFile?: string): PublishedRecords {
   if (recordsFile !== undefined && isRecordFile(recordsFile)) {
     return {
-      chunks: () => recordChunks(recordsFile) as Iterable<unknown[]> as Iterable<Record<string, unknown>[]>,
+      chunks: () => recordChunks(recordsFile),
       logoUrlOf: (record) => logoUrl(record['logo'] as string | null, site.manifest.assetsUrl),
     };
   }

@@ -8,4 +8,4 @@ import { writeDownloadFiles } from './downloads.ts';
 import { recordChunks } from './record-file.ts';
 
 const { recordsFile, dir, assetsUrl } = workerData as { recordsFile: string; dir: string; assetsUrl: string };
-parentPort?.postMessage(await writeDownloadFiles(dir, () => recordChunks(recordsFile), assetsUrl));
+parentPort?.postMessage(writeDownloadFiles(dir, () => recordChunks(recordsFile), assetsUrl));

@@ -5,45 +5,66 @@
  * and download as published.
  */
 import { createHash } from 'node:crypto';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { exportCsvChunks, exportJsonChunks } from './export.ts';
+import { allCsv, allJson } from './export.ts';
 import { PAGE_SIZE, pageCount, pageNumbers } from './listing.ts';
 import { MANIFEST_FILE, type Manifest } from './manifest.ts';
-import type { RecordChunks } from './record-file.ts';
+import { piecesOf, type RecordChunks } from './record-file.ts';
 import { pageFile, pagePath, PUBLISHED } from './routes.ts';
-import { searchIndexJsonChunks } from './search-index.ts';
+import { searchIndexText, searchTablesOf } from './search-index.ts';
 import { logoUrl } from './serialise.ts';
 
-/** Writes `chunks` to `file` and returns the SHA-256 of what was written. */
-async function writeChunks(file: string, chunks: Iterable<string>): Promise<string> {
-  mkdirSync(dirname(file), { recursive: true });
-  const hash = createHash('sha256');
-  const hashed = function* () {
-    for (const chunk of chunks) {
-      hash.update(chunk);
-      yield chunk;
-    }
-  };
-  await pipeline(Readable.from(hashed()), createWriteStream(file));
-  return hash.digest('hex');
+/** A download written in pieces (synchronously: it is written on its own thread), hashed as it goes. */
+class DownloadFile {
+  private readonly fd: number;
+  private readonly hash = createHash('sha256');
+
+  constructor(file: string) {
+    mkdirSync(dirname(file), { recursive: true });
+    this.fd = openSync(file, 'w');
+  }
+
+  write(text: string): void {
+    this.hash.update(text);
+    writeFileSync(this.fd, text);
+  }
+
+  /** Closes the file; returns the SHA-256 of what was written. */
+  close(): string {
+    closeSync(this.fd);
+    return this.hash.digest('hex');
+  }
 }
 
 /**
- * Writes the downloads into `dir` at their site paths, reading the listing a chunk at a time
- * (`listing()` gives it from its start); returns each one's SHA-256 by URL path.
+ * Writes the downloads into `dir` at their site paths, reading the listing (`listing()` gives it
+ * from its start) twice: once for `all.json`, `all.csv` and the search index's tables, once for
+ * the index's entries, which point into those tables. Returns each one's SHA-256 by URL path.
  */
-export async function writeDownloadFiles(dir: string, listing: () => RecordChunks, assetsUrl: string): Promise<Record<string, string>> {
-  const target = (path: string) => join(dir, path.slice(1));
+export function writeDownloadFiles(dir: string, listing: () => RecordChunks, assetsUrl: string): Record<string, string> {
+  const open = (path: string) => new DownloadFile(join(dir, path.slice(1)));
+  const exports = [
+    { file: open(PUBLISHED.allJson), text: allJson(assetsUrl) },
+    { file: open(PUBLISHED.allCsv), text: allCsv },
+  ];
+  for (const { file, text } of exports) file.write(text.start);
+  const firstRead = function* () {
+    let first = true;
+    for (const chunk of listing()) {
+      for (const { file, text } of exports) file.write(text.chunk(chunk, first));
+      first = false;
+      yield* chunk;
+    }
+  };
+  const index = searchIndexText(searchTablesOf(firstRead(), (logo) => logoUrl(logo, assetsUrl) ?? ''));
+  for (const { file, text } of exports) file.write(text.end);
+  const indexFile = open(PUBLISHED.searchIndex);
+  for (const piece of piecesOf(index, listing())) indexFile.write(piece);
   return {
-    [PUBLISHED.allJson]: await writeChunks(target(PUBLISHED.allJson), exportJsonChunks(listing(), assetsUrl)),
-    [PUBLISHED.allCsv]: await writeChunks(target(PUBLISHED.allCsv), exportCsvChunks(listing())),
-    [PUBLISHED.searchIndex]: await writeChunks(
-      target(PUBLISHED.searchIndex),
-      searchIndexJsonChunks(listing, (logo) => logoUrl(logo, assetsUrl) ?? ''),
-    ),
+    [PUBLISHED.allJson]: exports[0]!.file.close(),
+    [PUBLISHED.allCsv]: exports[1]!.file.close(),
+    [PUBLISHED.searchIndex]: indexFile.close(),
   };
 }
 

@@ -5,20 +5,17 @@
  * string or all the records in memory.
  */
 import { stringify } from 'csv-stringify/sync';
-import type { RecordChunks } from './record-file.ts';
+import type { ChunkedText } from './record-file.ts';
 import { FIELDS, type CarModel } from './schema.ts';
 import { pythonFloat, serialiseRecord } from './serialise.ts';
 
-/** Every record, in listing order, as a compact JSON array, in pieces. */
-export function* exportJsonChunks(listing: RecordChunks, assetsUrl: string): Generator<string> {
-  yield '[';
-  let first = true;
-  for (const chunk of listing) {
-    if (chunk.length === 0) continue;
-    yield `${first ? '' : ','}${chunk.map((record) => serialiseRecord(record, assetsUrl)).join(',')}`;
-    first = false;
-  }
-  yield ']';
+/** `all.json`: every record, in listing order, as a compact JSON array. */
+export function allJson(assetsUrl: string): ChunkedText {
+  return {
+    start: '[',
+    chunk: (records, first) => `${first ? '' : ','}${records.map((record) => serialiseRecord(record, assetsUrl)).join(',')}`,
+    end: ']',
+  };
 }
 
 /** The CSV text of one field, as the loader reads it back. */
@@ -29,10 +26,11 @@ function csvCell(record: CarModel, field: (typeof FIELDS)[number]): string {
   return String(value);
 }
 
-/** Every record as CSV: the spec's header, CRLF line ends (RFC 4180), fields quoted where needed. */
-export function* exportCsvChunks(listing: RecordChunks): Generator<string> {
-  const options = { columns: [...FIELDS], record_delimiter: 'windows' } as const;
-  yield stringify([], { ...options, header: true });
-  for (const chunk of listing) yield stringify(chunk.map((record) => FIELDS.map((field) => csvCell(record, field))), options);
-}
+const CSV_OPTIONS = { columns: [...FIELDS], record_delimiter: 'windows' } as const;
 
+/** `all.csv`: every record as CSV, the spec's header, CRLF line ends (RFC 4180), fields quoted where needed. */
+export const allCsv: ChunkedText = {
+  start: stringify([], { ...CSV_OPTIONS, header: true }),
+  chunk: (records) => stringify(records.map((record) => FIELDS.map((field) => csvCell(record, field))), CSV_OPTIONS),
+  end: '',
+};

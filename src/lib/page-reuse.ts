@@ -17,12 +17,12 @@
  * lock file, addresses) and the same key for them: then Astro skips them too, and were it ever to
  * render one again it would write the same bytes.
  */
-import { existsSync, linkSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { htmlPageFile, pageFile } from './routes.ts';
 import type { PageKeys } from './page-keys.ts';
-import { filesIn, linkFile } from './publish.ts';
+import { filesIn, linkFile, removeEmptyFolders } from './publish.ts';
 
 const RECORD_FILE = 'listing-build.v8';
 const SITE_FILE = 'site.txt';
@@ -61,20 +61,35 @@ export function writeBuildRecord(cacheDir: string, record: BuildRecord): void {
   writeFileSync(join(cacheDir, SITE_FILE), record.site);
 }
 
+/** Every page file of a site of `pages` pages (site paths), with the page's 0-based index and which of its keys names it. */
+function* pageFilesOf(pages: number): Generator<{ index: number; path: string; key: 'json' | 'html' }> {
+  for (let index = 0; index < pages; index += 1) {
+    yield { index, path: pageFile(index + 1), key: 'json' };
+    yield { index, path: htmlPageFile(index + 1), key: 'html' };
+  }
+}
+
+/**
+ * Site paths of the pages whose key did not change from `previous` to `next`: the pages a rebuild
+ * may take from the published site. Page 1's HTML is the home page: no cache key, always rendered.
+ */
+function unchangedPages(previous: PageKeys, next: PageKeys): Set<string> {
+  const unchanged = new Set<string>();
+  for (const { index, path, key } of pageFilesOf(Math.min(previous.json.length, next.json.length))) {
+    if (previous[key][index] === next[key][index] && path !== htmlPageFile(1)) unchanged.add(path);
+  }
+  return unchanged;
+}
+
 /** Links every published page whose key is unchanged into `staging`; returns their site paths. */
 export function linkUnchangedPages(previous: PageKeys, next: PageKeys, siteDir: string, staging: string): Set<string> {
   const linked = new Set<string>();
   const folders = new Set<string>();
-  const link = (file: string) => {
-    const from = join(siteDir, file);
-    if (!existsSync(from)) return;
-    linkFile(from, join(staging, file), folders);
-    linked.add(file);
-  };
-  for (let index = 0; index < next.json.length; index += 1) {
-    if (previous.json[index] === next.json[index]) link(pageFile(index + 1));
-    // Page 1's HTML is the home page: no cache key, always rendered.
-    if (index > 0 && previous.html[index] === next.html[index]) link(htmlPageFile(index + 1));
+  for (const path of unchangedPages(previous, next)) {
+    const from = join(siteDir, path);
+    if (!existsSync(from)) continue;
+    linkFile(from, join(staging, path), folders);
+    linked.add(path);
   }
   return linked;
 }
@@ -82,42 +97,34 @@ export function linkUnchangedPages(previous: PageKeys, next: PageKeys, siteDir: 
 /**
  * Makes `staging`, the spare (the site `record`'s build replaced), into the published site's pages
  * whose key is unchanged; returns their site paths. The spare's files are those of the published
- * site except `record.removedFiles` (gone since) and `record.writtenFiles` (written since).
+ * site except `record.removedFiles` (gone since) and `record.writtenFiles` (written since): a page
+ * kept must become the published file, and a page Astro renders must not be one (it is unlinked,
+ * so Astro writes a new file rather than through a shared one).
  */
 export function reuseSpare(staging: string, siteDir: string, record: BuildRecord, next: PageKeys): Set<string> {
-  const previous = record.keys;
+  const unchanged = unchangedPages(record.keys, next);
   const written = new Set(record.writtenFiles);
   const linked = new Set<string>();
-  // Without the folder as well, where it is left empty: a host might answer for an empty folder.
-  const remove = (path: string, folderToo: boolean) => {
-    rmSync(join(staging, path), { force: true });
-    if (folderToo) removeEmptyFolders(staging, dirname(path));
-  };
-  for (const path of record.removedFiles) remove(path, true);
   const pagePaths = new Set<string>();
-  const pages = Math.max(previous.json.length, next.json.length);
-  for (let index = 0; index < pages; index += 1) {
-    for (const [path, keys] of [[pageFile(index + 1), 'json'], [htmlPageFile(index + 1), 'html']] as const) {
-      pagePaths.add(path);
-      if (index >= next.json.length) {
-        remove(path, true);
-        continue;
-      }
-      // Page 1's HTML is the home page: no cache key, always rendered.
-      const unchanged = index < previous.json.length && previous[keys][index] === next[keys][index] && path !== htmlPageFile(1);
-      if (unchanged && !written.has(path)) linked.add(path);
-      else if (unchanged) {
-        rmSync(join(staging, path), { force: true });
-        if (linkIfThere(join(siteDir, path), join(staging, path))) linked.add(path);
-      } else if (!written.has(path)) remove(path, false);
+  const unlink = (path: string) => rmSync(join(staging, path), { force: true });
+  // Without its folder as well, where that is left empty: a host might answer for an empty folder.
+  const remove = (path: string) => {
+    unlink(path);
+    removeEmptyFolders(staging, dirname(path));
+  };
+  for (const path of record.removedFiles) remove(path);
+  for (const { index, path } of pageFilesOf(Math.max(record.keys.json.length, next.json.length))) {
+    pagePaths.add(path);
+    if (index >= next.json.length) remove(path);
+    else if (!unchanged.has(path)) unlink(path);
+    else if (!written.has(path)) linked.add(path);
+    else {
+      unlink(path);
+      if (linkIfThere(join(siteDir, path), join(staging, path))) linked.add(path);
     }
   }
-  // What the last build wrote: besides pages (assets, downloads, manifest…) it is written again;
-  // a page not kept is rendered again, into a new file rather than through the spare's.
-  for (const path of record.writtenFiles) {
-    if (!pagePaths.has(path)) remove(path, true);
-    else if (!linked.has(path)) rmSync(join(staging, path), { force: true });
-  }
+  // What the last build wrote besides pages (assets, downloads, manifest…) is written again.
+  for (const path of record.writtenFiles) if (!pagePaths.has(path)) remove(path);
   return linked;
 }
 
@@ -132,17 +139,6 @@ function linkIfThere(from: string, to: string): boolean {
   }
 }
 
-/** Removes `folder` (relative to `root`) and its parents while they are empty. */
-function removeEmptyFolders(root: string, folder: string): void {
-  for (let path = folder; path !== '.' && path !== ''; path = dirname(path)) {
-    try {
-      rmdirSync(join(root, path));
-    } catch {
-      return;
-    }
-  }
-}
-
 /** The folders that hold nothing but pages, named by the route table: `page/`, the JSON pages' folder. */
 const PAGE_FOLDERS = new Set([dirname(dirname(htmlPageFile(2))), dirname(pageFile(1))]);
 
@@ -153,10 +149,8 @@ const PAGE_FOLDERS = new Set([dirname(dirname(htmlPageFile(2))), dirname(pageFil
  */
 export function siteFilesOf(dir: string, pages: number): string[] {
   const files = filesIn(dir, PAGE_FOLDERS);
-  for (let page = 1; page <= pages; page += 1) {
-    files.push(pageFile(page));
-    if (page > 1) files.push(htmlPageFile(page));
-  }
+  // Page 1's HTML, the home page, is not in a page folder: the walk found it.
+  for (const { path } of pageFilesOf(pages)) if (path !== htmlPageFile(1)) files.push(path);
   return files;
 }
 

@@ -189,6 +189,17 @@ function makeFolder(folder: string): void {
   }
 }
 
+/** Removes `folder` (relative to `root`) and its parents while they are empty. */
+export function removeEmptyFolders(root: string, folder: string): void {
+  for (let path = folder; path !== '.' && path !== ''; path = dirname(path)) {
+    try {
+      rmdirSync(join(root, path));
+    } catch {
+      return;
+    }
+  }
+}
+
 function statOrUndefined(path: string) {
   try {
     return statSync(path);
@@ -212,7 +223,7 @@ export function keepUnchangedTimes(
   files: readonly string[] = filesIn(stagingDir),
   /** Files known to be the same as the published ones or not (by their hashes), by site path. */
   known: ReadonlyMap<string, boolean> = new Map(),
-): { kept: number; changed: Set<string>; files: readonly string[] } {
+): { kept: number; changed: Set<string> } {
   const changed = new Set<string>();
   let kept = 0;
   const havePrevious = existsSync(previousDir);
@@ -230,7 +241,7 @@ export function keepUnchangedTimes(
     utimesSync(file, before.atimeMs / 1000, before.mtimeMs / 1000);
     kept += 1;
   }
-  return { kept, changed, files };
+  return { kept, changed };
 }
 
 /** Site paths (`/`-separated) of every file under `dir`, except in the folders `skip` names. */

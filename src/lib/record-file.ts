@@ -15,8 +15,32 @@ const CHUNK_RECORDS = 10_000;
 /** Each chunk is preceded by its length in bytes, a 32-bit little-endian integer. */
 const LENGTH_BYTES = 4;
 
-/** A listing read in order a chunk at a time: from a records file, or from records in memory. */
+/** A listing read in order a chunk at a time (never an empty chunk): from a records file, or from records in memory. */
 export type RecordChunks = Iterable<readonly CarModel[]>;
+
+/** The listing's records one after the other. */
+function* recordsOf(listing: RecordChunks): Generator<CarModel> {
+  for (const chunk of listing) yield* chunk;
+}
+
+/** A text made a chunk of the listing at a time (a download): what opens it, each chunk's text, what closes it. */
+export interface ChunkedText {
+  start: string;
+  /** The text of a chunk; `first` for the listing's first chunk (no separator before it). */
+  chunk: (records: readonly CarModel[], first: boolean) => string;
+  end: string;
+}
+
+/** The pieces of `text` for `listing`, in order. */
+export function* piecesOf(text: ChunkedText, listing: RecordChunks): Generator<string> {
+  yield text.start;
+  let first = true;
+  for (const chunk of listing) {
+    yield text.chunk(chunk, first);
+    first = false;
+  }
+  yield text.end;
+}
 
 /** Records in memory as chunks, for what reads a listing chunk by chunk. */
 export function* inChunks(records: readonly CarModel[]): Generator<readonly CarModel[]> {
@@ -84,7 +108,7 @@ function startsWithFormat(fd: number): boolean {
 /** Every record of `file`, in order. */
 export function readRecordFile(file: string): CarModel[] {
   const records: CarModel[] = [];
-  for (const chunk of recordChunks(file)) for (const record of chunk) records.push(record);
+  for (const record of recordsOf(recordChunks(file))) records.push(record);
   return records;
 }
 

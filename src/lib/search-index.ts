@@ -3,30 +3,33 @@
  * time: arrays instead of objects, each logo URL and each make once. Its shape lives in
  * `search.ts`, which the browser script bundles; this module stays out of the bundle.
  */
-import { makeTableOf } from './makes.ts';
-import type { RecordChunks } from './record-file.ts';
+import { makeTableOf, type MakeTable } from './makes.ts';
+import type { ChunkedText } from './record-file.ts';
 import type { CarModel } from './schema.ts';
 import { AUTO, MANUAL, type IndexEntry } from './search.ts';
 
-/** The listing's records one after the other, a chunk at a time. */
-function* recordsOf(listing: RecordChunks): Generator<CarModel> {
-  for (const chunk of listing) yield* chunk;
+/** The logos and makes the index's entries point to: made from the whole listing before any entry. */
+export interface SearchTables {
+  logos: string[];
+  logoPositions: Map<string, number>;
+  makes: MakeTable;
 }
 
-/**
- * The index (a SearchIndex) as JSON text, in pieces, from the listing read twice (`listing()`
- * gives it from its start): once for the logos and makes the entries point to, then the entries.
- */
-export function* searchIndexJsonChunks(listing: () => RecordChunks, logoUrl: (logo: string) => string): Generator<string> {
+/** The index's tables of the listing's `records`, read once in order: each logo URL and each make once. */
+export function searchTablesOf(records: Iterable<CarModel>, logoUrl: (logo: string) => string): SearchTables {
   const logos: string[] = [];
   const logoPositions = new Map<string, number>();
   const withLogos = function* () {
-    for (const record of recordsOf(listing())) {
+    for (const record of records) {
       if (record.logo !== null && !logoPositions.has(record.logo)) logoPositions.set(record.logo, logos.push(logoUrl(record.logo)) - 1);
       yield record;
     }
   };
-  const { makes, makeOf } = makeTableOf(withLogos());
+  return { makes: makeTableOf(withLogos()), logos, logoPositions };
+}
+
+/** The index (a SearchIndex) as JSON text, its entries a chunk of the listing at a time. */
+export function searchIndexText({ logos, logoPositions, makes: { makes, makeOf } }: SearchTables): ChunkedText {
   const makePositions = new Map(makes.map((make, position) => [make, position]));
   const entryOf = (record: CarModel): IndexEntry => [
     record.id,
@@ -41,12 +44,9 @@ export function* searchIndexJsonChunks(listing: () => RecordChunks, logoUrl: (lo
     record.logo === null ? -1 : (logoPositions.get(record.logo) ?? -1),
     makePositions.get(makeOf(record)) ?? -1,
   ];
-  yield '{"entries":[';
-  let first = true;
-  for (const chunk of listing()) {
-    if (chunk.length === 0) continue;
-    yield `${first ? '' : ','}${chunk.map((record) => JSON.stringify(entryOf(record))).join(',')}`;
-    first = false;
-  }
-  yield `],"logos":${JSON.stringify(logos)},"makes":${JSON.stringify(makes.map(({ key, latin }) => [key, latin]))}}`;
+  return {
+    start: '{"entries":[',
+    chunk: (records, first) => `${first ? '' : ','}${records.map((record) => JSON.stringify(entryOf(record))).join(',')}`,
+    end: `],"logos":${JSON.stringify(logos)},"makes":${JSON.stringify(makes.map(({ key, latin }) => [key, latin]))}}`,
+  };
 }

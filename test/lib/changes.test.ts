@@ -10,7 +10,7 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 /** Published records as a build's preparation holds them (logo as a path), in chunks of `size`. */
 const published = (records: readonly CarModel[], size = 3): PublishedRecords => ({
   chunks: function* () {
-    for (let start = 0; start < records.length; start += size) yield records.slice(start, start + size) as unknown as Record<string, unknown>[];
+    for (let start = 0; start < records.length; start += size) yield records.slice(start, start + size);
   },
   logoUrlOf: (record) => (record['logo'] === null ? null : `${ASSETS}/${String(record['logo'])}`),
 });

@@ -11,7 +11,7 @@ const LOGOS = [null, 'media/brand/logo/toyota.svg', 'media/brand/logo/tesla.svg'
 
 const listing = (count: number) => Array.from({ length: count }, (_, index) => carModel(index + 1, NAMES[index % NAMES.length]!, { logo: LOGOS[index % 3]! }));
 const asPublished = (records: readonly CarModel[]): PublishedRecords => ({
-  chunks: () => [records as unknown as Record<string, unknown>[]],
+  chunks: () => [records],
   logoUrlOf: (record) => (record['logo'] === null ? null : `${addresses.assetsUrl}/${String(record['logo'])}`),
 });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { carModel as model } from '../support/models.ts';
-import { searchIndexJsonChunks } from '../../src/lib/search-index.ts';
-import { inChunks } from '../../src/lib/record-file.ts';
+import { searchIndexText, searchTablesOf } from '../../src/lib/search-index.ts';
+import { inChunks, piecesOf } from '../../src/lib/record-file.ts';
+import type { CarModel } from '../../src/lib/schema.ts';
 import { criteriaFromQuery, filterEntries, queryFromCriteria, sortEntries, type Criteria, type SearchIndex } from '../../src/lib/search.ts';
 
 
@@ -11,8 +12,10 @@ const records = [
   model(3, '特斯拉 Tesla Model Y', { min_engine_size: 0, max_engine_size: 0, min_seat: 5, max_seat: 7, logo: null }),
   model(4, '豐田 Toyota GR86', { min_seat: 4, max_seat: 4, has_operation_type_hand: true }),
 ];
-// The index as the build publishes it: the JSON text the search script fetches.
-const index = JSON.parse([...searchIndexJsonChunks(() => inChunks(records), (logo) => `https://assets.example.com/${logo}`)].join('')) as SearchIndex;
+/** The index as the build publishes it: the JSON text the search script fetches. */
+const indexOf = (listing: readonly CarModel[], logoUrl: (logo: string) => string) =>
+  JSON.parse([...piecesOf(searchIndexText(searchTablesOf(listing, logoUrl)), inChunks(listing))].join('')) as SearchIndex;
+const index = indexOf(records, (logo) => `https://assets.example.com/${logo}`);
 const ids = (criteria: Criteria) => sortEntries(filterEntries(index.entries, criteria, index.makes), criteria.sort).map(([id]) => id);
 
 describe('the search index', () => {
@@ -33,7 +36,7 @@ describe('the search index', () => {
 
   it('stays one JSON document across the pieces it is written in', () => {
     const many = Array.from({ length: 20_001 }, (_, position) => model(position + 1, `Model ${position + 1}`));
-    const large = JSON.parse([...searchIndexJsonChunks(() => inChunks(many), (logo) => logo)].join('')) as SearchIndex;
+    const large = indexOf(many, (logo) => logo);
     expect(large.entries.map(([id]) => id)).toEqual(many.map(({ id }) => id));
     expect(large.logos).toEqual(['media/brand/logo/x.svg']);
   });
@@ -88,7 +91,7 @@ describe('sortEntries', () => {
     expect(ids({ sort: 'name' })).toEqual([2, 3, 1, 4]);
     expect(ids({ sort: '-name' })).toEqual([4, 1, 3, 2]);
     const numbered = [model(1, '豐田 Toyota Model 10'), model(2, '豐田 Toyota Model 9'), model(3, 'toyota model 9')];
-    const numberedIndex = JSON.parse([...searchIndexJsonChunks(() => inChunks(numbered), (logo) => logo)].join('')) as SearchIndex;
+    const numberedIndex = indexOf(numbered, (logo) => logo);
     expect(sortEntries(numberedIndex.entries, 'name').map(([id]) => id)).toEqual([3, 2, 1]);
   });
 
