@@ -137,7 +137,11 @@ export function linkTree(source: string, target: string, changes?: SiteChanges):
       linkFile(join(source, path), join(target, path), folders);
     }
     const files = new Set(changes.files);
-    for (const path of changes.previousFiles) if (!files.has(path)) rmSync(join(target, path), { force: true });
+    for (const path of changes.previousFiles) {
+      if (files.has(path)) continue;
+      rmSync(join(target, path), { force: true });
+      removeEmptyFolders(target, dirname(path));
+    }
     return;
   }
   const wanted = new Set<string>();

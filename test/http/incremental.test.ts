@@ -70,7 +70,9 @@ function buildBoth(root: string, site: string, step: Step): string {
   const files = Object.keys(treeHashes(site));
   expect([report.files, report.bytes]).toEqual([files.length, files.reduce((sum, file) => sum + statSync(join(site, file)).size, 0)]);
   // Vercel's copy of the site, brought up to date with what changed, is the site.
-  expect(treeHashes(join(`${site}-deploy`, VERCEL_OUTPUT_DIR, 'static'))).toEqual(treeHashes(site));
+  const vercelCopy = join(`${site}-deploy`, VERCEL_OUTPUT_DIR, 'static');
+  expect(treeHashes(vercelCopy)).toEqual(treeHashes(site));
+  expect(foldersIn(vercelCopy)).toEqual(foldersIn(site));
   rmSync(clean, { recursive: true, force: true });
   return incremental.stdout;
 }
