@@ -13,25 +13,22 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { serialize } from 'node:v8';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import type { Plugin, ViteDevServer } from 'vite';
 import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../lib/build-report.ts';
-import { changesJson, changesOf, NO_ROW_CHANGES, publishedRecords, readPreviousSite, rowChanges, shrinkRefusal, summariseChanges, type Changes, type PreviousSite } from '../lib/changes.ts';
+import { startBuildData } from '../lib/build-data.ts';
+import { changesJson, changesOf, publishedSiteOf, readPreviousSite, summariseChanges, type Changes, type PreviousSite } from '../lib/changes.ts';
 import { ConfigError, loadConfig, type Config } from '../lib/config.ts';
-import { DOWNLOADS, prepareData, preparedRecordsFile, sourceFingerprint, type PreparedData } from '../lib/data-cache.ts';
+import { DOWNLOADS, prepareData, sourceFingerprint, withDownloads, type PreparedData } from '../lib/data-cache.ts';
 import { serveListingInDev } from '../lib/dev-server.ts';
 import { manifestJson, manifestOf, manifestPath } from '../lib/downloads.ts';
 import { hostFiles, type HostFile, type HostInput } from '../lib/host-configs/index.ts';
 import { VERCEL_OUTPUT_DIR } from '../lib/host-configs/vercel.ts';
 import { pageCount } from '../lib/listing.ts';
-import { pageKeysOf } from '../lib/page-keys.ts';
-import { linkUnchangedPages, pruneSiteCaches, readBuildRecord, reuseSpare, siteFilesOf, writeBuildRecord, type BuildRecord } from '../lib/page-reuse.ts';
+import { clearSpare, pruneSiteCaches, readBuildRecord, siteFilesOf, writeBuildRecord, type BuildRecord } from '../lib/page-reuse.ts';
 import { formatReport } from '../lib/problems.ts';
 import { createStagingDir, discard, keepUnchangedTimes, linkFile, linkTree, publish, siteBytes, spareDirOf, writeFiles } from '../lib/publish.ts';
-import { isRecordFile, readRecordFile } from '../lib/record-file.ts';
 import { pageFile, pagePath, PUBLISHED } from '../lib/routes.ts';
-import type { CarModel } from '../lib/schema.ts';
 
 const VIRTUAL_ID = 'virtual:listing/dataset';
 const PAGE_KEYS_FILE = 'page-keys.v8';
@@ -70,11 +67,24 @@ function datasetModule(config: Config, current: Current): string {
   ].join('\n');
 }
 
-function datasetPlugin(config: Config, current: Current): Plugin {
+/**
+ * The virtual module, and in a build the wait for the data: Vite's `buildApp` hooks of order
+ * "post" run after the bundles and, ours being an ordinary plugin, before Astro's (an "enforce:
+ * post" one), which renders the pages.
+ */
+function datasetPlugin(config: Config, current: Current, beforePages?: () => Promise<unknown>): Plugin {
   return {
     name: 'listing:dataset',
     resolveId: (id) => (id === VIRTUAL_ID ? RESOLVED_VIRTUAL_ID : undefined),
     load: (id) => (id === RESOLVED_VIRTUAL_ID ? datasetModule(config, current) : undefined),
+    ...(beforePages && {
+      buildApp: {
+        order: 'post' as const,
+        handler: async () => {
+          await beforePages();
+        },
+      },
+    }),
   };
 }
 
@@ -87,7 +97,7 @@ interface BuildState {
   rows: Changes['rows'];
   clock: PhaseClock;
   progress?: NodeJS.Timeout;
-  published: boolean;
+  status: BuildStatus;
   /** Astro's incremental cache of this site, where the page keys and the build record live too. */
   siteCacheDir: string;
   /** What this build leaves for the next one, once published (with the site's files). */
@@ -110,86 +120,105 @@ function readConfig(): Config {
   }
 }
 
-/** A build stopped before Astro renders anything: the reason on standard error, and a short error for Astro. */
-function refuse(report: string, outDir: string): never {
-  console.error(report);
-  throw new Error(`Nothing was built; ${outDir}/ is unchanged.`);
+/** A build started: its staging folder made and its data side under way on a worker thread (see build-data.ts). */
+interface StartedBuild {
+  staging: string;
+  /** The build once its data is ready; rejected (the reason already on standard error) when the data is refused. */
+  ready: Promise<BuildState>;
+  status: BuildStatus;
+}
+
+interface BuildStatus {
+  /** The build stopped on purpose (bad data, too many rows gone) and has said so itself. */
+  refused: boolean;
+  published: boolean;
 }
 
 /**
- * Rows added, removed and changed against the published site. Nothing to compare when the data
- * and the assets address are those the site was built from; otherwise the records are needed.
- * Where rows changed only in place, compared with the records the published build was made from
- * (its page keys describe them), also the positions of the changed rows.
+ * Starts a build: what it needs of the published site and of the last build, its staging folder,
+ * and its data side on a worker thread, which runs while Astro starts and bundles. The downloads
+ * start as soon as the records are prepared.
  */
-function compareRows(
-  previous: PreviousSite | undefined,
-  previousRecordsFile: string | undefined,
-  prepared: PreparedData,
-  config: Config,
-  records: () => readonly CarModel[],
-): {
-  rows: Changes['rows'];
-  refusal?: string;
-  changedInPlace?: number[];
-} {
-  if (previous && previous.manifest.data.sha256 === prepared.dataSha256 && previous.manifest.assetsUrl === config.assetsUrl) {
-    return { rows: NO_ROW_CHANGES, changedInPlace: [] };
-  }
-  const fromPreparation = previousRecordsFile !== undefined && isRecordFile(previousRecordsFile);
-  const comparison = rowChanges(previous ? publishedRecords(previous, previousRecordsFile) : undefined, records(), config.assetsUrl);
-  const refusal = config.allowShrink ? undefined : shrinkRefusal(comparison, config.outDir);
-  if (refusal) return { rows: NO_ROW_CHANGES, refusal };
-  return { rows: comparison.rows, ...(fromPreparation && comparison.inPlace ? { changedInPlace: comparison.changedPositions } : {}) };
-}
-
-async function prepareBuild(config: Config, root: string, cacheDir: string, logger: AstroIntegrationLogger): Promise<BuildState> {
+function startBuild(config: Config, root: string, cacheDir: string, current: Current, logger: AstroIntegrationLogger): StartedBuild {
   const clock = new PhaseClock();
-  const preparation = await prepareData({
-    root,
-    cacheDir: join(cacheDir, PREPARED_DIR),
-    dataFile: config.dataFile,
-    assetsUrl: config.assetsUrl,
-    progress: { onRows: (rows) => console.error(`  ${counted(rows)} rows validated`) },
-  });
-  if ('problems' in preparation) refuse(formatReport(preparation.problems), config.outDir);
-  const { data: prepared } = preparation;
   const previous = readPreviousSite(config.outDir);
   const site = buildCacheDir(cacheDir, config.outDir);
-  const record = readBuildRecord(site);
-  let records = preparation.records;
-  const recordsOnce = () => (records ??= readRecordFile(prepared.recordsFile));
-  // The published site's records, from its preparation while it is kept (see data-cache.ts).
-  const previousRecordsFile = record && previous ? preparedRecordsFile(join(cacheDir, PREPARED_DIR), record.dataKey) : undefined;
-  const { rows, refusal, changedInPlace } = compareRows(previous, previousRecordsFile, prepared, config, recordsOnce);
-  if (refusal) refuse(refusal, config.outDir);
-  clock.end('validate');
-  const reused = prepared.validated ? '' : ' (unchanged since an earlier build: not validated again)';
-  logger.info(`${config.dataFile}: ${counted(prepared.rows)} rows valid${reused}, building ${counted(pageCount(prepared.rows))} pages`);
-
-  // Each page's cache key, once for the build (the pages read them), and the published pages whose key is unchanged.
+  const previousRecord = readBuildRecord(site);
   mkdirSync(site, { recursive: true });
   pruneSiteCaches(dirname(site), site);
   const addresses = { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl };
   const fingerprint = createHash('sha256').update(sourceFingerprint(root, ['src', 'astro.config.mjs'])).update(JSON.stringify(addresses)).digest('hex');
   // The last published build, where the same code and addresses made it: its keys and pages may be taken.
-  const sameCode = record?.fingerprint === fingerprint ? record : undefined;
-  // Rows changed in place: only their pages' keys can change.
-  const since = sameCode && changedInPlace ? { keys: sameCode.keys, changedPositions: changedInPlace } : undefined;
-  const keys = sameCode?.dataKey === prepared.key ? sameCode.keys : pageKeysOf(recordsOnce(), addresses, since);
-  records = undefined;
-  writeFileSync(join(site, PAGE_KEYS_FILE), serialize(keys));
+  const sameCode = previousRecord?.fingerprint === fingerprint ? previousRecord : undefined;
   // Astro skips pages only with its own cache of the last build; `--force` renders every page.
   const astroWillSkip = existsSync(join(site, 'incremental-build.json')) && !process.argv.includes('--force');
   const reusable = previous && astroWillSkip ? sameCode : undefined;
   const { dir: staging, fromSpare } = createStagingDir(config.outDir, reusable?.id);
-  const linked = !reusable
-    ? new Set<string>()
-    : fromSpare
-      ? reuseSpare(staging, config.outDir, reusable, keys)
-      : linkUnchangedPages(reusable.keys, keys, config.outDir, staging);
-  clock.end('page keys');
-  return { config, prepared, staging, previous, rows, clock, published: false, siteCacheDir: site, record: { site: resolve(config.outDir), fingerprint, dataKey: prepared.key, keys }, previousRecord: record, linkedPages: linked };
+  // Before Astro writes its assets there: what the spare holds besides pages goes now.
+  if (reusable && fromSpare) clearSpare(staging, reusable);
+  const preparedDir = join(cacheDir, PREPARED_DIR);
+  const recordsFile = join(site, 'records.v8');
+  const pageKeysFile = join(site, PAGE_KEYS_FILE);
+  current.recordsFile = recordsFile;
+  current.pageKeysFile = pageKeysFile;
+  const run = startBuildData({
+    root,
+    preparedDir,
+    dataFile: config.dataFile,
+    addresses,
+    outDir: config.outDir,
+    allowShrink: config.allowShrink,
+    ...(previous && { published: publishedSiteOf(previous) }),
+    ...(previousRecord && previous && { publishedDataKey: previousRecord.dataKey }),
+    ...(sameCode && { sameCode }),
+    reuse: !reusable ? 'none' : fromSpare ? 'spare' : 'link',
+    staging,
+    pageKeysFile,
+  });
+  const withTheirDownloads = run.records.then((prepared) => prepared && withDownloads(prepared, config.assetsUrl));
+  const status: BuildStatus = { refused: false, published: false };
+  // Said as soon as the data side finds it, while Vite may still be bundling.
+  const refuse: (report: string) => never = (report) => {
+    status.refused = true;
+    console.error(report);
+    throw new Error(`Nothing was built; ${config.outDir}/ is unchanged.`);
+  };
+  const ready = run.result.then(async (data): Promise<BuildState> => {
+    if (data.kind === 'problems') refuse(formatReport(data.problems));
+    if (data.kind !== 'ready') refuse(data.message);
+    // The records were announced before the data side was done.
+    const prepared = await withTheirDownloads;
+    if (!prepared) throw new Error("the build's data thread ended without its records");
+    for (const [name, seconds] of data.phases) clock.beside(name, seconds);
+    const reused = prepared.validated ? '' : ' (unchanged since an earlier build: not validated again)';
+    logger.info(`${config.dataFile}: ${counted(prepared.rows)} rows valid${reused}, building ${counted(pageCount(prepared.rows))} pages`);
+    current.prepared = prepared;
+    rmSync(recordsFile, { force: true });
+    linkFile(prepared.recordsFile, recordsFile);
+    return {
+      config,
+      prepared,
+      staging,
+      previous,
+      rows: data.rows,
+      clock,
+      status,
+      siteCacheDir: site,
+      record: { site: resolve(config.outDir), fingerprint, dataKey: prepared.key, keys: data.keys },
+      previousRecord,
+      linkedPages: data.linkedPages,
+    };
+  });
+  // Awaited before the pages are rendered; if Astro fails before that, its error is the one to report.
+  ready.catch(() => undefined);
+  return { staging, ready, status };
+}
+
+/** Astro is about to render the pages: the data is awaited, and its start (bundle and data side by side) ends. */
+async function renderingPages(started: StartedBuild): Promise<void> {
+  const build = await started.ready;
+  build.clock.end('start');
+  build.progress = reportPagesWritten(build.staging, pageCount(build.prepared.rows));
 }
 
 const HOST_FILES_CACHE = 'host-files.json';
@@ -244,7 +273,7 @@ function publishAndRecord(build: BuildState, siteFiles: readonly string[]): numb
   const bytes = siteBytes(staging, siteFiles, build.linkedPages, replaced);
   const id = randomUUID();
   publish(staging, config.outDir, removedFiles ? spareDirOf(config.outDir, id) : undefined);
-  build.published = true;
+  build.status.published = true;
   writeBuildRecord(build.siteCacheDir, {
     ...build.record,
     id,
@@ -313,11 +342,18 @@ export default function listing(): AstroIntegration {
   let root: string;
   let preparedDir: string;
   const current: Current = { prepared: undefined, recordsFile: undefined, pageKeysFile: undefined, problemReport: null };
-  let build: BuildState | undefined;
+  let build: StartedBuild | undefined;
 
   /** Prepares the data file again (dev): the pages then show it, or its problems beside the last good data. */
   const refresh = async (logger: AstroIntegrationLogger): Promise<void> => {
-    const preparation = await prepareData({ root, cacheDir: preparedDir, dataFile: config.dataFile, assetsUrl: config.assetsUrl });
+    const preparation = await prepareData({
+      root,
+      cacheDir: preparedDir,
+      dataFile: config.dataFile,
+      assetsUrl: config.assetsUrl,
+      // An edit of the data shown: its unchanged rows keep their records.
+      ...(current.prepared && { since: current.prepared.key }),
+    });
     if ('problems' in preparation) {
       current.problemReport = formatReport(preparation.problems);
       logger.error(`${current.problemReport}\n${current.prepared ? 'Showing the last good data until the file is fixed.' : 'No good data yet: the listing is empty until the file is fixed.'}`);
@@ -339,33 +375,27 @@ export default function listing(): AstroIntegration {
         root = fileURLToPath(astroConfig.root);
         const cacheDir = fileURLToPath(astroConfig.cacheDir);
         preparedDir = join(cacheDir, PREPARED_DIR);
-        const plugins = [datasetPlugin(config, current)];
         if (command === 'build') {
-          build = await prepareBuild(config, root, cacheDir, logger);
-          current.prepared = build.prepared;
-          current.recordsFile = join(build.siteCacheDir, 'records.v8');
-          current.pageKeysFile = join(build.siteCacheDir, PAGE_KEYS_FILE);
-          rmSync(current.recordsFile, { force: true });
-          linkFile(build.prepared.recordsFile, current.recordsFile);
-          const state = build;
+          const started = startBuild(config, root, cacheDir, current, logger);
+          build = started;
           // A build that fails after this point leaves the published site as it was.
           process.once('exit', () => {
-            if (state.published) return;
-            discard(state.staging);
-            console.error(`\nThe build failed; ${config.outDir}/ is unchanged.`);
+            if (started.status.published) return;
+            discard(started.staging);
+            if (!started.status.refused) console.error(`\nThe build failed; ${config.outDir}/ is unchanged.`);
           });
           updateConfig({
-            outDir: pathToFileURL(`${state.staging}/`),
+            outDir: pathToFileURL(`${started.staging}/`),
             // One incremental cache per published site: a page's cached copy belongs to one site.
             cacheDir: pathToFileURL(`${buildCacheDir(cacheDir, config.outDir)}/`),
-            vite: { plugins, build: { emptyOutDir: false } },
+            vite: { plugins: [datasetPlugin(config, current, () => renderingPages(started))], build: { emptyOutDir: false } },
           });
         } else if (command === 'dev') {
           await refresh(logger);
           // The origin sends no CORS headers and answers OPTIONS itself; so does the dev server.
-          updateConfig({ vite: { plugins, server: { cors: false } } });
+          updateConfig({ vite: { plugins: [datasetPlugin(config, current)], server: { cors: false } } });
         } else {
-          updateConfig({ vite: { plugins } });
+          updateConfig({ vite: { plugins: [datasetPlugin(config, current)] } });
         }
       },
       'astro:server:setup': ({ server, logger }) => {
@@ -377,12 +407,9 @@ export default function listing(): AstroIntegration {
           virtualModuleId: RESOLVED_VIRTUAL_ID,
         });
       },
-      'astro:build:start': () => {
-        if (!build) return;
-        build.progress = reportPagesWritten(build.staging, pageCount(build.prepared.rows));
-      },
       'astro:build:done': async () => {
-        if (build) await finishBuild(build);
+        // Settled before the pages were rendered (see datasetPlugin).
+        if (build) await finishBuild(await build.ready);
       },
     },
   };

@@ -17,9 +17,11 @@ const buildReportSchema = z.object({
   /** Files and bytes in the published site. */
   files: z.number().int(),
   bytes: z.number().int(),
-  /** Wall time of the whole build, and of each phase in order (validate, pages (Astro), …). */
+  /** Wall time of the whole build, and of each phase in order (start, pages (Astro), …). */
   seconds: z.number(),
   phases: z.array(z.tuple([z.string(), z.number()])),
+  /** Phases run on the data's worker thread during the first phase, `start` (Astro's own start and bundle). */
+  besidePhases: z.array(z.tuple([z.string(), z.number()])),
   /** The build process's peak resident set size (getrusage maxrss). */
   peakMemoryBytes: z.number().int(),
   /** What changed against the site it replaced (rows, pages, downloads); changes.json has the detail. */
@@ -32,11 +34,17 @@ const buildReportSchema = z.object({
 
 export type BuildReport = z.infer<typeof buildReportSchema>;
 
-/** Times the phases of a build, in order. */
+/** Times the phases of a build, in order, and those run beside them on another thread. */
 export class PhaseClock {
   readonly started = performance.now();
   readonly phases: [string, number][] = [];
+  readonly besidePhases: [string, number][] = [];
   private phaseStarted = this.started;
+
+  /** A phase that ran on another thread during the phase under way, timed there. */
+  beside(name: string, seconds: number): void {
+    this.besidePhases.push([name, seconds]);
+  }
 
   /** Ends the phase under way, naming it. */
   end(name: string): void {
@@ -66,6 +74,7 @@ export function reportBuild(
     pages: { json: pages, html: pages },
     seconds: clock.seconds,
     phases: clock.phases,
+    besidePhases: clock.besidePhases,
     peakMemoryBytes: process.resourceUsage().maxRSS * 1024,
     ...outcome,
   };
@@ -83,7 +92,10 @@ const seconds = (value: number) => `${value.toFixed(1)} s`;
 
 /** The one screen a build ends with. */
 export function formatBuildReport(report: BuildReport): string {
-  const phases = report.phases.map(([name, duration]) => `${name} ${seconds(duration)}`).join(', ');
+  const list = (phases: [string, number][]) => phases.map(([name, duration]) => `${name} ${seconds(duration)}`).join(', ');
+  const beside = report.besidePhases.length > 0 ? ` [on another thread meanwhile: ${list(report.besidePhases)}]` : '';
+  // The phases beside ran during the first one.
+  const phases = report.phases.map(([name, duration], index) => `${name} ${seconds(duration)}${index === 0 ? beside : ''}`).join(', ');
   return [
     '',
     `Built ${report.outDir}/`,

@@ -37,6 +37,15 @@ export interface PreviousSite {
   manifest: Manifest;
 }
 
+/** What comparing rows needs of the site a build replaces: small enough to hand to a worker thread. */
+export interface PublishedSite {
+  dir: string;
+  dataSha256: string;
+  assetsUrl: string;
+}
+
+export const publishedSiteOf = ({ dir, manifest }: PreviousSite): PublishedSite => ({ dir, dataSha256: manifest.data.sha256, assetsUrl: manifest.assetsUrl });
+
 export function readPreviousSite(dir: string): PreviousSite | undefined {
   const manifestFile = join(dir, MANIFEST_FILE);
   if (!existsSync(manifestFile) || !existsSync(join(dir, PUBLISHED.allJson.slice(1)))) return undefined;
@@ -54,11 +63,11 @@ export interface PublishedRecords {
   logoUrlOf: (record: Readonly<Record<string, unknown>>) => unknown;
 }
 
-export function publishedRecords(site: PreviousSite, recordsFile?: string): PublishedRecords {
+export function publishedRecords(site: PublishedSite, recordsFile?: string): PublishedRecords {
   if (recordsFile !== undefined && isRecordFile(recordsFile)) {
     return {
       chunks: () => recordChunks(recordsFile),
-      logoUrlOf: (record) => logoUrl(record['logo'] as string | null, site.manifest.assetsUrl),
+      logoUrlOf: (record) => logoUrl(record['logo'] as string | null, site.assetsUrl),
     };
   }
   return {

@@ -9,16 +9,19 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
-import { loadCsv, SEPARATORS, type LoadProgress } from './load.ts';
+import { decodeCsv, loadText, SEPARATORS, type LoadProgress } from './load.ts';
+import { loadSince, type EarlierValidation } from './load-since.ts';
 import type { Problem } from './problems.ts';
-import { writeRecordFile } from './record-file.ts';
+import { isRecordFile, recordChunks, writeRecordFile } from './record-file.ts';
 import { PUBLISHED } from './routes.ts';
 import type { CarModel } from './schema.ts';
 
 const RECORDS_FILE = 'records.v8';
+/** The file's text as it was validated (UTF-8, no byte-order mark), for the next version to be compared with. */
+const TEXT_FILE = 'text.csv';
 const PREPARED_FILE = 'prepared.json';
 const DOWNLOADS_DIR = 'downloads';
 /** Written last in the downloads folder: the downloads' hashes by URL path. */
@@ -32,12 +35,15 @@ const preparedSchema = z.object({
   rows: z.int().min(0),
   /** How the file was read, for people ("UTF-8, comma-separated"). */
   format: z.string(),
+  /** The fingerprint of the code that validated it: a later file is validated against this one only by the same code. */
+  code: z.string(),
 });
 
 /** URL path of each download → SHA-256 of its bytes. */
 const hashesSchema = z.record(z.string(), z.string());
 
-export interface PreparedData extends z.infer<typeof preparedSchema> {
+/** A preparation's records, without its downloads: plain data, so a worker thread can hand it over. */
+export interface PreparedRecords extends z.infer<typeof preparedSchema> {
   /** The hash that names this preparation. */
   key: string;
   /** The data file as the manifest names it: relative to the project, `/`-separated. */
@@ -46,13 +52,18 @@ export interface PreparedData extends z.infer<typeof preparedSchema> {
   recordsFile: string;
   /** Folder holding the downloads, at their site paths (`all.json`, …), once `downloads` has settled. */
   downloadsDir: string;
-  /** The downloads' hashes by URL path, once they are written (a worker thread writes them). */
-  downloads: Promise<Record<string, string>>;
   /** Whether this data was validated now (false: an earlier preparation was reused). */
   validated: boolean;
 }
 
-export type Preparation = { data: PreparedData; records?: readonly CarModel[] } | { problems: Problem[] };
+export interface PreparedData extends PreparedRecords {
+  /** The downloads' hashes by URL path, once they are written (a worker thread writes them). */
+  downloads: Promise<Record<string, string>>;
+}
+
+type Prepared<Data> = { data: Data; records?: readonly CarModel[] } | { problems: Problem[] };
+export type RecordsPreparation = Prepared<PreparedRecords>;
+export type Preparation = Prepared<PreparedData>;
 
 /** The downloads a preparation holds, as URL paths of the site. */
 export const DOWNLOADS = [PUBLISHED.allJson, PUBLISHED.allCsv, PUBLISHED.searchIndex] as const;
@@ -86,6 +97,11 @@ export interface PrepareOptions {
   dataFile: string;
   assetsUrl: string;
   progress?: LoadProgress;
+  /**
+   * The key of an earlier preparation (the published site's) the file is likely an edit of: its
+   * unchanged rows keep their records (see load-since.ts).
+   */
+  since?: string;
 }
 
 /**
@@ -93,7 +109,21 @@ export interface PrepareOptions {
  * the same bytes exists. Returns every problem instead when the data is bad. When it validated
  * now, the records are returned too (the caller may need them; they are not kept).
  */
-export async function prepareData({ root, cacheDir, dataFile, assetsUrl, progress }: PrepareOptions): Promise<Preparation> {
+export async function prepareData(options: PrepareOptions): Promise<Preparation> {
+  const preparation = await prepareRecords(options);
+  return 'problems' in preparation ? preparation : { ...preparation, data: withDownloads(preparation.data, options.assetsUrl) };
+}
+
+/** The preparation with its downloads: read when complete, else written now by a worker thread. */
+export function withDownloads(data: PreparedRecords, assetsUrl: string): PreparedData {
+  return { ...data, downloads: readyDownloads(dirname(data.downloadsDir), assetsUrl) };
+}
+
+/**
+ * `prepareData` without the downloads (see `withDownloads`): what a build's own worker thread
+ * does, so that the downloads are started by the thread that awaits them.
+ */
+export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, progress, since }: PrepareOptions): Promise<RecordsPreparation> {
   let bytes: Buffer;
   try {
     bytes = readFileSync(dataFile);
@@ -102,15 +132,15 @@ export async function prepareData({ root, cacheDir, dataFile, assetsUrl, progres
     return { problems: [{ file: dataFile, line: 0, rule: `cannot be read: ${reason}` }] };
   }
   const dataSha256 = createHash('sha256').update(bytes).digest('hex');
-  const key = createHash('sha256').update(`${dataSha256}\0${assetsUrl}\0${sourceFingerprint(root, ['src/lib'])}`).digest('hex').slice(0, 32);
+  const code = sourceFingerprint(root, ['src/lib']);
+  const key = createHash('sha256').update(`${dataSha256}\0${assetsUrl}\0${code}`).digest('hex').slice(0, 32);
   const dir = join(cacheDir, key);
-  const located = (prepared: z.infer<typeof preparedSchema>, validated: boolean): PreparedData => ({
+  const located = (prepared: z.infer<typeof preparedSchema>, validated: boolean): PreparedRecords => ({
     ...prepared,
     key,
     dataFile: relative(process.cwd(), resolve(dataFile)).split(sep).join('/'),
     recordsFile: join(dir, RECORDS_FILE),
     downloadsDir: join(dir, DOWNLOADS_DIR),
-    downloads: readyDownloads(dir, assetsUrl),
     validated,
   });
 
@@ -122,17 +152,20 @@ export async function prepareData({ root, cacheDir, dataFile, assetsUrl, progres
     return { data: located(existing, false) };
   }
 
-  const { records, problems, format } = loadCsv(bytes, dataFile, progress);
+  const text = decodeCsv(bytes, dataFile);
+  if ('problems' in text) return { problems: text.problems };
+  const earlier = since === undefined || since === key ? undefined : earlierValidation(join(cacheDir, since), code);
+  const edited = earlier && loadSince(text, dataFile, earlier);
+  if (edited) progress?.onChangedRows?.(edited.checkedRows, edited.records.length);
+  const { records, problems } = edited ? { records: edited.records, problems: [] } : loadText(text, dataFile, progress);
   if (problems.length > 0) return { problems };
   const staging = `${dir}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   writeRecordFile(join(staging, RECORDS_FILE), records);
-  const prepared = {
-    dataSha256,
-    rows: records.length,
-    format: format ? `${format.encoding}, ${SEPARATORS[format.separator]}-separated` : 'UTF-8, comma-separated',
-  };
+  writeFileSync(join(staging, TEXT_FILE), text.body);
+  const { format } = text;
+  const prepared = { dataSha256, rows: records.length, format: `${format.encoding}, ${SEPARATORS[format.separator]}-separated`, code };
   writeFileSync(join(staging, PREPARED_FILE), JSON.stringify(prepared));
   rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
@@ -175,6 +208,18 @@ function readyDownloads(dir: string, assetsUrl: string): Promise<Record<string, 
   // Settled either way it is no longer pending; a failure is the awaiting caller's to report.
   written.finally(() => pendingDownloads.delete(dir)).catch(() => undefined);
   return written;
+}
+
+/** The preparation in `dir` as an earlier version to validate against, if the same code made it and it is all there. */
+function earlierValidation(dir: string, code: string): EarlierValidation | undefined {
+  const prepared = readPrepared(dir);
+  const recordsFile = join(dir, RECORDS_FILE);
+  if (prepared?.code !== code || !isRecordFile(recordsFile)) return undefined;
+  try {
+    return { body: readFileSync(join(dir, TEXT_FILE)), rows: prepared.rows, records: () => recordChunks(recordsFile) };
+  } catch {
+    return undefined;
+  }
 }
 
 function readPrepared(dir: string): z.infer<typeof preparedSchema> | undefined {

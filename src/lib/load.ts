@@ -29,6 +29,8 @@ export interface LoadProgress {
   /** Called every `every` rows with the number of rows read so far. */
   onRows?: (rows: number) => void;
   every?: number;
+  /** Called instead when only the rows changed since an earlier version were checked (see load-since.ts). */
+  onChangedRows?: (checked: number, rows: number) => void;
 }
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
@@ -62,17 +64,30 @@ export function loadFile(file: string, progress: LoadProgress = {}): LoadResult 
 
 /** Validates CSV bytes; `file` names them in problems. */
 export function loadCsv(input: Uint8Array, file: string, progress: LoadProgress = {}): LoadResult {
-  const decoded = decodeText(Buffer.from(input.buffer, input.byteOffset, input.byteLength), file);
+  const decoded = decodeCsv(input, file);
   if ('problems' in decoded) return { records: [], problems: decoded.problems };
+  return loadText(decoded, file, progress);
+}
+
+/** A CSV file as text: UTF-8 without a byte-order mark, and how it was written. */
+export interface CsvText {
+  body: Buffer;
+  format: CsvFormat;
+}
+
+/** The file's text, or the problem that it is not text this reads (a legacy encoding, binary, empty). */
+export function decodeCsv(input: Uint8Array, file: string): CsvText | { problems: Problem[] } {
+  const decoded = decodeText(Buffer.from(input.buffer, input.byteOffset, input.byteLength), file);
+  if ('problems' in decoded) return decoded;
   const { body, encoding } = decoded;
   if (body.every((byte) => byte === LF || byte === CR || byte === 0x20 || byte === 0x09)) {
-    return {
-      records: [],
-      problems: [{ file, line: 0, rule: `is empty: it needs a header row with the ${FIELDS.length} fields ${FIELDS.join(', ')}` }],
-    };
+    return { problems: [{ file, line: 0, rule: `is empty: it needs a header row with the ${FIELDS.length} fields ${FIELDS.join(', ')}` }] };
   }
-  const format: CsvFormat = { encoding, separator: separatorOf(body) };
+  return { body, format: { encoding, separator: separatorOf(body) } };
+}
 
+/** Validates a CSV file's text (see `decodeCsv`). */
+export function loadText({ body, format }: CsvText, file: string, progress: LoadProgress = {}): LoadResult {
   const problems: Problem[] = [];
   const records: CarModel[] = [];
   const lineOfId = new Map<number, number>();

@@ -94,28 +94,40 @@ export function linkUnchangedPages(previous: PageKeys, next: PageKeys, siteDir: 
   return linked;
 }
 
+/** Removes `path` from `staging`, and its folder where that is left empty: a host might answer for an empty folder. */
+function removeFrom(staging: string, path: string): void {
+  rmSync(join(staging, path), { force: true });
+  removeEmptyFolders(staging, dirname(path));
+}
+
 /**
- * Makes `staging`, the spare (the site `record`'s build replaced), into the published site's pages
- * whose key is unchanged; returns their site paths. The spare's files are those of the published
- * site except `record.removedFiles` (gone since) and `record.writtenFiles` (written since): a page
- * kept must become the published file, and a page Astro renders must not be one (it is unlinked,
- * so Astro writes a new file rather than through a shared one).
+ * Takes out of `staging`, the spare (the site `record`'s build replaced), what is not the
+ * published site's and is not a page: the files gone since, and what the last build wrote besides
+ * pages (assets, downloads, manifest…), which this build writes again. Done before Astro writes
+ * anything there; the pages are `reuseSpare`'s, once their keys are known.
+ */
+export function clearSpare(staging: string, record: BuildRecord): void {
+  const pagePaths = new Set<string>();
+  for (const { path } of pageFilesOf(record.keys.json.length)) pagePaths.add(path);
+  for (const path of record.removedFiles) removeFrom(staging, path);
+  for (const path of record.writtenFiles) if (!pagePaths.has(path)) removeFrom(staging, path);
+}
+
+/**
+ * Makes the pages of `staging`, a spare cleared by `clearSpare`, the published site's pages whose
+ * key is unchanged; returns their site paths. The spare's pages are those of the published site
+ * except `record.writtenFiles` (written since): a page kept must become the published file, and a
+ * page Astro renders must not be one (it is unlinked, so Astro writes a new file rather than
+ * through a shared one). Only page files and their folders are touched: Astro may be writing its
+ * assets into `staging` meanwhile.
  */
 export function reuseSpare(staging: string, siteDir: string, record: BuildRecord, next: PageKeys): Set<string> {
   const unchanged = unchangedPages(record.keys, next);
   const written = new Set(record.writtenFiles);
   const linked = new Set<string>();
-  const pagePaths = new Set<string>();
   const unlink = (path: string) => rmSync(join(staging, path), { force: true });
-  // Without its folder as well, where that is left empty: a host might answer for an empty folder.
-  const remove = (path: string) => {
-    unlink(path);
-    removeEmptyFolders(staging, dirname(path));
-  };
-  for (const path of record.removedFiles) remove(path);
   for (const { index, path } of pageFilesOf(Math.max(record.keys.json.length, next.json.length))) {
-    pagePaths.add(path);
-    if (index >= next.json.length) remove(path);
+    if (index >= next.json.length) removeFrom(staging, path);
     else if (!unchanged.has(path)) unlink(path);
     else if (!written.has(path)) linked.add(path);
     else {
@@ -123,8 +135,6 @@ export function reuseSpare(staging: string, siteDir: string, record: BuildRecord
       if (linkIfThere(join(siteDir, path), join(staging, path))) linked.add(path);
     }
   }
-  // What the last build wrote besides pages (assets, downloads, manifest…) is written again.
-  for (const path of record.writtenFiles) if (!pagePaths.has(path)) remove(path);
   return linked;
 }
 

@@ -66,12 +66,13 @@ describe('npm run build', () => {
     // The machine-readable report beside the site (the bench reads it), and the same report on screen.
     const report = readBuildReport(`${outDir}-report.json`);
     expect(report).toMatchObject({ outDir, rows: 0, pages: { json: 1, html: 1 } });
-    expect(report.phases.map(([name]) => name)).toEqual(['validate', 'page keys', 'pages (Astro)', 'downloads', 'host configs', 'keep unchanged times', 'changes', 'publish', 'Vercel static links']);
+    expect(report.besidePhases.map(([name]) => name)).toEqual(['validate', 'page keys']);
+    expect(report.phases.map(([name]) => name)).toEqual(['start', 'pages (Astro)', 'downloads', 'host configs', 'keep unchanged times', 'changes', 'publish', 'Vercel static links']);
     expect(report.files).toBeGreaterThan(10);
     expect(report.peakMemoryBytes).toBeGreaterThan(50 * 1_048_576);
     expect(report.seconds).toBeGreaterThanOrEqual(report.phases.reduce((sum, [, seconds]) => sum + seconds, 0) - 0.01);
     expect(result.stderr).toContain(formatBuildReport(report));
-    expect(result.stderr).toMatch(/rows +0.*\n +pages +1 JSON \+ 1 HTML\n +files +\d+ \(\d+ unchanged, keeping their published time\)\n +bytes +[\d.]+ MiB\n +time +[\d.]+ s \(validate [\d.]+ s, page keys [\d.]+ s, pages/);
+    expect(result.stderr).toMatch(/rows +0.*\n +pages +1 JSON \+ 1 HTML\n +files +\d+ \(\d+ unchanged, keeping their published time\)\n +bytes +[\d.]+ MiB\n +time +[\d.]+ s \(start [\d.]+ s \[on another thread meanwhile: validate [\d.]+ s, page keys [\d.]+ s\], pages/);
     expect(readFileSync(join(outDir, 'car/api/capture_car/latest/page/1.json'), 'utf8')).toBe(
       '{"count":0,"next":null,"previous":null,"results":[]}',
     );

@@ -46,7 +46,7 @@ interface Step {
 const spareOf = (site: string) => readdirSync(dirname(site)).find((entry) => entry.startsWith(`.spare-${basename(site)}-`));
 let buildsFromSpare = 0;
 
-/** Builds `step` over the incremental site and into a fresh one; returns the incremental build's log. */
+/** Builds `step` over the incremental site and into a fresh one; returns the incremental build's log (both streams). */
 function buildBoth(root: string, site: string, step: Step): string {
   const dataFile = join(workspace, `data-${cleanBuilds}.csv`);
   writeFileSync(dataFile, csv(step.lines));
@@ -74,7 +74,7 @@ function buildBoth(root: string, site: string, step: Step): string {
   expect(treeHashes(vercelCopy)).toEqual(treeHashes(site));
   expect(foldersIn(vercelCopy)).toEqual(foldersIn(site));
   rmSync(clean, { recursive: true, force: true });
-  return incremental.stdout;
+  return `${incremental.stdout}\n${incremental.stderr}`;
 }
 
 /** Pages Astro copied from the previous build instead of rendering them, by its log. */
@@ -99,6 +99,8 @@ describe('an incremental build gives the bytes of a clean build', () => {
     const log = buildBoth(projectRoot, site, { lines: edited });
     // Page 1 (row 4: its JSON; its HTML is the home page, which has no cache key) and page 2 (row 16: JSON and HTML).
     expect(reused(log)).toBe(KEYED_PAGES - 3);
+    // Only the two edited rows were parsed and checked; the site is still a clean build's (buildBoth).
+    expect(log).toContain(`2 changed rows validated; the other ${rows.length - 2} are as the published build validated them`);
   });
 
   it('after rows are added, removed and reordered', () => {
