@@ -1,7 +1,8 @@
 /**
  * The listing as an Astro integration: the one build path of `npm run build`, `astro build` and
- * `astro dev`. When Astro starts it validates the data (every problem reported) and prepares it
- * once per distinct file (`data-cache.ts`); the pages read the prepared records through the
+ * `astro dev`. The data is validated (every problem reported) and prepared once per distinct file
+ * (`data-cache.ts`): in a build on a worker thread while Astro starts and bundles, awaited before
+ * any page is rendered (`build-data.ts`); the pages read the prepared records through the
  * virtual module `virtual:listing/dataset`. A build renders into a staging folder beside the site
  * and, in `astro:build:done`, adds the downloads, manifest, host configurations and change report,
  * then publishes atomically: a failed or refused build leaves the published site as it was. In

@@ -3,7 +3,8 @@
  * the pages to read back) and the downloads made from them (`all.json`, `all.csv`, the search
  * index), in a folder named after a hash of everything they are made from: the file's bytes, the
  * assets address and the code that reads and writes them. The same data is never validated or
- * exported twice. The downloads are written by a worker thread from the records file, a chunk at
+ * exported twice, and a file that is an edit of an earlier one (`since`) has only its changed rows
+ * checked (load-since.ts: each preparation keeps the text it validated for that). The downloads are written by a worker thread from the records file, a chunk at
  * a time, while the caller goes on (a build renders its pages meanwhile, on the other core). The
  * records and the downloads are each complete or absent (written aside, then renamed).
  */
