@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { decodeCsv, loadText, SEPARATORS, type LoadProgress } from './load.ts';
 import { loadSince, type EarlierValidation } from './load-since.ts';
 import type { Problem } from './problems.ts';
+import type { EarlierDownloads } from './downloads.ts';
 import { isRecordFile, recordChunks, writeRecordFile } from './record-file.ts';
 import { PUBLISHED } from './routes.ts';
 import type { CarModel } from './schema.ts';
@@ -25,6 +26,9 @@ const RECORDS_FILE = 'records.v8';
 const TEXT_FILE = 'text.csv';
 const PREPARED_FILE = 'prepared.json';
 const DOWNLOADS_DIR = 'downloads';
+/** In a preparation validated against an earlier one: that one's key and the rows that differ from it (see load-since.ts). */
+const SINCE_FILE = 'since.json';
+const sinceSchema = z.object({ key: z.string(), changed: z.array(z.int().min(0)) });
 /** Written last in the downloads folder: the downloads' hashes by URL path. */
 const HASHES_FILE = 'hashes.json';
 /** Prepared folders kept besides the one in use: going back to a recent file costs nothing. */
@@ -157,7 +161,7 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
   if ('problems' in text) return { problems: text.problems };
   const earlier = since === undefined || since === key ? undefined : earlierValidation(join(cacheDir, since), code);
   const edited = earlier && loadSince(text, dataFile, earlier);
-  if (edited) progress?.onChangedRows?.(edited.checkedRows, edited.records.length);
+  if (edited) progress?.onChangedRows?.(edited.changed.length, edited.records.length);
   const { records, problems } = edited ? { records: edited.records, problems: [] } : loadText(text, dataFile, progress);
   if (problems.length > 0) return { problems };
   const staging = `${dir}.${process.pid}.tmp`;
@@ -165,6 +169,11 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
   mkdirSync(staging, { recursive: true });
   writeRecordFile(join(staging, RECORDS_FILE), records);
   writeFileSync(join(staging, TEXT_FILE), text.body);
+  // The downloads copy the unchanged rows' bytes from the earlier preparation's.
+  // (Not where most rows moved, a row inserted near the top: little to copy, and a long list.)
+  if (edited && since !== undefined && edited.changed.length <= records.length / 2) {
+    writeFileSync(join(staging, SINCE_FILE), JSON.stringify({ key: since, changed: edited.changed }));
+  }
   const { format } = text;
   const prepared = { dataSha256, rows: records.length, format: `${format.encoding}, ${SEPARATORS[format.separator]}-separated`, code };
   writeFileSync(join(staging, PREPARED_FILE), JSON.stringify(prepared));
@@ -192,9 +201,10 @@ function readyDownloads(dir: string, assetsUrl: string): Promise<Record<string, 
   if (pending) return pending;
   const staging = `${target}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });
+  const earlier = earlierDownloads(dir);
   const written = new Promise<Record<string, string>>((done, fail) => {
     const worker = new Worker(new URL('./downloads-worker.ts', import.meta.url), {
-      workerData: { recordsFile: join(dir, RECORDS_FILE), dir: staging, assetsUrl },
+      workerData: { recordsFile: join(dir, RECORDS_FILE), dir: staging, assetsUrl, earlier },
     });
     worker.once('message', (hashes: Record<string, string>) => done(hashes));
     worker.once('error', fail);
@@ -218,6 +228,18 @@ function earlierValidation(dir: string, code: string): EarlierValidation | undef
   if (prepared?.code !== code || !isRecordFile(recordsFile)) return undefined;
   try {
     return { body: readFileSync(join(dir, TEXT_FILE)), rows: prepared.rows, records: () => recordChunks(recordsFile) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The downloads of the preparation that of `dir` was validated against, where they are complete. */
+function earlierDownloads(dir: string): EarlierDownloads | undefined {
+  try {
+    const { key, changed } = sinceSchema.parse(JSON.parse(readFileSync(join(dir, SINCE_FILE), 'utf8')));
+    const downloads = join(dirname(dir), key, DOWNLOADS_DIR);
+    // The folder is renamed into place when complete.
+    return existsSync(join(downloads, HASHES_FILE)) ? { dir: downloads, changed } : undefined;
   } catch {
     return undefined;
   }

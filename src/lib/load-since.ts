@@ -56,10 +56,10 @@ export function recordSpans(body: Buffer): RecordSpans {
 }
 
 /**
- * The records of `text`, reusing `earlier`'s where a row is unchanged, and how many rows were
- * checked; undefined where only a full validation can say.
+ * The records of `text`, reusing `earlier`'s where a row is unchanged, and the positions (0-based,
+ * ascending) of the rows that were checked; undefined where only a full validation can say.
  */
-export function loadSince(text: CsvText, file: string, earlier: EarlierValidation): { records: CarModel[]; checkedRows: number } | undefined {
+export function loadSince(text: CsvText, file: string, earlier: EarlierValidation): { records: CarModel[]; changed: number[] } | undefined {
   const { body } = text;
   if (body.includes(CR) || earlier.body.includes(CR)) return undefined;
   const spans = recordSpans(body);
@@ -103,5 +103,5 @@ export function loadSince(text: CsvText, file: string, earlier: EarlierValidatio
   const ids = new Set<number>();
   for (const record of records) ids.add(record.id);
   if (ids.size !== rows) return undefined;
-  return { records, checkedRows: changed.length };
+  return { records, changed };
 }

@@ -23,20 +23,24 @@ function* recordsOf(listing: RecordChunks): Generator<CarModel> {
   for (const chunk of listing) yield* chunk;
 }
 
-/** A text made a chunk of the listing at a time (a download): what opens it, each chunk's text, what closes it. */
-export interface ChunkedText {
+/**
+ * A text made a record of the listing at a time (a download): what opens it, each record's text,
+ * what goes between two records, what closes it. Each record's bytes can so be found again, and
+ * copied where the record did not change (see downloads.ts).
+ */
+export interface RecordText {
   start: string;
-  /** The text of a chunk; `first` for the listing's first chunk (no separator before it). */
-  chunk: (records: readonly CarModel[], first: boolean) => string;
+  record: (record: CarModel) => string;
+  separator: string;
   end: string;
 }
 
-/** The pieces of `text` for `listing`, in order. */
-export function* piecesOf(text: ChunkedText, listing: RecordChunks): Generator<string> {
+/** The pieces of `text` for `listing`, in order: a piece a chunk. */
+export function* piecesOf(text: RecordText, listing: RecordChunks): Generator<string> {
   yield text.start;
   let first = true;
   for (const chunk of listing) {
-    yield text.chunk(chunk, first);
+    yield `${first ? '' : text.separator}${chunk.map(text.record).join(text.separator)}`;
     first = false;
   }
   yield text.end;

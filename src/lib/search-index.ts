@@ -4,7 +4,7 @@
  * `search.ts`, which the browser script bundles; this module stays out of the bundle.
  */
 import { makeTableOf, type MakeTable } from './makes.ts';
-import type { ChunkedText } from './record-file.ts';
+import type { RecordText } from './record-file.ts';
 import type { CarModel } from './schema.ts';
 import { AUTO, MANUAL, type IndexEntry } from './search.ts';
 
@@ -28,8 +28,8 @@ export function searchTablesOf(records: Iterable<CarModel>, logoUrl: (logo: stri
   return { makes: makeTableOf(withLogos()), logos, logoPositions };
 }
 
-/** The index (a SearchIndex) as JSON text, its entries a chunk of the listing at a time. */
-export function searchIndexText({ logos, logoPositions, makes: { makes, makeOf } }: SearchTables): ChunkedText {
+/** The index (a SearchIndex) as JSON text, an entry a record; the tables last. */
+export function searchIndexText({ logos, logoPositions, makes: { makes, makeOf } }: SearchTables): RecordText {
   const makePositions = new Map(makes.map((make, position) => [make, position]));
   const entryOf = (record: CarModel): IndexEntry => [
     record.id,
@@ -46,7 +46,8 @@ export function searchIndexText({ logos, logoPositions, makes: { makes, makeOf }
   ];
   return {
     start: '{"entries":[',
-    chunk: (records, first) => `${first ? '' : ','}${records.map((record) => JSON.stringify(entryOf(record))).join(',')}`,
+    record: (record) => JSON.stringify(entryOf(record)),
+    separator: ',',
     end: `],"logos":${JSON.stringify(logos)},"makes":${JSON.stringify(makes.map(({ key, latin }) => [key, latin]))}}`,
   };
 }
