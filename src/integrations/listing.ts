@@ -16,7 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import type { Plugin, ViteDevServer } from 'vite';
-import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../lib/build-report.ts';
+import { counted, formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../lib/build-report.ts';
 import { startBuildData } from '../lib/build-data.ts';
 import { changesJson, changesOf, publishedSiteOf, readPreviousSite, summariseChanges, type Changes, type PreviousSite } from '../lib/changes.ts';
 import { ConfigError, loadConfig, type Config } from '../lib/config.ts';
@@ -109,8 +109,6 @@ interface BuildState {
   linkedPages: ReadonlySet<string>;
 }
 
-const counted = (rows: number) => rows.toLocaleString('en');
-
 /** Reads the configuration; an invalid one stops Astro with every bad variable named. */
 function readConfig(): Config {
   try {
@@ -171,7 +169,7 @@ function startBuild(config: Config, root: string, cacheDir: string, current: Cur
     allowShrink: config.allowShrink,
     ...(previous && { published: publishedSiteOf(previous) }),
     ...(previousRecord && previous && { publishedDataKey: previousRecord.dataKey }),
-    ...(sameCode && { sameCode }),
+    ...(sameCode && { sameCode: { dataKey: sameCode.dataKey, keys: sameCode.keys, writtenFiles: sameCode.writtenFiles } }),
     reuse: !reusable ? 'none' : fromSpare ? 'spare' : 'link',
     staging,
     pageKeysFile,
@@ -219,7 +217,11 @@ function startBuild(config: Config, root: string, cacheDir: string, current: Cur
 async function renderingPages(started: StartedBuild): Promise<void> {
   const build = await started.ready;
   build.clock.end('start');
-  build.progress = reportPagesWritten(build.staging, pageCount(build.prepared.rows));
+  const pages = pageCount(build.prepared.rows);
+  // Linked pages are all JSON or HTML pages: the others are HTML.
+  let keptJson = 0;
+  for (let page = 1; page <= pages; page += 1) if (build.linkedPages.has(pageFile(page))) keptJson += 1;
+  build.progress = reportPagesWritten(build.staging, pages, { json: keptJson, html: build.linkedPages.size - keptJson });
 }
 
 const HOST_FILES_CACHE = 'host-files.json';

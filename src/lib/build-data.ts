@@ -9,6 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
+import { counted } from './build-report.ts';
 import { NO_ROW_CHANGES, publishedRecords, rowChanges, shrinkRefusal, type Changes, type PublishedSite } from './changes.ts';
 import { preparedRecordsFile, prepareRecords, type PreparedRecords } from './data-cache.ts';
 import { pageKeysOf, type PageKeys } from './page-keys.ts';
@@ -31,8 +32,11 @@ export interface BuildDataInput {
   published?: PublishedSite;
   /** The preparation the published site was built from (its records, while it is kept; see data-cache.ts). */
   publishedDataKey?: string;
-  /** The last published build, where the same code and addresses made it: its keys may be taken. */
-  sameCode?: BuildRecord;
+  /**
+   * The last published build, where the same code and addresses made it: its keys may be taken.
+   * Only what the data side reads of its record: the file lists are long and cross threads by copy.
+   */
+  sameCode?: Pick<BuildRecord, 'dataKey' | 'keys' | 'writtenFiles'>;
   /**
    * How the staging folder gets the published pages whose key is unchanged: it is the spare
    * (cleared of all but pages), or they are linked into it, or (no usable cache) none are taken.
@@ -75,8 +79,6 @@ function compareRows(input: BuildDataInput, prepared: PreparedRecords, records: 
   if (refusal) return { rows: NO_ROW_CHANGES, refusal };
   return { rows: comparison.rows, ...(fromPreparation && comparison.inPlace ? { changedInPlace: comparison.changedPositions } : {}) };
 }
-
-const counted = (rows: number) => rows.toLocaleString('en');
 
 /** Does the data side of a build; `onRecords` is told as soon as the records are prepared (the downloads can start). */
 export async function prepareBuildData(input: BuildDataInput, onRecords: (prepared: PreparedRecords) => void = () => undefined): Promise<BuildData> {

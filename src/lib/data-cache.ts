@@ -4,9 +4,11 @@
  * index), in a folder named after a hash of everything they are made from: the file's bytes, the
  * assets address and the code that reads and writes them. The same data is never validated or
  * exported twice, and a file that is an edit of an earlier one (`since`) has only its changed rows
- * checked (load-since.ts: each preparation keeps the text it validated for that). The downloads are written by a worker thread from the records file, a chunk at
- * a time, while the caller goes on (a build renders its pages meanwhile, on the other core). The
- * records and the downloads are each complete or absent (written aside, then renamed).
+ * checked (load-since.ts: each preparation keeps the text it validated for that). The downloads
+ * are written by a worker thread from the records file, a chunk at a time, while the caller goes
+ * on (a build renders its pages meanwhile, on the other core); an edit's downloads copy the
+ * unchanged rows' bytes from the earlier preparation's. The records and the downloads are each
+ * complete or absent (written aside, then renamed).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';

@@ -1,8 +1,8 @@
 /**
  * The whole listing as one download: `all.json` (the records as the pages write them, in listing
  * order) and `all.csv` in the input format, so that building from the export gives the same pages.
- * Both are made a record at a time and written a chunk of the listing at a time, so a million rows are written without one giant
- * string or all the records in memory.
+ * Both are made a record at a time (downloads.ts writes them a chunk of the listing at a time), so
+ * a million rows are written without one giant string or all the records in memory.
  */
 import { stringify } from 'csv-stringify/sync';
 import type { RecordText } from './record-file.ts';

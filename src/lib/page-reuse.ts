@@ -121,7 +121,7 @@ export function clearSpare(staging: string, record: BuildRecord): void {
  * through a shared one). Only page files and their folders are touched: Astro may be writing its
  * assets into `staging` meanwhile.
  */
-export function reuseSpare(staging: string, siteDir: string, record: BuildRecord, next: PageKeys): Set<string> {
+export function reuseSpare(staging: string, siteDir: string, record: Pick<BuildRecord, 'keys' | 'writtenFiles'>, next: PageKeys): Set<string> {
   const unchanged = unchangedPages(record.keys, next);
   const written = new Set(record.writtenFiles);
   const linked = new Set<string>();

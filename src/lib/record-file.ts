@@ -35,17 +35,6 @@ export interface RecordText {
   end: string;
 }
 
-/** The pieces of `text` for `listing`, in order: a piece a chunk. */
-export function* piecesOf(text: RecordText, listing: RecordChunks): Generator<string> {
-  yield text.start;
-  let first = true;
-  for (const chunk of listing) {
-    yield `${first ? '' : text.separator}${chunk.map(text.record).join(text.separator)}`;
-    first = false;
-  }
-  yield text.end;
-}
-
 /** Records in memory as chunks, for what reads a listing chunk by chunk. */
 export function* inChunks(records: readonly CarModel[]): Generator<readonly CarModel[]> {
   for (let start = 0; start < records.length; start += CHUNK_RECORDS) yield records.slice(start, start + CHUNK_RECORDS);

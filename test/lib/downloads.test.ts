@@ -5,7 +5,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DOWNLOADS } from '../../src/lib/data-cache.ts';
 import { writeDownloadFiles, type EarlierDownloads } from '../../src/lib/downloads.ts';
+import { allCsv, allJson } from '../../src/lib/export.ts';
+import { searchIndexText, searchTablesOf } from '../../src/lib/search-index.ts';
+import { logoUrl } from '../../src/lib/serialise.ts';
 import type { CarModel } from '../../src/lib/schema.ts';
+import { textOf } from '../support/downloads.ts';
 import { carModel } from '../support/models.ts';
 
 const ASSETS = 'https://img.example.com';
@@ -34,6 +38,20 @@ const edit = fc.record({
   position: fc.nat(),
   field: fc.constantFrom('price', 'name', 'logo'),
   choice: fc.nat({ max: 5 }),
+});
+
+describe('downloads written from scratch', () => {
+  it('are each text by its definition, across the chunks they are written in', () => {
+    for (const count of [0, 1, 7, 30]) {
+      const records = listing(count);
+      const index = searchIndexText(searchTablesOf(records, (logo) => logoUrl(logo, ASSETS) ?? ''));
+      expect(written(records).texts).toEqual({
+        '/all.json': textOf(allJson(ASSETS), records),
+        '/all.csv': textOf(allCsv, records),
+        '/search-index.json': textOf(index, records),
+      });
+    }
+  });
 });
 
 describe('downloads written again after an edit', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { textOf } from '../support/downloads.ts';
 import { carModel as model } from '../support/models.ts';
 import { searchIndexText, searchTablesOf } from '../../src/lib/search-index.ts';
-import { inChunks, piecesOf } from '../../src/lib/record-file.ts';
 import type { CarModel } from '../../src/lib/schema.ts';
 import { criteriaFromQuery, filterEntries, queryFromCriteria, sortEntries, type Criteria, type SearchIndex } from '../../src/lib/search.ts';
 
@@ -14,7 +14,7 @@ const records = [
 ];
 /** The index as the build publishes it: the JSON text the search script fetches. */
 const indexOf = (listing: readonly CarModel[], logoUrl: (logo: string) => string) =>
-  JSON.parse([...piecesOf(searchIndexText(searchTablesOf(listing, logoUrl)), inChunks(listing))].join('')) as SearchIndex;
+  JSON.parse(textOf(searchIndexText(searchTablesOf(listing, logoUrl)), listing)) as SearchIndex;
 const index = indexOf(records, (logo) => `https://assets.example.com/${logo}`);
 const ids = (criteria: Criteria) => sortEntries(filterEntries(index.entries, criteria, index.makes), criteria.sort).map(([id]) => id);
 
