@@ -1,8 +1,8 @@
 // @ts-check
 import sitemap from '@astrojs/sitemap';
 import { defineConfig } from 'astro/config';
-import listing from './src/integrations/listing.ts';
-import { loadConfig } from './src/lib/config.ts';
+import listing from './src/integration/index.ts';
+import { loadConfig } from './src/config.ts';
 
 const { baseUrl, outDir, deployDir } = loadConfig();
 

@@ -5,7 +5,7 @@ export default defineConfig({
     projects: [
       {
         // Pure logic: no build, no server, no browser. `npm run test:unit`; files run in parallel.
-        test: { name: 'unit', include: ['test/lib/**/*.test.ts'] },
+        test: { name: 'unit', include: ['test/{config,data,listing,outputs,publish,serve,integration}/**/*.test.ts'] },
       },
       {
         // The real build, the real servers (preview, nginx), Chromium, linkinator.

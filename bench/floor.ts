@@ -6,10 +6,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { pageNumbers, pageSlice } from '../src/lib/listing.ts';
-import { htmlPagePath, pageFile } from '../src/lib/routes.ts';
-import type { CarModel } from '../src/lib/schema.ts';
-import { serialisePage } from '../src/lib/serialise.ts';
+import { pageNumbers, pageSlice } from '../src/listing/pagination.ts';
+import { htmlPagePath, pageFile } from '../src/listing/routes.ts';
+import type { CarModel } from '../src/data/schema.ts';
+import { serialisePage } from '../src/listing/serialise.ts';
 
 const [csv, outDir] = process.argv.slice(2);
 if (!csv || !outDir) {

@@ -3,9 +3,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildCacheDir } from '../src/integrations/listing.ts';
-import { readBuildReport } from '../src/lib/build-report.ts';
-import { FIELDS } from '../src/lib/schema.ts';
+import { buildCacheDir } from '../src/integration/index.ts';
+import { readBuildReport } from '../src/outputs/report.ts';
+import { FIELDS } from '../src/data/schema.ts';
 import { writeSyntheticCsv } from '../scripts/generate.ts';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));

@@ -3,10 +3,10 @@
  * problem (file, line, column, rule, value) and exits 1 if there is any.
  */
 import { performance } from 'node:perf_hooks';
-import { loadConfig } from '../src/lib/config.ts';
-import { pageCount } from '../src/lib/listing.ts';
-import { loadFile, SEPARATORS } from '../src/lib/load.ts';
-import { formatReport } from '../src/lib/problems.ts';
+import { loadConfig } from '../src/config.ts';
+import { pageCount } from '../src/listing/pagination.ts';
+import { loadFile, SEPARATORS } from '../src/data/load.ts';
+import { formatReport } from '../src/data/problems.ts';
 import { exitOnConfigError, progressLine } from './cli.ts';
 
 const config = exitOnConfigError(loadConfig);

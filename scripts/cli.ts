@@ -1,5 +1,5 @@
 /** What the command-line scripts share: configuration errors and progress lines. */
-import { ConfigError } from '../src/lib/config.ts';
+import { ConfigError } from '../src/config.ts';
 
 /** Runs `read`, and on an invalid configuration prints what is wrong and exits 2. */
 export function exitOnConfigError<T>(read: () => T): T {

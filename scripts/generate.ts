@@ -6,7 +6,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
-import { FIELDS } from '../src/lib/schema.ts';
+import { FIELDS } from '../src/data/schema.ts';
 
 const MAKES: readonly (readonly [local: string, latin: string, logo: string | null])[] = [
   ['豐田', 'Toyota', 'toyota'], ['本田', 'Honda', 'honda'], ['日產', 'Nissan', 'nissan'], ['萬事得', 'Mazda', 'mazda'],

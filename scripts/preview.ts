@@ -1,7 +1,7 @@
 /** `npm run preview`: serves the built site as the origin would answer it, on HOST:PORT. */
-import { loadConfig } from '../src/lib/config.ts';
-import { createPreviewServer } from '../src/lib/preview-server.ts';
-import { LISTING_PATH } from '../src/lib/routes.ts';
+import { loadConfig } from '../src/config.ts';
+import { createPreviewServer } from '../src/serve/preview-server.ts';
+import { LISTING_PATH } from '../src/listing/routes.ts';
 import { exitOnConfigError } from './cli.ts';
 
 const config = exitOnConfigError(loadConfig);

@@ -1,7 +1,7 @@
-/** The module the listing integration (src/integrations/listing.ts) generates for the pages. */
+/** The module the listing integration (src/integration/index.ts) generates for the pages. */
 declare module 'virtual:listing/dataset' {
   /** Where the pages' links and logos point. */
-  export const addresses: import('./lib/serialise.ts').Addresses;
+  export const addresses: import('./listing/serialise.ts').Addresses;
   /** The prepared records (V8-serialised); null in `astro dev` before any good data was read. */
   export const recordsFile: string | null;
   /** The build's page keys (V8-serialised `PageKeys`); null in `astro dev`, which needs none. */

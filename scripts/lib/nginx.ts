@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { NGINX_DEFAULT_LISTEN } from '../../src/lib/host-configs/nginx.ts';
+import { NGINX_DEFAULT_LISTEN } from '../../src/serve/hosts/nginx.ts';
 import { freePort, stopChild, tempDir } from './servers.ts';
 
 const NGINX_BINARY = '/usr/sbin/nginx';

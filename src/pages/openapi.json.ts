@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { openApiDocument } from '../lib/contract.ts';
-import { getDataset } from '../lib/dataset.ts';
+import { openApiDocument } from '../listing/contract.ts';
+import { getDataset } from '../integration/dataset.ts';
 
 /** The OpenAPI 3.1 description of the listing. */
 export const GET: APIRoute = () =>

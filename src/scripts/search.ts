@@ -3,8 +3,8 @@
  * the whole listing from the compact index, with the criteria kept in the URL so a search can be
  * shared and reloaded. Results are written with textContent only: names are data, never markup.
  */
-import { formatEngineRange, formatPriceRange, formatRange, formatTransmissions, initialOf, splitName } from '../lib/format.ts';
-import { htmlPagePath, PUBLISHED } from '../lib/routes.ts';
+import { formatEngineRange, formatPriceRange, formatRange, formatTransmissions, initialOf, splitName } from '../listing/format.ts';
+import { htmlPagePath, PUBLISHED } from '../listing/routes.ts';
 import {
   AUTO,
   criteriaFromQuery,
@@ -17,7 +17,7 @@ import {
   type Criteria,
   type IndexEntry,
   type SearchIndex,
-} from '../lib/search.ts';
+} from '../listing/search.ts';
 
 const RESULTS_PER_STEP = 50;
 

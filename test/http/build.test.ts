@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatBuildReport, readBuildReport } from '../../src/lib/build-report.ts';
+import { formatBuildReport, readBuildReport } from '../../src/outputs/report.ts';
 import { buildSite, fixture, runBuild, runScript, tempDir, treeHashes } from '../support/site.ts';
 
 const workspace = tempDir('build-test');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PUBLISHED } from '../../src/lib/routes.ts';
+import { PUBLISHED } from '../../src/listing/routes.ts';
 import { buildSite, fixture, tempDir, treeHashes } from '../support/site.ts';
 import { FIXTURE_BASE_URL } from '../support/global-setup.ts';
 

@@ -24,7 +24,7 @@ afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 type Expected = [line: number, field: string | null, rule: string][] | null;
 const expected = JSON.parse(readFileSync(fixture('bad/expected.json'), 'utf8')) as Record<string, Expected>;
 /**
- * Every file of the bad corpus goes through the loader in test/lib/load.test.ts; through the real
+ * Every file of the bad corpus goes through the loader in test/data/load.test.ts; through the real
  * build go one of each way a file fails: encoding, random bytes, a broken header, broken quoting,
  * broken rows, many problems at once, a hostile logo path.
  */

@@ -6,9 +6,9 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildCacheDir } from '../../src/integrations/listing.ts';
-import { readBuildReport } from '../../src/lib/build-report.ts';
-import { VERCEL_OUTPUT_DIR } from '../../src/lib/host-configs/vercel.ts';
+import { buildCacheDir } from '../../src/integration/index.ts';
+import { readBuildReport } from '../../src/outputs/report.ts';
+import { VERCEL_OUTPUT_DIR } from '../../src/serve/hosts/vercel.ts';
 import { projectRoot, runBuild, tempDir, treeHashes } from '../support/site.ts';
 
 const workspace = tempDir('incremental');

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BODIES, LISTING_HEADERS, LISTING_PATH, pageFile } from '../../src/lib/routes.ts';
+import { BODIES, LISTING_HEADERS, LISTING_PATH, pageFile } from '../../src/listing/routes.ts';
 import { rawRequest } from './http.ts';
 
 /** Every listing request of the behaviour suite, as [method, path]. */

@@ -1,5 +1,5 @@
 /** A valid record for unit tests: a 5-seat, 1998 cc automatic priced 300,000–350,000, with a logo. */
-import type { CarModel } from '../../src/lib/schema.ts';
+import type { CarModel } from '../../src/data/schema.ts';
 
 export const carModel = (id: number, name: string, overrides: Partial<CarModel> = {}): CarModel => ({
   id,

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { recordJsonSchema } from '../../lib/contract.ts';
-import { getDataset } from '../../lib/dataset.ts';
+import { recordJsonSchema } from '../../listing/contract.ts';
+import { getDataset } from '../../integration/dataset.ts';
 
 /** The JSON Schema of one record. */
 export const GET: APIRoute = () =>

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { changesJsonSchema } from '../../lib/contract.ts';
-import { getDataset } from '../../lib/dataset.ts';
+import { changesJsonSchema } from '../../listing/contract.ts';
+import { getDataset } from '../../integration/dataset.ts';
 
 /** The JSON Schema of `changes.json`. */
 export const GET: APIRoute = () =>

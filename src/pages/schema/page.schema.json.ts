@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { pageJsonSchema } from '../../lib/contract.ts';
-import { getDataset } from '../../lib/dataset.ts';
+import { pageJsonSchema } from '../../listing/contract.ts';
+import { getDataset } from '../../integration/dataset.ts';
 
 /** The JSON Schema of a page envelope. */
 export const GET: APIRoute = () =>

@@ -1,8 +1,8 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { getDataset, getPageKeys } from '../../../../../../lib/dataset.ts';
-import { pageNumbers } from '../../../../../../lib/listing.ts';
-import { LISTING_HEADERS } from '../../../../../../lib/routes.ts';
-import { serialisePage } from '../../../../../../lib/serialise.ts';
+import { getDataset, getPageKeys } from '../../../../../../integration/dataset.ts';
+import { pageNumbers } from '../../../../../../listing/pagination.ts';
+import { LISTING_HEADERS } from '../../../../../../listing/routes.ts';
+import { serialisePage } from '../../../../../../listing/serialise.ts';
 
 /** One JSON file per page of the listing: the full page envelope, as the origin writes it. */
 export const getStaticPaths = (() => {

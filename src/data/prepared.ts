@@ -1,0 +1,275 @@
+/**
+ * The validated listing, prepared once per distinct data file: the records (see record-file.ts, for
+ * the pages to read back) and the downloads made from them (`all.json`, `all.csv`, the search
+ * index), in a folder named after a hash of everything they are made from: the file's bytes, the
+ * assets address and the code that reads and writes them. The same data is never validated or
+ * exported twice, and a file that is an edit of an earlier one (`since`) has only its changed rows
+ * checked (load-since.ts: each preparation keeps the text it validated for that). The downloads
+ * are written by a worker thread from the records file, a chunk at a time, while the caller goes
+ * on (a build renders its pages meanwhile, on the other core); an edit's downloads copy the
+ * unchanged rows' bytes from the earlier preparation's. The records and the downloads are each
+ * complete or absent (written aside, then renamed).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { z } from 'zod';
+import { decodeCsv, loadText, SEPARATORS, type LoadProgress } from './load.ts';
+import { loadSince, type EarlierValidation } from './edit.ts';
+import type { Problem } from './problems.ts';
+import type { EarlierDownloads } from '../outputs/downloads.ts';
+import { isRecordFile, recordChunks, writeRecordFile } from './record-store.ts';
+import { PUBLISHED } from '../listing/routes.ts';
+import type { CarModel } from './schema.ts';
+
+const RECORDS_FILE = 'records.v8';
+/** The file's text as it was validated (UTF-8, no byte-order mark), for the next version to be compared with. */
+const TEXT_FILE = 'text.csv';
+const PREPARED_FILE = 'prepared.json';
+const DOWNLOADS_DIR = 'downloads';
+/** In a preparation validated against an earlier one: that one's key and the rows that differ from it (see load-since.ts). */
+const SINCE_FILE = 'since.json';
+const sinceSchema = z.object({ key: z.string(), changed: z.array(z.int().min(0)) });
+/** Written last in the downloads folder: the downloads' hashes by URL path. */
+const HASHES_FILE = 'hashes.json';
+/** Prepared folders kept besides the one in use: going back to a recent file costs nothing. */
+const KEPT_PREPARATIONS = 4;
+
+const preparedSchema = z.object({
+  /** SHA-256 of the data file's bytes. */
+  dataSha256: z.string(),
+  rows: z.int().min(0),
+  /** How the file was read, for people ("UTF-8, comma-separated"). */
+  format: z.string(),
+  /** The fingerprint of the code that validated it: a later file is validated against this one only by the same code. */
+  code: z.string(),
+});
+
+/** URL path of each download → SHA-256 of its bytes. */
+const hashesSchema = z.record(z.string(), z.string());
+
+/** A preparation's records, without its downloads: plain data, so a worker thread can hand it over. */
+export interface PreparedRecords extends z.infer<typeof preparedSchema> {
+  /** The hash that names this preparation. */
+  key: string;
+  /** The data file as the manifest names it: relative to the project, `/`-separated. */
+  dataFile: string;
+  /** The records (see record-file.ts). */
+  recordsFile: string;
+  /** Folder holding the downloads, at their site paths (`all.json`, …), once `downloads` has settled. */
+  downloadsDir: string;
+  /** Whether this data was validated now (false: an earlier preparation was reused). */
+  validated: boolean;
+}
+
+export interface PreparedData extends PreparedRecords {
+  /** The downloads' hashes by URL path, once they are written (a worker thread writes them). */
+  downloads: Promise<Record<string, string>>;
+}
+
+type Prepared<Data> = { data: Data; records?: readonly CarModel[] } | { problems: Problem[] };
+export type RecordsPreparation = Prepared<PreparedRecords>;
+export type Preparation = Prepared<PreparedData>;
+
+/** The downloads a preparation holds, as URL paths of the site. */
+export const DOWNLOADS = [PUBLISHED.allJson, PUBLISHED.allCsv, PUBLISHED.searchIndex] as const;
+
+/**
+ * A hash of the project's files under `paths` (folders are read whole) and the lock file: when one
+ * changes, what they make may too.
+ */
+export function sourceFingerprint(root: string, paths: readonly string[]): string {
+  const hash = createHash('sha256');
+  const files = paths.flatMap((path) => {
+    const full = join(root, path);
+    if (!existsSync(full)) return [];
+    if (!statSync(full).isDirectory()) return [full];
+    return readdirSync(full, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name));
+  });
+  for (const file of [...files.sort(), join(root, 'package-lock.json')]) {
+    if (!existsSync(file)) continue;
+    hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+export interface PrepareOptions {
+  /** The project folder (where `src/` and the lock file are). */
+  root: string;
+  /** Where preparations are kept. */
+  cacheDir: string;
+  dataFile: string;
+  assetsUrl: string;
+  progress?: LoadProgress;
+  /**
+   * The key of an earlier preparation (the published site's) the file is likely an edit of: its
+   * unchanged rows keep their records (see load-since.ts).
+   */
+  since?: string;
+}
+
+/**
+ * The prepared data of `dataFile`, validating and exporting it only if no earlier preparation of
+ * the same bytes exists. Returns every problem instead when the data is bad. When it validated
+ * now, the records are returned too (the caller may need them; they are not kept).
+ */
+export async function prepareData(options: PrepareOptions): Promise<Preparation> {
+  const preparation = await prepareRecords(options);
+  return 'problems' in preparation ? preparation : { ...preparation, data: withDownloads(preparation.data, options.assetsUrl) };
+}
+
+/** The preparation with its downloads: read when complete, else written now by a worker thread. */
+export function withDownloads(data: PreparedRecords, assetsUrl: string): PreparedData {
+  return { ...data, downloads: readyDownloads(dirname(data.downloadsDir), assetsUrl) };
+}
+
+/**
+ * `prepareData` without the downloads (see `withDownloads`): what a build's own worker thread
+ * does, so that the downloads are started by the thread that awaits them.
+ */
+export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, progress, since }: PrepareOptions): Promise<RecordsPreparation> {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(dataFile);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { problems: [{ file: dataFile, line: 0, rule: `cannot be read: ${reason}` }] };
+  }
+  const dataSha256 = createHash('sha256').update(bytes).digest('hex');
+  const code = sourceFingerprint(root, ['src/data', 'src/listing', 'src/outputs']);
+  const key = createHash('sha256').update(`${dataSha256}\0${assetsUrl}\0${code}`).digest('hex').slice(0, 32);
+  const dir = join(cacheDir, key);
+  const located = (prepared: z.infer<typeof preparedSchema>, validated: boolean): PreparedRecords => ({
+    ...prepared,
+    key,
+    dataFile: relative(process.cwd(), resolve(dataFile)).split(sep).join('/'),
+    recordsFile: join(dir, RECORDS_FILE),
+    downloadsDir: join(dir, DOWNLOADS_DIR),
+    validated,
+  });
+
+  const existing = readPrepared(dir);
+  if (existing) {
+    // Touched, so that pruning keeps the preparations used most recently.
+    const now = new Date();
+    utimesSync(dir, now, now);
+    return { data: located(existing, false) };
+  }
+
+  const text = decodeCsv(bytes, dataFile);
+  if ('problems' in text) return { problems: text.problems };
+  const earlier = since === undefined || since === key ? undefined : earlierValidation(join(cacheDir, since), code);
+  const edited = earlier && loadSince(text, dataFile, earlier);
+  if (edited) progress?.onChangedRows?.(edited.changed.length, edited.records.length);
+  const { records, problems } = edited ? { records: edited.records, problems: [] } : loadText(text, dataFile, progress);
+  if (problems.length > 0) return { problems };
+  const staging = `${dir}.${process.pid}.tmp`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  writeRecordFile(join(staging, RECORDS_FILE), records);
+  writeFileSync(join(staging, TEXT_FILE), text.body);
+  // The downloads copy the unchanged rows' bytes from the earlier preparation's.
+  // (Not where most rows moved, a row inserted near the top: little to copy, and a long list.)
+  if (edited && since !== undefined && edited.changed.length <= records.length / 2) {
+    writeFileSync(join(staging, SINCE_FILE), JSON.stringify({ key: since, changed: edited.changed }));
+  }
+  const { format } = text;
+  const prepared = { dataSha256, rows: records.length, format: `${format.encoding}, ${SEPARATORS[format.separator]}-separated`, code };
+  writeFileSync(join(staging, PREPARED_FILE), JSON.stringify(prepared));
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(staging, dir);
+  prune(cacheDir, key);
+  return { data: located(prepared, true), records };
+}
+
+/** Downloads being written, by preparation folder: one worker each. */
+const pendingDownloads = new Map<string, Promise<Record<string, string>>>();
+
+/**
+ * The downloads of the preparation in `dir`: read when complete, else written by a worker thread
+ * from its records file (into a folder beside, renamed when complete).
+ */
+function readyDownloads(dir: string, assetsUrl: string): Promise<Record<string, string>> {
+  const target = join(dir, DOWNLOADS_DIR);
+  try {
+    return Promise.resolve(hashesSchema.parse(JSON.parse(readFileSync(join(target, HASHES_FILE), 'utf8'))));
+  } catch {
+    // Not written yet, or cut short: write them.
+  }
+  const pending = pendingDownloads.get(dir);
+  if (pending) return pending;
+  const staging = `${target}.${process.pid}.tmp`;
+  rmSync(staging, { recursive: true, force: true });
+  const earlier = earlierDownloads(dir);
+  const written = new Promise<Record<string, string>>((done, fail) => {
+    const worker = new Worker(new URL('../outputs/downloads-worker.ts', import.meta.url), {
+      workerData: { recordsFile: join(dir, RECORDS_FILE), dir: staging, assetsUrl, earlier },
+    });
+    worker.once('message', (hashes: Record<string, string>) => done(hashes));
+    worker.once('error', fail);
+    worker.once('exit', (code) => fail(new Error(`the downloads worker stopped (exit code ${code}) before it was done`)));
+  }).then((hashes) => {
+    writeFileSync(join(staging, HASHES_FILE), JSON.stringify(hashes));
+    rmSync(target, { recursive: true, force: true });
+    renameSync(staging, target);
+    return hashes;
+  });
+  pendingDownloads.set(dir, written);
+  // Settled either way it is no longer pending; a failure is the awaiting caller's to report.
+  written.finally(() => pendingDownloads.delete(dir)).catch(() => undefined);
+  return written;
+}
+
+/** The preparation in `dir` as an earlier version to validate against, if the same code made it and it is all there. */
+function earlierValidation(dir: string, code: string): EarlierValidation | undefined {
+  const prepared = readPrepared(dir);
+  const recordsFile = join(dir, RECORDS_FILE);
+  if (prepared?.code !== code || !isRecordFile(recordsFile)) return undefined;
+  try {
+    return { body: readFileSync(join(dir, TEXT_FILE)), rows: prepared.rows, records: () => recordChunks(recordsFile) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The downloads of the preparation that of `dir` was validated against, where they are complete. */
+function earlierDownloads(dir: string): EarlierDownloads | undefined {
+  try {
+    const { key, changed } = sinceSchema.parse(JSON.parse(readFileSync(join(dir, SINCE_FILE), 'utf8')));
+    const downloads = join(dirname(dir), key, DOWNLOADS_DIR);
+    // The folder is renamed into place when complete.
+    return existsSync(join(downloads, HASHES_FILE)) ? { dir: downloads, changed } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readPrepared(dir: string): z.infer<typeof preparedSchema> | undefined {
+  try {
+    return preparedSchema.parse(JSON.parse(readFileSync(join(dir, PREPARED_FILE), 'utf8')));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes all but the most recently used preparations (and any left half-written). */
+function prune(cacheDir: string, keep: string): void {
+  const entries = readdirSync(cacheDir)
+    // Never one whose downloads are being written.
+    .filter((name) => name !== keep && !pendingDownloads.has(join(cacheDir, name)))
+    .map((name) => ({ name, used: statSync(join(cacheDir, name)).mtimeMs }))
+    .sort((a, b) => b.used - a.used);
+  const staleTemporary = Date.now() - 60 * 60_000;
+  for (const [position, { name, used }] of entries.entries()) {
+    const temporary = name.endsWith('.tmp');
+    if (temporary ? used < staleTemporary : position >= KEPT_PREPARATIONS) rmSync(join(cacheDir, name), { recursive: true, force: true });
+  }
+}
+
+/** The records file of the preparation named `key` (it may have been pruned). */
+export function preparedRecordsFile(cacheDir: string, key: string): string {
+  return join(cacheDir, key, RECORDS_FILE);
+}

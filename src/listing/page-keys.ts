@@ -1,0 +1,77 @@
+/**
+ * The cache key of each generated page (Astro's incremental build re-renders a page only when its
+ * key or its code changed): a hash of exactly what the page shows, so that equal keys mean equal
+ * bytes and a change anywhere in what it shows changes the key.
+ */
+import { createHash } from 'node:crypto';
+import { pageCount, pageOfPosition, pageSlice } from './pagination.ts';
+import { makeTable } from './makes.ts';
+import type { CarModel } from '../data/schema.ts';
+import { serialisePage, type Addresses } from './serialise.ts';
+
+const digest = (text: string) => createHash('sha1').update(text).digest('base64url');
+
+/** The JSON page's key: its bytes are the serialised envelope, so they are the key's input. */
+function jsonPageKey(records: readonly CarModel[], page: number, addresses: Addresses): string {
+  return digest(serialisePage(records, page, addresses));
+}
+
+/** What every HTML page shows of the whole listing: the make filter's makes with their counts. */
+const listingDigests = new WeakMap<readonly CarModel[], string>();
+
+function listingDigest(records: readonly CarModel[]): string {
+  let known = listingDigests.get(records);
+  if (known === undefined) {
+    known = digest(JSON.stringify(makeTable(records).makes));
+    listingDigests.set(records, known);
+  }
+  return known;
+}
+
+/**
+ * The HTML page's key: what its JSON page holds (every field of its models and the listing's size:
+ * the JSON key covers them) and what the HTML page shows besides: its number, its models' makes,
+ * the make filter's counts, and the addresses (its canonical link and the search's sample logo use
+ * them even where no model has a logo or a neighbour).
+ */
+function htmlPageKey(records: readonly CarModel[], page: number, jsonKey: string, addresses: Addresses): string {
+  const { makeOf } = makeTable(records);
+  const makes = pageSlice(records, page).map((model) => makeOf(model).latin);
+  return digest(JSON.stringify([jsonKey, page, pageCount(records.length), addresses, listingDigest(records), makes]));
+}
+
+/** Every page's key: `json[n - 1]` for page n's JSON, `html[n - 1]` for its HTML page. */
+export interface PageKeys {
+  json: string[];
+  html: string[];
+  /** The listing's size and the digest of its make filter, which every page's key covers. */
+  count: number;
+  listing: string;
+}
+
+/**
+ * The keys of an earlier build of the same code and addresses, and the positions of the rows that
+ * changed since, where rows changed only in place (none added, removed or moved): then a page
+ * none of whose rows changed has the key it had.
+ */
+export interface KeysSince {
+  keys: PageKeys;
+  changedPositions: Iterable<number>;
+}
+
+export function pageKeysOf(records: readonly CarModel[], addresses: Addresses, since?: KeysSince): PageKeys {
+  const pages = pageCount(records.length);
+  const listing = listingDigest(records);
+  const earlier = since?.keys.count === records.length ? since.keys : undefined;
+  const changedPages = new Set<number>();
+  for (const position of since?.changedPositions ?? []) changedPages.add(pageOfPosition(position));
+  const json: string[] = [];
+  const html: string[] = [];
+  for (let page = 1; page <= pages; page += 1) {
+    const unchanged = earlier !== undefined && !changedPages.has(page);
+    const jsonKey = unchanged ? earlier.json[page - 1]! : jsonPageKey(records, page, addresses);
+    json.push(jsonKey);
+    html.push(unchanged && earlier.listing === listing ? earlier.html[page - 1]! : htmlPageKey(records, page, jsonKey, addresses));
+  }
+  return { json, html, count: records.length, listing };
+}

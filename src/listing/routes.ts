@@ -1,0 +1,213 @@
+/**
+ * The route table: every URL of the listing API, the file in the built site that answers it, the
+ * headers it carries, and how a request (method, path, query) is answered the way the origin (DRF's
+ * ListAPIView with PageNumberPagination) answers it. The build, the preview server and the host
+ * configurations all take their URLs and headers from here, so they cannot drift apart.
+ */
+import { neighbours, pageCount, pageFromQuery } from './pagination.ts';
+
+/** The listing's path under {base_url}. */
+export const LISTING_PATH = '/car/api/capture_car/latest';
+/** Path of one page's JSON: `${PAGE_PATH_PREFIX}N`. */
+export const PAGE_PATH_PREFIX = `${LISTING_PATH}/page/`;
+/** Every page file is named after its number with this extension, so hosts send the right type. */
+const PAGE_FILE_EXTENSION = '.json';
+
+/** The URL path that serves page `page` directly, on every host. */
+export function pagePath(page: number): string {
+  return `${PAGE_PATH_PREFIX}${page}`;
+}
+
+/** The file in the built site that holds page `page`, relative to the site's root. */
+export function pageFile(page: number): string {
+  return `${pagePath(page).slice(1)}${PAGE_FILE_EXTENSION}`;
+}
+
+/** The `next`/`previous` link of the spec: `{base_url}/car/api/capture_car/latest?format=api&page=<n>`. */
+export function pageLink(baseUrl: string, page: number): string {
+  return `${baseUrl}${LISTING_PATH}?format=api&page=${page}`;
+}
+
+/** Stable URLs of what the build publishes beside the pages, for programs. */
+export const PUBLISHED = {
+  /** JSON Schema (2020-12) of one record of `results`. */
+  recordSchema: '/schema/car-model.schema.json',
+  /** JSON Schema (2020-12) of a page envelope. */
+  pageSchema: '/schema/page.schema.json',
+  /** OpenAPI 3.1 description of the listing endpoint. */
+  openApi: '/openapi.json',
+  /** Every record, in listing order, as one JSON array. */
+  allJson: '/all.json',
+  /** Every record as CSV in the input format: feeding it back in gives the same pages. */
+  allCsv: '/all.csv',
+  /** What the build holds: counts, content hashes, the data file's hash, build time. */
+  manifest: '/manifest.json',
+  /** The compact index the browsable pages search in. */
+  searchIndex: '/search-index.json',
+  /** What the last build changed: rows by id, and every URL whose answer changed. */
+  changes: '/changes.json',
+  /** JSON Schema (2020-12) of `changes.json`. */
+  changesSchema: '/schema/changes.schema.json',
+} as const;
+
+/** The HTML page of listing page `page`: the first is the home page, the others `/page/N/`. */
+export function htmlPagePath(page: number): string {
+  return page === 1 ? '/' : `/page/${page}/`;
+}
+
+/** The file of HTML page `page` in the built site (relative): `index.html`, `page/2/index.html`. */
+export function htmlPageFile(page: number): string {
+  return `${htmlPagePath(page).slice(1)}index.html`;
+}
+
+/** Files holding the error bodies, for static hosts that answer errors with a file. */
+export const ERROR_FILES = {
+  invalidPage: { file: '_errors/invalid-page.json', body: '{"detail":"Invalid page."}' },
+  notFound: { file: '_errors/not-found.json', body: '{"detail":"Not found."}' },
+} as const;
+
+/** Methods the listing allows, as the origin's `Allow` header lists them. */
+export const ALLOWED_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
+
+/** `format` values the origin accepts: its JSON renderer's and its browsable API's (answered as JSON). */
+export const ACCEPTED_FORMATS = ['json', 'api'] as const;
+
+/** Query parameters that select a page and a format. */
+export const QUERY = { page: 'page', format: 'format' } as const;
+
+/** Max-age of listing responses: short, as the listing changes whenever the data is rebuilt. */
+const CACHE_MAX_AGE_SECONDS = 300;
+const CACHE_STALE_WHILE_REVALIDATE_SECONDS = 86_400;
+
+/** Headers on every listing response, success or error, on every host that can set them. */
+export const LISTING_HEADERS = {
+  'Content-Type': 'application/json',
+  Allow: ALLOWED_METHODS.join(', '),
+  Vary: 'Accept',
+  'Access-Control-Allow-Origin': '*',
+  'Cache-Control': `public, max-age=${CACHE_MAX_AGE_SECONDS}, stale-while-revalidate=${CACHE_STALE_WHILE_REVALIDATE_SECONDS}`,
+  'X-Content-Type-Options': 'nosniff',
+} as const;
+
+/**
+ * Headers on the HTML pages and other files of the site: no MIME sniffing, no full referrer sent
+ * to other sites, and a Content-Security-Policy that the pages satisfy (no inline code; logos may
+ * come from the assets address).
+ */
+export function siteHeaders(assetsUrl?: string): HeaderFields {
+  const assetsOrigin = assetsUrl && URL.canParse(assetsUrl) ? ` ${new URL(assetsUrl).origin}` : '';
+  return {
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'Content-Security-Policy':
+      `default-src 'self'; img-src 'self' data:${assetsOrigin}; style-src 'self'; script-src 'self'; ` +
+      `connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
+  };
+}
+
+/** Response bodies of the origin, byte for byte. */
+export const BODIES = {
+  invalidPage: ERROR_FILES.invalidPage.body,
+  notFound: ERROR_FILES.notFound.body,
+  methodNotAllowed: (method: string) => JSON.stringify({ detail: `Method "${method}" not allowed.` }),
+  options:
+    '{"name":"Capture Car Latest","description":"","renders":["application/json","text/html"],' +
+    '"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"]}',
+} as const;
+
+/** What the listing's answer depends on: the built listing's size and its base URL. */
+export interface ListingState {
+  count: number;
+  baseUrl: string;
+}
+
+export interface ListingRequest {
+  method: string;
+  /** The decoded URL path, without the query string. */
+  pathname: string;
+  query: URLSearchParams;
+}
+
+/** Header names and values (named so as not to shadow the Fetch API's `Headers`, which the worker uses). */
+export type HeaderFields = Record<string, string>;
+
+/** How to answer a request: with a page file from the built site, or with a body of its own. */
+export type ListingAnswer =
+  | { status: 200; headers: HeaderFields; page: number }
+  | { status: number; headers: HeaderFields; body: string };
+
+/** Methods the site's own files (HTML pages, downloads, schemas) answer. */
+const STATIC_METHODS = 'GET, HEAD';
+
+/**
+ * The answer to a request for one of the site's own files with a method other than GET and HEAD
+ * (OPTIONS: 204 with `Allow`; anything else: DRF's 405 body), or undefined for GET and HEAD.
+ */
+export function staticMethodAnswer(method: string): { status: number; headers: HeaderFields; body: string } | undefined {
+  if (method === 'GET' || method === 'HEAD') return undefined;
+  if (method === 'OPTIONS') return { status: 204, headers: { Allow: STATIC_METHODS }, body: '' };
+  return { status: 405, headers: { 'Content-Type': 'application/json', Allow: STATIC_METHODS }, body: BODIES.methodNotAllowed(method) };
+}
+
+/** Whether a path belongs to the listing API (the only paths `answerListing` answers). */
+export function isListingPath(pathname: string): boolean {
+  return pathname === LISTING_PATH || pathname.startsWith(`${LISTING_PATH}/`);
+}
+
+/** The RFC 8288 `Link` header of a page: its next and previous pages, where they exist. */
+export function linkHeader(page: number, state: ListingState): string | undefined {
+  const { next, previous } = neighbours(page, state.count);
+  const links = [
+    ...(next === null ? [] : [`<${pageLink(state.baseUrl, next)}>; rel="next"`]),
+    ...(previous === null ? [] : [`<${pageLink(state.baseUrl, previous)}>; rel="prev"`]),
+  ];
+  return links.length > 0 ? links.join(', ') : undefined;
+}
+
+/**
+ * The last segment of a `page/N` path as a regular expression source (unanchored), for the preview
+ * server and the nginx configuration alike: our own URL, so only canonical numbers, with or without
+ * the file's extension. The named group `group` holds the number.
+ */
+export function pageSegmentPattern(group: string): string {
+  return `(?<${group}>[1-9][0-9]*)(?:\\${PAGE_FILE_EXTENSION})?`;
+}
+const PAGE_SEGMENT = new RegExp(`^${pageSegmentPattern('page')}$`);
+
+/** The page a request for a `page/N` path selects. */
+function pageFromPath(segment: string, count: number): number | null {
+  const number = PAGE_SEGMENT.exec(segment)?.groups?.['page'];
+  if (number === undefined) return null;
+  const page = Number(number);
+  return page <= pageCount(count) ? page : null;
+}
+
+/** The last value of a repeated query parameter, as Django's QueryDict.get reads it. */
+function lastValue(query: URLSearchParams, name: string): string | undefined {
+  return query.getAll(name).at(-1);
+}
+
+/**
+ * Answers a request to the listing the way the origin does: an unknown `format` is "Not found."
+ * whatever the method, then other methods get 405, OPTIONS its metadata, and GET/HEAD the page,
+ * or "Invalid page." for a page that does not exist.
+ */
+export function answerListing(request: ListingRequest, state: ListingState): ListingAnswer {
+  const headers: HeaderFields = { ...LISTING_HEADERS };
+  const format = lastValue(request.query, QUERY.format);
+  const fromPath = request.pathname.startsWith(PAGE_PATH_PREFIX);
+  if (request.pathname !== LISTING_PATH && !fromPath) return { status: 404, headers, body: BODIES.notFound };
+  if (format && !(ACCEPTED_FORMATS as readonly string[]).includes(format)) {
+    return { status: 404, headers, body: BODIES.notFound };
+  }
+  if (request.method === 'OPTIONS') return { status: 200, headers, body: BODIES.options };
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return { status: 405, headers, body: BODIES.methodNotAllowed(request.method) };
+  }
+  const page = fromPath
+    ? pageFromPath(request.pathname.slice(PAGE_PATH_PREFIX.length), state.count)
+    : pageFromQuery(lastValue(request.query, QUERY.page), state.count);
+  if (page === null) return { status: 404, headers, body: BODIES.invalidPage };
+  const link = linkHeader(page, state);
+  return { status: 200, headers: link ? { ...headers, Link: link } : headers, page };
+}

@@ -1,0 +1,143 @@
+/**
+ * What a build did, for machines and for people: the report `npm run build` writes as JSON (to
+ * REPORT_FILE) and prints as one screen from the same object. The bench reads the JSON.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { pageCount } from '../listing/pagination.ts';
+import { htmlPagePath, pageFile } from '../listing/routes.ts';
+
+const buildReportSchema = z.object({
+  /** The published site's folder. */
+  outDir: z.string(),
+  dataFile: z.string(),
+  rows: z.number().int().nonnegative(),
+  pages: z.object({ json: z.number().int(), html: z.number().int() }),
+  /** Files and bytes in the published site. */
+  files: z.number().int(),
+  bytes: z.number().int(),
+  /** Wall time of the whole build, and of each phase in order (start, pages (Astro), …). */
+  seconds: z.number(),
+  phases: z.array(z.tuple([z.string(), z.number()])),
+  /** Phases run on the data's worker thread during the first phase, `start` (Astro's own start and bundle). */
+  besidePhases: z.array(z.tuple([z.string(), z.number()])),
+  /** The build process's peak resident set size (getrusage maxrss). */
+  peakMemoryBytes: z.number().int(),
+  /** What changed against the site it replaced (rows, pages, downloads); changes.json has the detail. */
+  changes: z.string(),
+  /** Files of the site whose bytes are those of the site it replaced (they keep its modification time). */
+  unchangedFiles: z.number().int(),
+  /** Whether the data was validated by this build (false: the same file was prepared by an earlier one). */
+  dataValidated: z.boolean(),
+});
+
+export type BuildReport = z.infer<typeof buildReportSchema>;
+
+/** Times the phases of a build, in order, and those run beside them on another thread. */
+export class PhaseClock {
+  readonly started = performance.now();
+  readonly phases: [string, number][] = [];
+  readonly besidePhases: [string, number][] = [];
+  private phaseStarted = this.started;
+
+  /** A phase that ran on another thread during the phase under way, timed there. */
+  beside(name: string, seconds: number): void {
+    this.besidePhases.push([name, seconds]);
+  }
+
+  /** Ends the phase under way, naming it. */
+  end(name: string): void {
+    const now = performance.now();
+    this.phases.push([name, (now - this.phaseStarted) / 1000]);
+    this.phaseStarted = now;
+  }
+
+  get seconds(): number {
+    return (performance.now() - this.started) / 1000;
+  }
+}
+
+/** The report of a finished build of `rows` rows published in `outDir`. */
+export function reportBuild(
+  outDir: string,
+  dataFile: string,
+  rows: number,
+  clock: PhaseClock,
+  outcome: Pick<BuildReport, 'files' | 'bytes' | 'changes' | 'unchangedFiles' | 'dataValidated'>,
+): BuildReport {
+  const pages = pageCount(rows);
+  return {
+    outDir,
+    dataFile,
+    rows,
+    pages: { json: pages, html: pages },
+    seconds: clock.seconds,
+    phases: clock.phases,
+    besidePhases: clock.besidePhases,
+    peakMemoryBytes: process.resourceUsage().maxRSS * 1024,
+    ...outcome,
+  };
+}
+
+export function writeBuildReport(file: string, report: BuildReport): void {
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+}
+
+export function readBuildReport(file: string): BuildReport {
+  return buildReportSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+}
+
+const seconds = (value: number) => `${value.toFixed(1)} s`;
+
+/** The one screen a build ends with. */
+export function formatBuildReport(report: BuildReport): string {
+  const list = (phases: [string, number][]) => phases.map(([name, duration]) => `${name} ${seconds(duration)}`).join(', ');
+  const beside = report.besidePhases.length > 0 ? ` [on another thread meanwhile: ${list(report.besidePhases)}]` : '';
+  // The phases beside ran during the first one.
+  const phases = report.phases.map(([name, duration], index) => `${name} ${seconds(duration)}${index === 0 ? beside : ''}`).join(', ');
+  return [
+    '',
+    `Built ${report.outDir}/`,
+    `  rows          ${report.rows.toLocaleString('en')}${report.dataValidated ? '' : ' (data unchanged since an earlier build: not validated again)'}`,
+    `  pages         ${report.pages.json.toLocaleString('en')} JSON + ${report.pages.html.toLocaleString('en')} HTML`,
+    `  files         ${report.files.toLocaleString('en')} (${report.unchangedFiles.toLocaleString('en')} unchanged, keeping their published time)`,
+    `  bytes         ${(report.bytes / 1_048_576).toFixed(1)} MiB`,
+    `  time          ${seconds(report.seconds)}${phases ? ` (${phases})` : ''}`,
+    `  peak memory   ${(report.peakMemoryBytes / 1_048_576).toFixed(0)} MiB`,
+    `  changes       ${report.changes}`,
+  ].join('\n');
+}
+
+const countEntries = (dir: string) => {
+  try {
+    return readdirSync(dir).length;
+  } catch {
+    return 0;
+  }
+};
+
+/** A count as the build's messages write it: `100,000`. */
+export const counted = (count: number) => count.toLocaleString('en');
+
+/**
+ * Every few seconds, how many JSON and HTML pages Astro has written into `staging`, of those it
+ * renders: `kept` are the pages of each kind already there (taken from the published site), which
+ * it skips.
+ */
+export function reportPagesWritten(staging: string, pages: number, kept: { json: number; html: number }, everyMs = 5000): NodeJS.Timeout {
+  const jsonDir = join(staging, dirname(pageFile(1)));
+  const htmlDir = join(staging, dirname(htmlPagePath(2)));
+  const started = performance.now();
+  const timer = setInterval(() => {
+    const json = countEntries(jsonDir) - kept.json;
+    // Page 1's HTML is the home page, outside the folder, and always rendered.
+    const html = Math.min(pages, countEntries(htmlDir) + 1) - kept.html;
+    const elapsed = ((performance.now() - started) / 1000).toFixed(0);
+    console.error(
+      `  ${elapsed} s: ${counted(json)} of ${counted(pages - kept.json)} JSON pages, ${counted(html)} of ${counted(pages - kept.html)} HTML pages written`,
+    );
+  }, everyMs);
+  timer.unref();
+  return timer;
+}

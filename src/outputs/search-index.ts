@@ -1,0 +1,53 @@
+/**
+ * The compact index of the whole listing that the browsable pages search in, written at build
+ * time: arrays instead of objects, each logo URL and each make once. Its shape lives in
+ * `search.ts`, which the browser script bundles; this module stays out of the bundle.
+ */
+import { makeTableOf, type MakeTable } from '../listing/makes.ts';
+import type { RecordText } from '../data/record-store.ts';
+import type { CarModel } from '../data/schema.ts';
+import { AUTO, MANUAL, type IndexEntry } from '../listing/search.ts';
+
+/** The logos and makes the index's entries point to: made from the whole listing before any entry. */
+export interface SearchTables {
+  logos: string[];
+  logoPositions: Map<string, number>;
+  makes: MakeTable;
+}
+
+/** The index's tables of the listing's `records`, read once in order: each logo URL and each make once. */
+export function searchTablesOf(records: Iterable<CarModel>, logoUrl: (logo: string) => string): SearchTables {
+  const logos: string[] = [];
+  const logoPositions = new Map<string, number>();
+  const withLogos = function* () {
+    for (const record of records) {
+      if (record.logo !== null && !logoPositions.has(record.logo)) logoPositions.set(record.logo, logos.push(logoUrl(record.logo)) - 1);
+      yield record;
+    }
+  };
+  return { makes: makeTableOf(withLogos()), logos, logoPositions };
+}
+
+/** The index (a SearchIndex) as JSON text, an entry a record; the tables last. */
+export function searchIndexText({ logos, logoPositions, makes: { makes, makeOf } }: SearchTables): RecordText {
+  const makePositions = new Map(makes.map((make, position) => [make, position]));
+  const entryOf = (record: CarModel): IndexEntry => [
+    record.id,
+    record.combined_car_model,
+    record.min_seat,
+    record.max_seat,
+    record.min_engine_size,
+    record.max_engine_size,
+    record.min_price,
+    record.max_price,
+    (record.has_operation_type_auto ? AUTO : 0) | (record.has_operation_type_hand ? MANUAL : 0),
+    record.logo === null ? -1 : (logoPositions.get(record.logo) ?? -1),
+    makePositions.get(makeOf(record)) ?? -1,
+  ];
+  return {
+    start: '{"entries":[',
+    record: (record) => JSON.stringify(entryOf(record)),
+    separator: ',',
+    end: `],"logos":${JSON.stringify(logos)},"makes":${JSON.stringify(makes.map(({ key, latin }) => [key, latin]))}}`,
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * `astro dev` for the data maintainers: the listing's URLs answered by the same request handler as
+ * the preview server and the hosts (query forms, DRF's bodies and headers, ETag), the downloads
+ * and the manifest served from the prepared data, and the data file watched: an edit is prepared
+ * again and every open page reloads, with no restart.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import type { ViteDevServer } from 'vite';
+import { DOWNLOADS, type PreparedData } from '../data/prepared.ts';
+import { readRecordFile } from '../data/record-store.ts';
+import { manifestJson, manifestOf } from '../outputs/downloads.ts';
+import { replyTo } from './handler.ts';
+import { PUBLISHED, isListingPath, siteHeaders, staticMethodAnswer } from '../listing/routes.ts';
+import type { CarModel } from '../data/schema.ts';
+import { serialisePage, type Addresses } from '../listing/serialise.ts';
+
+export interface DevListing {
+  /** Absolute path of the data file to watch. */
+  dataFile: string;
+  /** The last good preparation, if any. */
+  current: () => PreparedData | undefined;
+  addresses: Addresses;
+  /** Prepares the data file again; afterwards `current()` is the new data when it is good. */
+  refresh: () => Promise<void>;
+  /** The resolved id of the virtual module the pages read the data from. */
+  virtualModuleId: string;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  [PUBLISHED.allJson]: 'application/json',
+  [PUBLISHED.allCsv]: 'text/csv; charset=utf-8',
+  [PUBLISHED.searchIndex]: 'application/json',
+};
+
+/** The site's headers, but for styles: Astro's dev server puts each page's CSS inline, the build in files. */
+const devSiteHeaders = (assetsUrl: string) => {
+  const headers = siteHeaders(assetsUrl);
+  return { ...headers, 'Content-Security-Policy': headers['Content-Security-Policy']!.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'") };
+};
+
+/** Waits this long after the last change event: editors and spreadsheets write a file in steps. */
+const SETTLE_MS = 100;
+
+/** The records of one preparation, read once. */
+function recordsReader(): (prepared: PreparedData) => readonly CarModel[] {
+  let loaded: { key: string; records: readonly CarModel[] } | undefined;
+  return (prepared) => {
+    if (loaded?.key !== prepared.key) loaded = { key: prepared.key, records: readRecordFile(prepared.recordsFile) };
+    return loaded.records;
+  };
+}
+
+function notBuilt(response: ServerResponse): void {
+  response.writeHead(503, { 'Content-Type': 'application/json' });
+  response.end(JSON.stringify({ detail: 'The data file has problems and no good data was read yet: see the terminal.' }));
+}
+
+export function serveListingInDev(server: ViteDevServer, listing: DevListing): void {
+  const records = recordsReader();
+  let manifest: { key: string; json: string } | undefined;
+
+  const answer = async (request: IncomingMessage, response: ServerResponse, next: () => void): Promise<void> => {
+    const url = new URL(request.url ?? '/', 'http://dev.invalid');
+    const path = url.pathname;
+    const method = request.method ?? 'GET';
+    const isDownload = (DOWNLOADS as readonly string[]).includes(path);
+    if (!isListingPath(path)) {
+      // The site's own files answer as on the preview server: its headers, and GET and HEAD only.
+      const refused = staticMethodAnswer(method);
+      if (refused) {
+        response.writeHead(refused.status, refused.headers).end(refused.body || undefined);
+        return;
+      }
+      if (!isDownload && path !== PUBLISHED.manifest) {
+        for (const [name, value] of Object.entries(devSiteHeaders(listing.addresses.assetsUrl))) response.setHeader(name, value);
+        next();
+        return;
+      }
+    }
+    const prepared = listing.current();
+    if (!prepared) {
+      notBuilt(response);
+      return;
+    }
+    if (isListingPath(path)) {
+      const pageOf = (page: number) => serialisePage(records(prepared), page, listing.addresses);
+      const reply = await replyTo(
+        { method, url, ifNoneMatch: request.headers['if-none-match'] ?? null },
+        {
+          state: { count: prepared.rows, baseUrl: listing.addresses.baseUrl },
+          readPage: async (page) => new TextEncoder().encode(pageOf(page)),
+        },
+      );
+      response.writeHead(reply.status, reply.headers);
+      response.end(method === 'HEAD' || reply.status === 304 ? undefined : reply.body);
+      return;
+    }
+    const headers = { ...devSiteHeaders(listing.addresses.assetsUrl), 'Cache-Control': 'no-cache' };
+    if (path === PUBLISHED.manifest) {
+      if (manifest?.key !== prepared.key) {
+        const all = records(prepared);
+        const downloads = await prepared.downloads;
+        const json = manifestJson(
+          manifestOf('', {
+            count: prepared.rows,
+            ...listing.addresses,
+            data: { file: prepared.dataFile, sha256: prepared.dataSha256 },
+            downloads,
+            knownPageHash: (page) => createHash('sha256').update(serialisePage(all, page, listing.addresses)).digest('hex'),
+          }),
+        );
+        manifest = { key: prepared.key, json };
+      }
+      response.writeHead(200, { ...headers, 'Content-Type': 'application/json' });
+      response.end(method === 'HEAD' ? undefined : manifest.json);
+      return;
+    }
+    response.writeHead(200, { ...headers, 'Content-Type': CONTENT_TYPES[path] ?? 'application/octet-stream' });
+    if (method === 'HEAD') response.end();
+    else createReadStream(join(prepared.downloadsDir, path.slice(1))).pipe(response);
+  };
+
+  server.middlewares.use((request, response, next) => {
+    answer(request, response, next).catch(next);
+  });
+
+  // The pages read the data through the virtual module: a new preparation means new modules, a
+  // new route table (Astro caches getStaticPaths) and a reload of every open page.
+  const reload = () => {
+    for (const environment of Object.values(server.environments)) {
+      const module = environment.moduleGraph.getModuleById(listing.virtualModuleId);
+      if (module) environment.moduleGraph.invalidateModule(module);
+    }
+    server.environments['ssr']?.hot.send('astro:content-changed', {});
+    for (const environment of Object.values(server.environments)) environment.hot.send({ type: 'full-reload', path: '*' });
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  let running = Promise.resolve();
+  const onChange = (file: string) => {
+    if (file !== listing.dataFile) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      running = running
+        .then(async () => {
+          await listing.refresh();
+          reload();
+        })
+        // Reported, and the next save is read again: the server keeps serving the last good data.
+        .catch((error: unknown) => server.config.logger.error(`${listing.dataFile} could not be prepared: ${error instanceof Error ? error.message : String(error)}`));
+    }, SETTLE_MS);
+  };
+  server.watcher.add(listing.dataFile);
+  server.watcher.on('change', onChange);
+  server.watcher.on('add', onChange);
+}

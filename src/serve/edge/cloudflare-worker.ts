@@ -1,0 +1,27 @@
+/**
+ * Cloudflare Workers (static assets with `run_worker_first` on the listing's paths): Cloudflare's
+ * `_redirects` ignores query strings and its asset server answers OPTIONS with a bare 405, so the
+ * worker answers the listing with the one request handler and reads page files through the ASSETS
+ * binding. Bundled by the build with the listing's state.
+ */
+import { answerRequest } from '../handler.ts';
+import { isListingPath, pageFile, type ListingState } from '../../listing/routes.ts';
+
+declare const __LISTING_STATE__: ListingState;
+
+interface Env {
+  ASSETS: { fetch: (request: Request | URL | string) => Promise<Response> };
+}
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    if (!isListingPath(new URL(request.url).pathname)) return env.ASSETS.fetch(request);
+    return answerRequest(request, {
+      state: __LISTING_STATE__,
+      readPage: async (page, url) => {
+        const file = await env.ASSETS.fetch(new URL(`/${pageFile(page)}`, url));
+        return file.ok ? new Uint8Array(await file.arrayBuffer()) : undefined;
+      },
+    });
+  },
+};

@@ -1,0 +1,44 @@
+/**
+ * Cloudflare Workers static assets: the worker (src/serve/edge/cloudflare-worker.ts, bundled with the
+ * listing's state) runs first on the listing's paths; `_headers` (shared with Netlify) covers the
+ * rest, and `.assetsignore` keeps the other hosts' files out of the assets (Cloudflare would read
+ * Netlify's `_redirects` and warn about every rule it cannot take).
+ */
+import { relative, resolve } from 'node:path';
+import { LISTING_PATH } from '../../listing/routes.ts';
+import { bundleEdge } from './edge-bundle.ts';
+import type { HostFile, HostInput } from './shared.ts';
+
+/**
+ * Old enough for every wrangler release of the past six months and more (a workerd binary refuses
+ * dates newer than itself: wrangler 4.86 stops at 2026-05-03), new enough for static assets with
+ * `run_worker_first` routes. Nothing here needs a newer compatibility behaviour.
+ */
+const COMPATIBILITY_DATE = '2025-10-01';
+
+/** Files in the site that are other hosts' configuration, not assets. */
+const NOT_ASSETS = ['_redirects', 'vercel.json', '.htaccess', '.assetsignore'];
+
+/** Wrangler's configuration: the site as static assets, the worker first on the listing's paths. */
+function wranglerConfig(input: HostInput, deployDir: string): string {
+  const config = {
+    name: 'capture-car-listing',
+    main: './worker.js',
+    compatibility_date: COMPATIBILITY_DATE,
+    assets: {
+      directory: relative(resolve(deployDir, 'cloudflare'), resolve(input.siteDir)) || '.',
+      binding: 'ASSETS',
+      run_worker_first: [LISTING_PATH, `${LISTING_PATH}/*`],
+      not_found_handling: '404-page',
+    },
+  };
+  return `${JSON.stringify(config, null, 2)}\n`;
+}
+
+export async function cloudflareFiles(input: HostInput, deployDir: string): Promise<HostFile[]> {
+  return [
+    { place: 'deploy', path: 'cloudflare/worker.js', content: await bundleEdge('cloudflare-worker', input) },
+    { place: 'deploy', path: 'cloudflare/wrangler.json', content: wranglerConfig(input, deployDir) },
+    { place: 'site', path: '.assetsignore', content: `${NOT_ASSETS.join('\n')}\n` },
+  ];
+}

@@ -1,0 +1,30 @@
+/** What every host configuration generator takes and gives. */
+import toRegexRange from 'to-regex-range';
+import { pageCount } from '../../listing/pagination.ts';
+import type { ListingState } from '../../listing/routes.ts';
+
+/** The built listing a configuration is generated for. */
+export interface HostInput extends ListingState {
+  assetsUrl: string;
+  /** Absolute path of the published site (for configurations that name it, like nginx's root). */
+  siteDir: string;
+}
+
+/** A generated file: `path` is relative to the site (`site`) or to the deploy folder (`deploy`). */
+export interface HostFile {
+  place: 'site' | 'deploy';
+  path: string;
+  content: string;
+}
+
+/** Above this many pages, per-page rules (Link headers, explicit page rules) are left out. */
+export const PER_PAGE_RULE_LIMIT = 500;
+
+/**
+ * A regular expression source (unanchored) that matches the `page` values naming an existing page
+ * as static hosts can see them: `last`, or 1 … last with optional leading zeros. The named group
+ * `page` holds the number without zeros. (DRF also accepts white space, a sign and underscores.)
+ */
+export function pageValuePattern(count: number): string {
+  return `0*(?<page>${toRegexRange(1, pageCount(count))})`;
+}

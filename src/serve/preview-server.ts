@@ -1,0 +1,189 @@
+/**
+ * The local preview server: answers the listing API's URLs exactly as the route table says (query
+ * strings included, which serve-handler never reads), and hands every other path to serve-handler.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join, resolve } from 'node:path';
+import { LRUCache } from 'lru-cache';
+import serveHandler from 'serve-handler';
+import { MANIFEST_FILE, manifestSchema, type Manifest } from '../outputs/manifest.ts';
+import { replyTo } from './handler.ts';
+import { isListingPath, pageFile, pagePath, siteHeaders, staticMethodAnswer, type HeaderFields } from '../listing/routes.ts';
+
+export interface PreviewOptions {
+  /** The built site to serve. */
+  outDir: string;
+}
+
+/** Longest request target answered; longer ones get 414 (Node itself stops headers past 16 KiB). */
+const MAX_URL_LENGTH = 8192;
+
+/** How long a read manifest is trusted before the file is looked at again for a newer build. */
+const MANIFEST_RECHECK_MS = 500;
+/** Page files kept in memory, at most this many bytes (the most recently used stay). */
+const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** serve-handler's header rules: the site headers on every file it serves. */
+type HeaderRules = { source: string; headers: { key: string; value: string }[] }[];
+
+const headerRules = (assetsUrl: string | undefined): HeaderRules => [
+  { source: '**', headers: Object.entries(siteHeaders(assetsUrl)).map(([key, value]) => ({ key, value })) },
+];
+
+/**
+ * The site being served: its manifest, re-read whenever a new build replaced it, and the page
+ * files most recently served, dropped with the manifest they belong to.
+ */
+class SiteState {
+  private manifest: Manifest | undefined;
+  private stamp = '';
+  private checkedAt = 0;
+  private readonly pages = new LRUCache<number, Buffer>({ maxSize: PAGE_CACHE_BYTES, sizeCalculation: (body) => body.length });
+  private staticHeaders: HeaderRules = headerRules(undefined);
+  private readonly root: string;
+
+  constructor(root: string) {
+    this.root = root;
+  }
+
+  current(): Manifest | undefined {
+    const now = Date.now();
+    if (this.manifest && now - this.checkedAt < MANIFEST_RECHECK_MS) return this.manifest;
+    this.checkedAt = now;
+    const file = join(this.root, MANIFEST_FILE);
+    let stamp: string;
+    try {
+      const stats = statSync(file);
+      stamp = `${stats.ino}:${stats.mtimeMs}:${stats.size}`;
+    } catch {
+      this.manifest = undefined;
+      return undefined;
+    }
+    if (stamp !== this.stamp) {
+      this.manifest = manifestSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+      this.stamp = stamp;
+      this.pages.clear();
+      this.staticHeaders = headerRules(this.manifest.assetsUrl);
+    }
+    return this.manifest;
+  }
+
+  /** The header rules for the site's own files, made once per build rather than per request. */
+  staticFileHeaders(): HeaderRules {
+    return this.current() ? this.staticHeaders : headerRules(undefined);
+  }
+
+  /** The bytes of page `page`, from memory when it was served lately. */
+  async page(page: number): Promise<Buffer> {
+    const cached = this.pages.get(page);
+    if (cached) return cached;
+    const body = await readFile(join(this.root, pageFile(page)));
+    this.pages.set(page, body);
+    return body;
+  }
+}
+
+function send(response: ServerResponse, method: string, status: number, headers: HeaderFields, body: string | Buffer): void {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  response.writeHead(status, { ...headers, 'Content-Length': String(bytes.length) });
+  response.end(method === 'HEAD' ? undefined : bytes);
+}
+
+function sendError(response: ServerResponse, method: string, status: number, detail: string): void {
+  send(response, method, status, { 'Content-Type': 'application/json' }, JSON.stringify({ detail }));
+}
+
+/** The path of a request, decoded, or undefined when it could reach outside the site. */
+function safePathname(rawPath: string): string | undefined {
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(rawPath);
+  } catch {
+    return undefined;
+  }
+  if (pathname.includes('\0') || pathname.includes('\\')) return undefined;
+  if (pathname.split('/').some((segment) => segment === '..' || segment === '.')) return undefined;
+  return pathname;
+}
+
+/** The Node side of the one request handler: the request's method, URL and If-None-Match in, the reply written out. */
+async function answerListingRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+  method: string,
+  outDir: string,
+  site: SiteState,
+): Promise<void> {
+  const manifest = site.current();
+  if (!manifest) {
+    sendError(response, method, 503, `No built site in ${outDir}/: run npm run build.`);
+    return;
+  }
+  const ifNoneMatch = request.headers['if-none-match'] ?? null;
+  const reply = await replyTo(
+    { method, url: new URL(request.url ?? '/', 'http://preview.invalid'), ifNoneMatch },
+    { state: manifest, readPage: (page) => site.page(page), pageHash: (page) => manifest.files[pagePath(page)] },
+  );
+  if (reply.status === 304) {
+    response.writeHead(304, reply.headers).end();
+    return;
+  }
+  send(response, method, reply.status, reply.headers, typeof reply.body === 'string' ? reply.body : Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength));
+}
+
+/** Creates (does not start) the preview server for a built site. */
+export function createPreviewServer({ outDir }: PreviewOptions): Server {
+  const root = resolve(outDir);
+  const site = new SiteState(root);
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const method = request.method ?? 'GET';
+    const target = request.url ?? '/';
+    if (target.length > MAX_URL_LENGTH) {
+      sendError(response, method, 414, 'URI too long.');
+      return;
+    }
+    if (!target.startsWith('/')) {
+      sendError(response, method, 400, 'Bad request.');
+      return;
+    }
+    const queryStart = target.indexOf('?');
+    const rawPath = queryStart === -1 ? target : target.slice(0, queryStart);
+    const pathname = safePathname(rawPath);
+    if (pathname === undefined) {
+      sendError(response, method, 400, 'Bad request.');
+      return;
+    }
+
+    if (isListingPath(pathname)) {
+      await answerListingRequest(request, response, method, outDir, site);
+      return;
+    }
+    const refused = staticMethodAnswer(method);
+    if (refused) {
+      if (refused.status === 204) response.writeHead(204, refused.headers).end();
+      else send(response, method, refused.status, refused.headers, refused.body);
+      return;
+    }
+    await serveHandler(request, response, {
+      public: root,
+      cleanUrls: true,
+      directoryListing: false,
+      etag: true,
+      symlinks: false,
+      headers: site.staticFileHeaders(),
+    });
+  };
+
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      console.error(error);
+      if (!response.headersSent) sendError(response, request.method ?? 'GET', 500, 'Server error.');
+      else response.destroy();
+    });
+  });
+  // Node answers malformed requests itself (400, or 431 for oversized headers) and goes on serving.
+  return server;
+}

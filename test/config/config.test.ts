@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_DATA_FILE, loadConfig } from '../../src/config.ts';
+
+describe('loadConfig', () => {
+  it('works with no configuration: local addresses, the embedded dataset', () => {
+    expect(loadConfig({})).toEqual({
+      baseUrl: 'http://localhost:4321',
+      assetsUrl: 'http://localhost:4321/assets',
+      dataFile: DEFAULT_DATA_FILE,
+      outDir: 'dist',
+      deployDir: 'deploy',
+      reportFile: 'dist-report.json',
+      allowShrink: false,
+      port: 4321,
+      host: '127.0.0.1',
+    });
+  });
+
+  it('follows PORT in the default addresses and drops trailing slashes', () => {
+    expect(loadConfig({ PORT: '8080' }).baseUrl).toBe('http://localhost:8080');
+    const config = loadConfig({ BASE_URL: 'https://cars.example.com/', ASSETS_URL: 'https://cdn.example.com/static//' });
+    expect(config.baseUrl).toBe('https://cars.example.com');
+    expect(config.assetsUrl).toBe('https://cdn.example.com/static');
+  });
+
+  it('writes the build report beside the output folder unless told where', () => {
+    expect(loadConfig({ OUT_DIR: '/tmp/site/' })).toMatchObject({ outDir: '/tmp/site', reportFile: '/tmp/site-report.json' });
+    expect(loadConfig({ REPORT_FILE: 'reports/build.json' }).reportFile).toBe('reports/build.json');
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ BASE_URL: '', PORT: '' }).port).toBe(4321);
+  });
+
+  it('names every invalid variable and its value', () => {
+    const attempt = () => loadConfig({ BASE_URL: 'cars.example.com', ASSETS_URL: 'ftp://x', PORT: '70000', HOST: 'a b' });
+    expect(attempt).toThrow(ConfigError);
+    try {
+      attempt();
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toContain('BASE_URL must be an absolute http(s) URL such as https://cars.example.com; got "cars.example.com"');
+      expect(message).toContain('ASSETS_URL must be an absolute http(s) URL');
+      expect(message).toContain('PORT must be a whole number from 0 to 65535; got "70000"');
+      expect(message).toContain('HOST must be a host name or an IP address');
+    }
+  });
+
+  it('refuses a base URL with a query or fragment', () => {
+    expect(() => loadConfig({ BASE_URL: 'https://cars.example.com/?a=1' })).toThrow(/must not have a query string/);
+  });
+});

@@ -1,0 +1,183 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadCsv, loadFile } from '../../src/data/load.ts';
+import { formatProblem } from '../../src/data/problems.ts';
+import { FIELDS } from '../../src/data/schema.ts';
+import { fixture } from '../support/site.ts';
+
+const header = FIELDS.join(',');
+const goodRow = (id: number, name = `豐田 Toyota Model ${id}`) =>
+  `${id},${name},${100 + id},5,7,1496,1998,200000,250000.50,true,false,${100 + id},media/brand/logo/toyota.svg`;
+const load = (text: string) => loadCsv(Buffer.from(text), 'cars.csv');
+
+type Expected = [line: number, field: string | null, rule: string][];
+/** Each bad file and its problems; null for the garbage file, checked on its own below. */
+const expected = JSON.parse(readFileSync(fixture('bad/expected.json'), 'utf8')) as Record<string, Expected | null>;
+const listed = Object.entries(expected).filter((entry): entry is [string, Expected] => entry[1] !== null);
+
+describe('every bad-file fixture gives exactly the expected problems', () => {
+  it('reads 3 MB of random bytes as not UTF-8 in one problem that names the first bad lines', () => {
+    const { records, problems } = loadFile(fixture('bad/garbage-3mb.csv'));
+    expect(records).toEqual([]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.rule).toMatch(/^is not UTF-8 text: \d+ lines \((\d+, ){5}… \d+\) have bytes/);
+  });
+
+  it.each(listed)('%s', (name, problems) => {
+    const result = loadFile(fixture(`bad/${name}`));
+    expect(result.records).toEqual([]);
+    expect(result.problems).toHaveLength(problems.length);
+    result.problems.forEach((problem, index) => {
+      const [line, field, rule] = problems[index]!;
+      expect(problem.line).toBe(line);
+      expect(problem.field ?? null).toBe(field);
+      expect(problem.rule).toContain(rule);
+      expect(problem.file).toBe(fixture(`bad/${name}`));
+    });
+  });
+
+  it('covers at least 50 distinct bad files', () => {
+    expect(Object.keys(expected).length).toBeGreaterThanOrEqual(50);
+  });
+});
+
+describe('good variants are accepted', () => {
+  it.each([
+    'bom-crlf.csv',
+    'reordered-columns.csv',
+    'quoted-fields.csv',
+    'uppercase-booleans.csv',
+    'html-payloads.csv',
+    'utf16-le-bom.csv',
+    'utf16-le-without-bom.csv',
+    'trailing-empty-cells.csv',
+  ])('%s', (name) => {
+    const result = loadFile(fixture(`good/${name}`));
+    expect(result.problems).toEqual([]);
+    expect(result.records.length).toBeGreaterThan(0);
+  });
+
+  it('reads reordered columns by name', () => {
+    const [first] = loadFile(fixture('good/reordered-columns.csv')).records;
+    expect(first).toMatchObject({ id: 1, min_seat: 5, max_seat: 7, max_price: 250000.5, logo: 'media/brand/logo/toyota.svg' });
+  });
+
+  it('keeps quoted commas, quotes, line breaks and markup exactly', () => {
+    const records = loadFile(fixture('good/quoted-fields.csv')).records;
+    expect(records.map((record) => record.combined_car_model)).toEqual([
+      '平治 Mercedes-Benz V 260 L, "Avantgarde"\nLong',
+      '<script>alert("x")</script> & Co',
+    ]);
+  });
+
+  it('reads a header-only file as an empty listing', () => {
+    expect(loadFile(fixture('good/header-only.csv'))).toMatchObject({ records: [], problems: [] });
+  });
+
+  it('reads UTF-16 with or without a byte-order mark as the same records as UTF-8', () => {
+    const text = readFileSync(fixture('good/utf16-le-bom.csv')).toString('utf16le').slice(1);
+    const { records } = loadCsv(Buffer.from(text), 'cars.csv');
+    expect(records).toHaveLength(1);
+    expect(loadFile(fixture('good/utf16-le-bom.csv'))).toMatchObject({ records, format: { encoding: 'UTF-16LE' } });
+    expect(loadFile(fixture('good/utf16-le-without-bom.csv'))).toMatchObject({ records, format: { encoding: 'UTF-16LE' } });
+    const bigEndian = Buffer.from(text, 'utf16le').swap16();
+    expect(loadCsv(bigEndian, 'cars.csv')).toMatchObject({ problems: [], records, format: { encoding: 'UTF-16BE' } });
+  });
+
+  it('ignores empty trailing columns and rows, as spreadsheets write them', () => {
+    const { records, problems } = loadFile(fixture('good/trailing-empty-cells.csv'));
+    expect(problems).toEqual([]);
+    expect(records.map((record) => record.id)).toEqual([1, 2]);
+  });
+});
+
+describe('loadCsv', () => {
+  it('keeps rows in file order and converts types', () => {
+    const { records, problems } = load([header, goodRow(3), goodRow(1), goodRow(2)].join('\n'));
+    expect(problems).toEqual([]);
+    expect(records.map((record) => record.id)).toEqual([3, 1, 2]);
+    expect(records[0]).toMatchObject({ min_price: 200000, max_price: 250000.5, has_operation_type_auto: true, logo: 'media/brand/logo/toyota.svg' });
+  });
+
+  it('counts lines right after quoted fields with CRLF line breaks and blank lines', () => {
+    const text = [header, `1,"Two\r\nLines",101,5,7,1,2,1,2,true,false,101,`, '', goodRow(2).replace('200000', '-1'), ''].join('\r\n');
+    const { problems } = load(text);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ line: 5, field: 'min_price', column: 8, value: '-1' });
+  });
+
+  it('reports every problem of every row, in line order', () => {
+    const rows = [header, goodRow(1).replace(',5,7,', ',0,7,'), goodRow(2), goodRow(3).replace('true,false', 'false,false'), goodRow(1)];
+    const lines = load(rows.join('\n')).problems.map((problem) => [problem.line, problem.field]);
+    expect(lines).toEqual([
+      [2, 'min_seat'],
+      [4, 'has_operation_type_hand'],
+    ]);
+  });
+
+  it('finds a duplicate id only among valid rows, naming the first line', () => {
+    const { problems } = load([header, goodRow(1), goodRow(2), goodRow(1)].join('\n'));
+    expect(problems.map(formatProblem)).toEqual(['cars.csv:4: column 1 (id): must be unique: line 2 has the same id; got "1"']);
+  });
+
+  it('writes problems with file, line, column, field, rule and value', () => {
+    const { problems } = load([header, goodRow(1).replace('250000.50', '-1')].join('\n'));
+    expect(problems.map(formatProblem)).toEqual([
+      'cars.csv:2: column 9 (max_price): must be a plain decimal number such as 549000 or 549000.00 ' +
+        '(no sign, spaces, commas or exponent); got "-1"',
+    ]);
+  });
+
+  it('says a row with a stray comma has too many fields instead of guessing its columns', () => {
+    const { problems } = load([header, goodRow(1).replace('250000.50', '1,250,000')].join('\n'));
+    expect(problems.map(formatProblem)).toEqual(['cars.csv:2: has 15 fields but the header has 13']);
+  });
+
+  it('names the line with bytes that are not UTF-8 and says how to export', () => {
+    const bytes = Buffer.concat([Buffer.from(`${header}\n${goodRow(1)}\n`), Buffer.from([0xc2, 0xa8, 0xa4]), Buffer.from('\n')]);
+    const { problems } = loadCsv(bytes, 'cars.csv');
+    expect(problems.map(formatProblem)).toEqual([
+      'cars.csv:3: is not UTF-8 text: line 3 has bytes that UTF-8 does not allow; it looks like a legacy encoding such as ' +
+        'Big5, Big5-HKSCS, GBK or TIS-620: export the sheet as "CSV UTF-8" (Excel: CSV UTF-8; LibreOffice: character set Unicode (UTF-8))',
+    ]);
+  });
+
+  it('says a long run of bad lines in one problem: the first five, the count and the last', () => {
+    const garbage = Buffer.alloc(50 * 3, 0xff);
+    for (let index = 2; index < garbage.length; index += 3) garbage[index] = 0x0a;
+    const { problems } = loadCsv(garbage, 'noise.bin');
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ line: 1, rule: expect.stringContaining('50 lines (1, 2, 3, 4, 5, … 50) have bytes') });
+  });
+
+  it('names a quote inside an unquoted field once per row, in words a maintainer can act on', () => {
+    const { problems } = load([header, goodRow(1, '豐田 "Toyota" "Model" 1')].join('\n'));
+    expect(problems.map(formatProblem)).toEqual([
+      'cars.csv:2: a quote appears inside an unquoted field: quote the whole field and double the inner quote ("")',
+    ]);
+  });
+
+  it('takes the separator from the header row: comma, semicolon or tab', () => {
+    for (const separator of [',', ';', '\t']) {
+      const rows = [header, goodRow(1), goodRow(2, '"平治 Mercedes-Benz V 260, L; ""x"""')].map((row) => row.replaceAll(',', separator));
+      // The name's own comma and semicolon stay inside its quotes.
+      rows[2] = rows[2]!.replace(`260${separator} L`, '260, L');
+      const result = load(rows.join('\r\n'));
+      expect(result.problems, separator).toEqual([]);
+      expect(result.format?.separator).toBe(separator);
+      expect(result.records.map((record) => record.combined_car_model)).toEqual(['豐田 Toyota Model 1', '平治 Mercedes-Benz V 260, L; "x"']);
+    }
+  });
+
+  it('keeps a comma in a row of a semicolon file inside its field', () => {
+    const text = [header.replaceAll(',', ';'), goodRow(1).replaceAll(',', ';').replace('Toyota Model 1', 'Toyota Model 1, Hybrid')].join('\n');
+    expect(load(text).records[0]?.combined_car_model).toBe('豐田 Toyota Model 1, Hybrid');
+  });
+
+  it('calls back with progress for long files', () => {
+    const seen: number[] = [];
+    const rows = Array.from({ length: 25 }, (_, index) => goodRow(index + 1));
+    loadCsv(Buffer.from([header, ...rows].join('\n')), 'cars.csv', { every: 10, onRows: (rows_) => seen.push(rows_) });
+    expect(seen).toEqual([10, 20]);
+  });
+});
