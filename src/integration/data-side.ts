@@ -1,53 +1,52 @@
 /**
- * The data side of a build: the data file validated and prepared (data-cache.ts), its rows
- * compared with the published site's, every page's cache key, and the staging folder's pages
- * taken from the published site where their key is unchanged. It runs on a worker thread while
- * Astro starts and Vite bundles the pages' code, which needs none of it: the listing integration
- * awaits it only before the pages are rendered, so a build costs the longer of the two, not their
- * sum. Everything it is given and gives back is plain data (it crosses between threads).
+ * The data side of a build: the data file validated and prepared (src/data/prepared.ts), its rows
+ * compared with the published site's (and the shrink guard), every page's key, and which pages
+ * Astro must render (src/publish/reuse.ts). It runs on a worker thread while Astro starts and Vite
+ * bundles the pages' code, which needs none of it: the integration awaits it only before the pages
+ * are rendered, so a build costs the longer of the two, not their sum. Everything it is given and
+ * gives back is plain data (it crosses between threads).
  */
 import { writeFileSync } from 'node:fs';
 import { serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { counted } from '../outputs/report.ts';
-import { NO_ROW_CHANGES, publishedRecords, rowChanges, shrinkRefusal, type Changes, type PublishedSite } from '../outputs/changes.ts';
 import { preparedRecordsFile, prepareRecords, type PreparedRecords } from '../data/prepared.ts';
-import { pageKeysOf, type PageKeys } from '../listing/page-keys.ts';
-import { linkUnchangedPages, reuseSpare, type BuildRecord } from '../publish/reuse.ts';
 import type { Problem } from '../data/problems.ts';
 import { isRecordFile, readRecordFile } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
+import type { Changes } from '../listing/changes-schema.ts';
+import { pageKeysOf, type PageKeys } from '../listing/page-keys.ts';
 import type { Addresses } from '../listing/serialise.ts';
+import { counted } from '../outputs/report.ts';
+import { NO_ROW_CHANGES, publishedRecords, rowChanges, type PublishedSite } from '../outputs/row-changes.ts';
+import { pagesToRender, renderedCount } from '../publish/reuse.ts';
+import { shrinkRefusal } from '../publish/shrink-guard.ts';
 
-export interface BuildDataInput {
+/** What the data side knows of the published build. */
+export interface PublishedData extends PublishedSite {
+  /** The preparation it was built from (its records, while they are kept; see prepared.ts). */
+  dataKey?: string;
+  /** Its page keys, where the same code and addresses made it: only then may its pages be taken. */
+  keys?: PageKeys;
+}
+
+export interface DataSideInput {
   /** The project folder (for the code fingerprint of preparations). */
   root: string;
-  /** Where preparations are kept (see data-cache.ts). */
+  /** Where preparations are kept (see prepared.ts). */
   preparedDir: string;
   dataFile: string;
   addresses: Addresses;
+  /** The published site's folder as the maintainer names it, for messages. */
   outDir: string;
   allowShrink: boolean;
-  /** The site this build replaces, if there is one. */
-  published?: PublishedSite;
-  /** The preparation the published site was built from (its records, while it is kept; see data-cache.ts). */
-  publishedDataKey?: string;
-  /**
-   * The last published build, where the same code and addresses made it: its keys may be taken.
-   * Only what the data side reads of its record: the file lists are long and cross threads by copy.
-   */
-  sameCode?: Pick<BuildRecord, 'dataKey' | 'keys' | 'writtenFiles'>;
-  /**
-   * How the staging folder gets the published pages whose key is unchanged: it is the spare
-   * (cleared of all but pages), or they are linked into it, or (no usable cache) none are taken.
-   */
-  reuse: 'spare' | 'link' | 'none';
-  staging: string;
-  /** Where the page keys are written for the pages to read. */
-  pageKeysFile: string;
+  /** False after a build was killed part way: no kept preparation is taken on trust. */
+  trustPrepared: boolean;
+  published?: PublishedData;
+  /** Where the pages to render are written for the pages' routes to read (see dataset.ts). */
+  renderFile: string;
 }
 
-export type BuildData =
+export type DataSide =
   | { kind: 'problems'; problems: Problem[] }
   | { kind: 'refused'; message: string }
   | {
@@ -55,24 +54,24 @@ export type BuildData =
       prepared: PreparedRecords;
       rows: Changes['rows'];
       keys: PageKeys;
-      /** Site paths of the staging folder's pages that are the published files themselves (hard links). */
-      linkedPages: Set<string>;
-      /** How long validating (with the comparison) and the page keys (with the pages taken) took. */
+      /** How many JSON and HTML pages Astro renders. */
+      rendered: { json: number; html: number };
+      /** How long validating (with the comparison) and the page keys (with the pages to render) took. */
       phases: [string, number][];
     };
 
 /**
  * Rows added, removed and changed against the published site. Nothing to compare when the data
- * and the assets address are those the site was built from; otherwise the records are needed.
- * Where rows changed only in place, compared with the records the published build was made from
- * (its page keys describe them), also the positions of the changed rows.
+ * and the assets address are those the site was built from. Where rows changed only in place,
+ * compared with the records the published build was made from, also the positions of the changed
+ * rows (only their pages' keys can change).
  */
-function compareRows(input: BuildDataInput, prepared: PreparedRecords, records: () => readonly CarModel[]): { rows: Changes['rows']; refusal?: string; changedInPlace?: number[] } {
-  const { published, publishedDataKey, addresses } = input;
-  const publishedRecordsFile = publishedDataKey === undefined ? undefined : preparedRecordsFile(input.preparedDir, publishedDataKey);
+function compareRows(input: DataSideInput, prepared: PreparedRecords, records: () => readonly CarModel[]): { rows: Changes['rows']; refusal?: string; changedInPlace?: number[] } {
+  const { published, addresses } = input;
   if (published && published.dataSha256 === prepared.dataSha256 && published.assetsUrl === addresses.assetsUrl) {
     return { rows: NO_ROW_CHANGES, changedInPlace: [] };
   }
+  const publishedRecordsFile = published?.dataKey === undefined ? undefined : preparedRecordsFile(input.preparedDir, published.dataKey);
   const fromPreparation = publishedRecordsFile !== undefined && isRecordFile(publishedRecordsFile);
   const comparison = rowChanges(published ? publishedRecords(published, publishedRecordsFile) : undefined, records(), addresses.assetsUrl);
   const refusal = input.allowShrink ? undefined : shrinkRefusal(comparison, input.outDir);
@@ -81,7 +80,7 @@ function compareRows(input: BuildDataInput, prepared: PreparedRecords, records: 
 }
 
 /** Does the data side of a build; `onRecords` is told as soon as the records are prepared (the downloads can start). */
-export async function prepareBuildData(input: BuildDataInput, onRecords: (prepared: PreparedRecords) => void = () => undefined): Promise<BuildData> {
+export async function prepareDataSide(input: DataSideInput, onRecords: (prepared: PreparedRecords) => void = () => undefined): Promise<DataSide> {
   let phaseStarted = performance.now();
   const phases: [string, number][] = [];
   const endPhase = (name: string) => {
@@ -89,6 +88,7 @@ export async function prepareBuildData(input: BuildDataInput, onRecords: (prepar
     phases.push([name, (now - phaseStarted) / 1000]);
     phaseStarted = now;
   };
+  const { published } = input;
   const preparation = await prepareRecords({
     root: input.root,
     cacheDir: input.preparedDir,
@@ -96,9 +96,9 @@ export async function prepareBuildData(input: BuildDataInput, onRecords: (prepar
     assetsUrl: input.addresses.assetsUrl,
     progress: {
       onRows: (rows) => console.error(`  ${counted(rows)} rows validated`),
-      onChangedRows: (checked, rows) => console.error(`  ${counted(checked)} changed rows validated; the other ${counted(rows - checked)} are as the published build validated them`),
+      onChangedRows: ({ validated, changed, added, unchanged, removed }) => console.error(`  ${counted(validated)} ${validated === 1 ? 'row' : 'rows'} validated (${counted(changed)} changed, ${counted(added)} added); ${unchanged === 0 ? 'none' : `the other ${counted(unchanged)}`} ${unchanged === 1 ? 'is' : 'are'} unchanged since the published build${removed === 0 ? '' : `, and ${counted(removed)} of its rows ${removed === 1 ? 'is' : 'are'} gone`}`),
     },
-    ...(input.publishedDataKey !== undefined && { since: input.publishedDataKey }),
+    ...(published?.dataKey !== undefined && { since: published.dataKey }),
   });
   if ('problems' in preparation) return { kind: 'problems', problems: preparation.problems };
   const { data: prepared } = preparation;
@@ -109,40 +109,36 @@ export async function prepareBuildData(input: BuildDataInput, onRecords: (prepar
   if (refusal) return { kind: 'refused', message: refusal };
   endPhase('validate');
 
-  const { sameCode } = input;
-  // Rows changed in place: only their pages' keys can change.
-  const since = sameCode && changedInPlace ? { keys: sameCode.keys, changedPositions: changedInPlace } : undefined;
-  const keys = sameCode?.dataKey === prepared.key ? sameCode.keys : pageKeysOf(recordsOnce(), input.addresses, since);
+  // Keys of the published build are a hint: taken only where they describe the same records (the
+  // same preparation), or where rows changed in place and only their pages' keys are computed.
+  const earlierKeys = published?.keys;
+  const since = earlierKeys && changedInPlace ? { keys: earlierKeys, changedPositions: changedInPlace } : undefined;
+  const keys = earlierKeys && published?.dataKey === prepared.key ? earlierKeys : pageKeysOf(recordsOnce(), input.addresses, since);
   records = undefined;
-  writeFileSync(input.pageKeysFile, serialize(keys));
-  const linkedPages =
-    input.reuse === 'spare' && sameCode
-      ? reuseSpare(input.staging, input.outDir, sameCode, keys)
-      : input.reuse === 'link' && sameCode
-        ? linkUnchangedPages(sameCode.keys, keys, input.outDir, input.staging)
-        : new Set<string>();
+  const render = pagesToRender(keys, published?.keys && { siteDir: published.dir, keys: published.keys });
+  writeFileSync(input.renderFile, serialize(render));
   endPhase('page keys');
-  return { kind: 'ready', prepared, rows, keys, linkedPages, phases };
+  return { kind: 'ready', prepared, rows, keys, rendered: renderedCount(render), phases };
 }
 
 /** A message of the worker thread: the records prepared, then what it found. */
-export type BuildDataMessage = { kind: 'records'; prepared: PreparedRecords } | BuildData;
+type DataSideMessage = { kind: 'records'; prepared: PreparedRecords } | DataSide;
 
-export interface BuildDataRun {
+export interface DataSideRun {
   /** The preparation, once its records are written (undefined if the data is bad or the thread failed first). */
   records: Promise<PreparedRecords | undefined>;
   /** What the data side found; settled once the worker thread has ended (its memory is free again). */
-  result: Promise<BuildData>;
+  result: Promise<DataSide>;
 }
 
-/** Starts `prepareBuildData` on a worker thread. */
-export function startBuildData(input: BuildDataInput): BuildDataRun {
+/** Starts `prepareDataSide` on a worker thread. */
+export function startDataSide(input: DataSideInput): DataSideRun {
   const worker = new Worker(new URL('./data-side-worker.ts', import.meta.url), { workerData: input });
-  let found: BuildData | undefined;
+  let found: DataSide | undefined;
   let recordsPrepared: (prepared: PreparedRecords | undefined) => void = () => undefined;
   const records = new Promise<PreparedRecords | undefined>((done) => (recordsPrepared = done));
-  const result = new Promise<BuildData>((done, fail) => {
-    worker.on('message', (message: BuildDataMessage) => {
+  const result = new Promise<DataSide>((done, fail) => {
+    worker.on('message', (message: DataSideMessage) => {
       if (message.kind === 'records') recordsPrepared(message.prepared);
       else found = message;
     });
@@ -154,4 +150,9 @@ export function startBuildData(input: BuildDataInput): BuildDataRun {
     });
   });
   return { records, result };
+}
+
+/** The worker thread's side of `startDataSide`. */
+export async function runDataSideWorker(input: DataSideInput, post: (message: DataSideMessage) => void): Promise<void> {
+  post(await prepareDataSide(input, (prepared) => post({ kind: 'records', prepared })));
 }

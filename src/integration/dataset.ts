@@ -1,16 +1,18 @@
 /**
  * The listing the pages are made from, as the listing integration prepared it: the addresses from
- * the configuration and the validated records, read once per preparation. The integration (see
- * `src/integration/index.ts`) validates the data when Astro starts and names its preparation in
- * the virtual module `virtual:listing/dataset`; a page never reads the CSV itself.
+ * the configuration, the validated records (read once per preparation) and, in a build, which pages
+ * to render. The integration (`src/integration/index.ts`) names them in the virtual module
+ * `virtual:listing/dataset`; a page never reads the CSV itself.
  */
-import { addresses, pageKeysFile, problemReport, recordsFile } from 'virtual:listing/dataset';
+import { addresses, problemReport, recordsFile, renderFile } from 'virtual:listing/dataset';
 import { readFileSync } from 'node:fs';
 import { deserialize } from 'node:v8';
 import { readRecordFile } from '../data/record-store.ts';
-import type { PageKeys } from '../listing/page-keys.ts';
 import type { CarModel } from '../data/schema.ts';
+import { pageNumbers } from '../listing/pagination.ts';
 import type { Addresses } from '../listing/serialise.ts';
+import { flaggedPages, type RenderSet } from '../publish/reuse.ts';
+import { dataReadyBeforePages } from './astro-internals.ts';
 
 export interface Dataset {
   addresses: Addresses;
@@ -28,11 +30,14 @@ export function getDataset(): Dataset {
   return { addresses, records: loaded.records, problemReport };
 }
 
-let keys: PageKeys | undefined;
+let render: RenderSet | undefined;
 
-/** The page keys the build computed (read once), or undefined in dev, where pages have no cache. */
-export function getPageKeys(): PageKeys | undefined {
-  if (pageKeysFile === null) return undefined;
-  keys ??= deserialize(readFileSync(pageKeysFile)) as PageKeys;
-  return keys;
+/**
+ * The numbers of the pages of `kind` to render: in a build, those whose key changed since the
+ * published build (the others are taken from it, see src/publish/reuse.ts); in dev, every page.
+ */
+export function pagesToRender(kind: 'json' | 'html'): number[] {
+  if (renderFile === null) return pageNumbers(getDataset().records.length);
+  render ??= deserialize(dataReadyBeforePages(() => readFileSync(renderFile!))) as RenderSet;
+  return flaggedPages(render[kind]);
 }

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { PAGE_SIZE } from './pagination.ts';
 import { ACCEPTED_FORMATS, BODIES, LISTING_HEADERS, LISTING_PATH, PAGE_PATH_PREFIX, pageLink, PUBLISHED, QUERY } from './routes.ts';
-import { changesSchema } from '../outputs/changes.ts';
+import { changesSchema } from './changes-schema.ts';
 import { carModelSchema } from '../data/schema.ts';
 
 /** A record as published: `logo` is the absolute URL under the assets address. */

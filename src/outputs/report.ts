@@ -120,22 +120,15 @@ const countEntries = (dir: string) => {
 /** A count as the build's messages write it: `100,000`. */
 export const counted = (count: number) => count.toLocaleString('en');
 
-/**
- * Every few seconds, how many JSON and HTML pages Astro has written into `staging`, of those it
- * renders: `kept` are the pages of each kind already there (taken from the published site), which
- * it skips.
- */
-export function reportPagesWritten(staging: string, pages: number, kept: { json: number; html: number }, everyMs = 5000): NodeJS.Timeout {
-  const jsonDir = join(staging, dirname(pageFile(1)));
-  const htmlDir = join(staging, dirname(htmlPagePath(2)));
+/** Every few seconds, how many of the pages it renders Astro has written into `siteDir`. */
+export function reportPagesWritten(siteDir: string, rendering: { json: number; html: number }, everyMs = 5000): NodeJS.Timeout {
+  const jsonDir = join(siteDir, dirname(pageFile(1)));
+  const htmlDir = join(siteDir, dirname(htmlPagePath(2)));
   const started = performance.now();
   const timer = setInterval(() => {
-    const json = countEntries(jsonDir) - kept.json;
-    // Page 1's HTML is the home page, outside the folder, and always rendered.
-    const html = Math.min(pages, countEntries(htmlDir) + 1) - kept.html;
     const elapsed = ((performance.now() - started) / 1000).toFixed(0);
     console.error(
-      `  ${elapsed} s: ${counted(json)} of ${counted(pages - kept.json)} JSON pages, ${counted(html)} of ${counted(pages - kept.html)} HTML pages written`,
+      `  ${elapsed} s: ${counted(countEntries(jsonDir))} of ${counted(rendering.json)} JSON pages, ${counted(countEntries(htmlDir))} of ${counted(rendering.html)} HTML pages written`,
     );
   }, everyMs);
   timer.unref();

@@ -1,0 +1,95 @@
+/**
+ * Rows added, removed and changed (by `id`, with the fields) between the published site and a new
+ * build, reading the published records a chunk at a time: never a second copy of a million records.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isRecordFile, recordChunks } from '../data/record-store.ts';
+import { FIELDS, type CarModel, type FieldName } from '../data/schema.ts';
+import type { Changes } from '../listing/changes-schema.ts';
+import { PUBLISHED } from '../listing/routes.ts';
+import { logoUrl } from '../listing/serialise.ts';
+
+/** What comparing rows needs of the site a build replaces: small enough to hand to a worker thread. */
+export interface PublishedSite {
+  dir: string;
+  dataSha256: string;
+  assetsUrl: string;
+}
+
+/**
+ * The records a site publishes, a chunk at a time, and how to read a record's logo URL: from the
+ * records its build prepared (`recordsFile`, compact, logo as a path) where they are still kept
+ * and written by this version, else read back from its `all.json` (logo as a URL). Never a second
+ * copy of a million records.
+ */
+export interface PublishedRecords {
+  chunks: () => Iterable<readonly Readonly<Record<string, unknown>>[]>;
+  logoUrlOf: (record: Readonly<Record<string, unknown>>) => unknown;
+}
+
+export function publishedRecords(site: PublishedSite, recordsFile?: string): PublishedRecords {
+  if (recordsFile !== undefined && isRecordFile(recordsFile)) {
+    return {
+      chunks: () => recordChunks(recordsFile),
+      logoUrlOf: (record) => logoUrl(record['logo'] as string | null, site.assetsUrl),
+    };
+  }
+  return {
+    chunks: () => [JSON.parse(readFileSync(join(site.dir, PUBLISHED.allJson.slice(1)), 'utf8')) as Record<string, unknown>[]],
+    logoUrlOf: (record) => record['logo'],
+  };
+}
+
+/** A build's rows against the published ones, and how many were published. */
+export interface RowComparison {
+  rows: Changes['rows'];
+  published: number;
+  /** Whether every published row is where it was (none added, removed or moved). */
+  inPlace: boolean;
+  /** Positions (0-based, in the new file) of the rows that changed. */
+  changedPositions: number[];
+}
+
+/**
+ * Rows added, removed and changed (with the fields whose published value changed) against
+ * `published` (none: a first build), going through the published records once, a chunk at a time.
+ * Added and changed rows come in the new file's order, removed ones in the published order.
+ */
+export function rowChanges(published: PublishedRecords | undefined, records: readonly CarModel[], assetsUrl: string): RowComparison {
+  const indexOf = new Map<number, number>();
+  for (const [index, record] of records.entries()) indexOf.set(record.id, index);
+  const found = new Uint8Array(records.length);
+  const changedFields = new Map<number, FieldName[]>();
+  const removed: number[] = [];
+  let count = 0;
+  let inPlace = true;
+  for (const chunk of published?.chunks() ?? []) {
+    for (const old of chunk) {
+      const index = indexOf.get(old['id'] as number);
+      if (index !== count) inPlace = false;
+      count += 1;
+      if (index === undefined) {
+        removed.push(old['id'] as number);
+        continue;
+      }
+      found[index] = 1;
+      const record = records[index]!;
+      const fields = FIELDS.filter((field) =>
+        field === 'logo' ? logoUrl(record.logo, assetsUrl) !== published!.logoUrlOf(old) : record[field] !== old[field],
+      );
+      if (fields.length > 0) changedFields.set(index, fields);
+    }
+  }
+  const added: number[] = [];
+  const changed: Changes['rows']['changed'] = [];
+  for (const [index, record] of records.entries()) {
+    if (found[index] === 0) added.push(record.id);
+    const fields = changedFields.get(index);
+    if (fields) changed.push({ id: record.id, fields });
+  }
+  return { rows: { added, removed, changed }, published: count, inPlace: inPlace && count === records.length, changedPositions: [...changedFields.keys()] };
+}
+
+/** No row added, removed or changed. */
+export const NO_ROW_CHANGES: Changes['rows'] = { added: [], removed: [], changed: [] };

@@ -1,0 +1,31 @@
+/**
+ * The sitemaps of the browsable pages (`/sitemap-index.xml` and `/sitemap-0.xml`, … of 45,000 URLs
+ * each), written with the `sitemap` library from the page count: a build that renders only the
+ * pages that changed still lists every page.
+ */
+import { createWriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { SitemapAndIndexStream, SitemapStream } from 'sitemap';
+import { pageNumbers } from '../listing/pagination.ts';
+import { htmlPagePath } from '../listing/routes.ts';
+
+/** URLs a sitemap file holds at most (below the protocol's 50,000). */
+const URLS_PER_FILE = 45_000;
+export const SITEMAP_INDEX = 'sitemap-index.xml';
+
+export async function writeSitemaps(siteDir: string, baseUrl: string, rows: number): Promise<void> {
+  const site = `${baseUrl}/`;
+  const index = new SitemapAndIndexStream({
+    limit: URLS_PER_FILE,
+    getSitemapStream: (number) => {
+      const name = `sitemap-${number}.xml`;
+      const sitemap = new SitemapStream({ hostname: site, xmlns: { news: true, xhtml: true, image: true, video: true } });
+      const written = sitemap.pipe(createWriteStream(join(siteDir, name)));
+      return [new URL(name, site).toString(), sitemap, written];
+    },
+  });
+  const urls = Readable.from(pageNumbers(rows).map((page) => ({ url: `${baseUrl}${htmlPagePath(page)}` })));
+  await pipeline(urls, index, createWriteStream(join(siteDir, SITEMAP_INDEX)));
+}

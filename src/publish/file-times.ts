@@ -1,0 +1,112 @@
+/**
+ * Modification times that tell uploaders the truth. `rsync -a` and `aws s3 sync` upload a file when
+ * its size differs or it is newer (rsync: differs), so every file of a new site whose bytes are the
+ * published file's becomes that file (a hard link: the same inode, so the same time, exactly), and
+ * every other file is newer than the one it replaces: a download taken from an older preparation
+ * (going back to earlier data) is copied, so that it gets a time of its own.
+ */
+import { closeSync, copyFileSync, linkSync, openSync, readFileSync, readSync, renameSync, statSync, unlinkSync, utimesSync, type BigIntStats } from 'node:fs';
+import { join } from 'node:path';
+
+const statOrUndefined = (path: string): BigIntStats | undefined => {
+  try {
+    return statSync(path, { bigint: true });
+  } catch {
+    return undefined;
+  }
+};
+
+export interface Comparison {
+  /** Site paths of the new site's files that are new or whose bytes changed. */
+  changed: Set<string>;
+  /** How many files are the published ones (linked now or before). */
+  kept: number;
+}
+
+/**
+ * Compares each of `files` (site paths) in `siteDir` with the published site's and applies the rule
+ * above. `linked` files are the published ones already; `known` says, for files whose hashes are
+ * known on both sides (the downloads), whether they are the same without reading them.
+ */
+export async function keepUnchangedFiles(
+  publishedSiteDir: string | undefined,
+  siteDir: string,
+  files: readonly string[],
+  linked: ReadonlySet<string>,
+  known: ReadonlyMap<string, boolean> = new Map(),
+): Promise<Comparison> {
+  const changed = new Set<string>();
+  let kept = 0;
+  for (const [index, path] of files.entries()) {
+    if (index % 5000 === 4999) await new Promise((resolve) => setImmediate(resolve));
+    if (linked.has(path)) {
+      kept += 1;
+      continue;
+    }
+    const file = join(siteDir, path);
+    const published = publishedSiteDir === undefined ? undefined : join(publishedSiteDir, path);
+    const before = published === undefined ? undefined : statOrUndefined(published);
+    if (published === undefined || before === undefined || !before.isFile()) {
+      changed.add(path);
+      continue;
+    }
+    const after = statSync(file, { bigint: true });
+    const same = after.ino === before.ino && after.dev === before.dev ? true : (known.get(path) ?? sameBytes(published, before, file, after));
+    if (same) {
+      if (after.ino !== before.ino) replaceWithLink(published, file);
+      kept += 1;
+      continue;
+    }
+    changed.add(path);
+    if (after.mtimeNs <= before.mtimeNs) makeNewer(file, before);
+  }
+  return { changed, kept };
+}
+
+/** Makes `file` the published file: a link renamed over it. */
+function replaceWithLink(published: string, file: string): void {
+  const next = `${file}.link.tmp`;
+  linkSync(published, next);
+  renameSync(next, file);
+}
+
+/**
+ * Gives `file` a time newer than `replaced`'s. It is copied rather than touched: a download is
+ * linked from its preparation, and a time set on it would be set on every other name it has.
+ */
+function makeNewer(file: string, replaced: BigIntStats): void {
+  const copy = `${file}.copy.tmp`;
+  copyFileSync(file, copy);
+  unlinkSync(file);
+  renameSync(copy, file);
+  if (statSync(file, { bigint: true }).mtimeNs > replaced.mtimeNs) return;
+  // A clock set back: the next whole millisecond after the replaced file's time.
+  const mtime = new Date(Number(replaced.mtimeNs / 1_000_000n) + 1);
+  utimesSync(file, mtime, mtime);
+}
+
+function sameBytes(previous: string, before: BigIntStats, next: string, after: BigIntStats): boolean {
+  if (before.size !== after.size) return false;
+  return sameContent(previous, next, Number(after.size));
+}
+
+const BLOCK = 1 << 20;
+let blocks: [Buffer, Buffer] | undefined;
+
+/** Small files read whole; large ones block by block: a million-row download is hundreds of MB. */
+function sameContent(previous: string, next: string, size: number): boolean {
+  if (size <= BLOCK) return readFileSync(previous).equals(readFileSync(next));
+  const [a, b] = (blocks ??= [Buffer.allocUnsafe(BLOCK), Buffer.allocUnsafe(BLOCK)]);
+  const [fdA, fdB] = [openSync(previous, 'r'), openSync(next, 'r')];
+  try {
+    for (;;) {
+      const read = readSync(fdA, a, 0, BLOCK, null);
+      if (readSync(fdB, b, 0, BLOCK, null) !== read) return false;
+      if (read === 0) return true;
+      if (!a.subarray(0, read).equals(b.subarray(0, read))) return false;
+    }
+  } finally {
+    closeSync(fdA);
+    closeSync(fdB);
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * The host configurations of a build, written into its site and its deploy folder. Generating them
+ * bundles three edge functions, so they are kept in the build store under a hash of what they are
+ * made from (the listing's size and addresses, the folders, the code) and generated again only when
+ * that changed. The kept copy is a hint: written whole or not at all, and checked by its key.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { hostFiles, type HostFile, type HostInput } from '../serve/hosts/index.ts';
+
+const CACHE_FILE = 'host-files.json';
+
+export async function cachedHostFiles(store: string, fingerprint: string, input: HostInput, deployDir: string, trusted: boolean): Promise<HostFile[]> {
+  const key = createHash('sha256').update(JSON.stringify([fingerprint, input, deployDir])).digest('hex');
+  const file = join(store, CACHE_FILE);
+  if (trusted) {
+    try {
+      const cached = JSON.parse(readFileSync(file, 'utf8')) as { key: string; files: HostFile[] };
+      if (cached.key === key) return cached.files;
+    } catch {
+      // No usable copy: generate them.
+    }
+  }
+  const files = await hostFiles(input, deployDir);
+  writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify({ key, files }));
+  renameSync(`${file}.${process.pid}.tmp`, file);
+  return files;
+}
+
+/** Writes generated files under `dir`, creating folders as needed. */
+export function writeFiles(dir: string, files: readonly { path: string; content: string }[]): void {
+  for (const file of files) {
+    const target = join(dir, file.path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, file.content);
+  }
+}

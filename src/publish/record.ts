@@ -1,0 +1,41 @@
+/**
+ * A build's record: what the next build needs to know of it, kept in the build's own folder and so
+ * published with it in the same rename (see store.ts). It is written before publication, complete
+ * or not at all (written aside, then renamed), and never changed afterwards.
+ */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import type { PageKeys } from '../listing/page-keys.ts';
+
+const RECORD_FILE = 'record.v8';
+/** Bumped when the record's shape changes: a record of another version is no record. */
+const VERSION = 1;
+
+export interface BuildRecord {
+  version: typeof VERSION;
+  /** A hash of the code and addresses that made the site: pages are taken from it only by a build of the same. */
+  fingerprint: string;
+  /** The preparation of its data (see src/data/prepared.ts), which later edits are validated against. */
+  dataKey: string;
+  keys: PageKeys;
+  /** Every file of its site (site paths). */
+  files: readonly string[];
+  /** Its site's size in bytes. */
+  bytes: number;
+}
+
+export function readRecord(buildDir: string): BuildRecord | undefined {
+  try {
+    const record = deserialize(readFileSync(join(buildDir, RECORD_FILE))) as Partial<BuildRecord>;
+    return record.version === VERSION ? (record as BuildRecord) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeRecord(buildDir: string, record: Omit<BuildRecord, 'version'>): void {
+  const file = join(buildDir, RECORD_FILE);
+  writeFileSync(`${file}.tmp`, serialize({ version: VERSION, ...record }));
+  renameSync(`${file}.tmp`, file);
+}

@@ -1,0 +1,37 @@
+/** The files of a built site, listed without walking 100,000 page folders. */
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { htmlPageFile, pageFile } from '../listing/routes.ts';
+
+/** Site paths (`/`-separated) of every file under `dir`, except in the folders `skip` names. */
+export function filesIn(dir: string, skip: ReadonlySet<string> = new Set()): string[] {
+  const files: string[] = [];
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(join(dir, folder), { withFileTypes: true })) {
+      const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!skip.has(path)) walk(path);
+      } else if (entry.isFile()) files.push(path);
+    }
+  };
+  walk('');
+  return files;
+}
+
+/** The folders that hold nothing but pages, named by the route table: `page/`, the JSON pages' folder. */
+const PAGE_FOLDERS = new Set([dirname(dirname(htmlPageFile(2))), dirname(pageFile(1))]);
+
+/**
+ * Every file of a built site of `pages` pages (site paths): its pages, named by the route table,
+ * and the few dozen others (assets, downloads, host files) found by walking every folder but the
+ * page folders.
+ */
+export function siteFilesOf(dir: string, pages: number): string[] {
+  const files = filesIn(dir, PAGE_FOLDERS);
+  for (let page = 1; page <= pages; page += 1) {
+    files.push(pageFile(page));
+    // Page 1's HTML, the home page, is not in a page folder: the walk found it.
+    if (page > 1) files.push(htmlPageFile(page));
+  }
+  return files;
+}

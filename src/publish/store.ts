@@ -1,0 +1,182 @@
+/**
+ * The build store: every build is a folder beside the published site, and publishing one is a
+ * single atomic rename. For OUT_DIR=dist the store is `.dist.builds/`:
+ *
+ *   .dist.builds/<id>/site/      the site a build made
+ *   .dist.builds/<id>/deploy/    its host files (and Vercel's copy of the site)
+ *   .dist.builds/<id>/record.v8  what the next build needs of it (see record.ts)
+ *   .dist.builds/current         symbolic link to the published build's folder
+ *   dist   → .dist.builds/current/site
+ *   deploy → .dist.builds/current/deploy
+ *
+ * A build writes only inside its own new folder. Publishing renames a new `current` link over the
+ * old one: the site, its host files, the Vercel copy and the record change together, or not at all,
+ * whatever happens to the process. Nothing published is ever written again: an unchanged file of a
+ * new build is a hard link to the published one.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+
+const CURRENT = 'current';
+/** The build published before the current one: kept, so that a reader or an upload going through `dist/` at the moment of a publication finishes. */
+const PREVIOUS = 'previous';
+const SITE = 'site';
+const DEPLOY = 'deploy';
+/** Build folders are named so that they sort by time; `.` starts the names of everything else. */
+const BUILD_NAME = /^[0-9a-z]{9,}-[0-9a-f]{8}$/;
+
+/** Where the builds of the site published at `outDir` are kept. */
+export function storeDirOf(outDir: string): string {
+  const target = resolve(outDir);
+  return join(dirname(target), `.${basename(target)}.builds`);
+}
+
+/** One build's folder and what it holds. */
+export interface BuildFolder {
+  id: string;
+  dir: string;
+  siteDir: string;
+  deployDir: string;
+}
+
+function folderOf(store: string, id: string): BuildFolder {
+  const dir = join(store, id);
+  return { id, dir, siteDir: join(dir, SITE), deployDir: join(dir, DEPLOY) };
+}
+
+/** A new, empty build folder in `store`. */
+export function newBuildFolder(store: string): BuildFolder {
+  const id = `${Date.now().toString(36).padStart(9, '0')}-${randomBytes(4).toString('hex')}`;
+  const folder = folderOf(store, id);
+  mkdirSync(folder.siteDir, { recursive: true });
+  mkdirSync(folder.deployDir, { recursive: true });
+  return folder;
+}
+
+const linkTarget = (link: string): string | undefined => {
+  try {
+    return readlinkSync(link);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The published build, if `outDir` shows one of this store's builds: the site a maintainer sees
+ * is what counts (a deleted `dist/` means nothing is published, whatever the store holds).
+ */
+export function publishedBuild(store: string, outDir: string): BuildFolder | undefined {
+  const shown = linkTarget(resolve(outDir));
+  const id = linkTarget(join(store, CURRENT));
+  if (shown === undefined || id === undefined || !BUILD_NAME.test(id)) return undefined;
+  if (resolve(dirname(resolve(outDir)), shown) !== join(store, CURRENT, SITE)) return undefined;
+  const folder = folderOf(store, id);
+  return existsSync(folder.siteDir) ? folder : undefined;
+}
+
+/** Points `link` at `target` atomically: a new link renamed over the old one. */
+function pointAt(link: string, target: string): void {
+  const next = `${link}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`;
+  symlinkSync(target, next);
+  renameSync(next, link);
+}
+
+/**
+ * Makes `path` a link to `target` (relative, so the checkout can move) if it is not one already.
+ * A folder there (a site published before the build store existed) is moved aside and removed.
+ */
+function ensureLink(path: string, target: string): void {
+  const wanted = relative(dirname(path), target);
+  if (linkTarget(path) === wanted) return;
+  let existing;
+  try {
+    existing = lstatSync(path);
+  } catch {
+    existing = undefined;
+  }
+  if (existing?.isDirectory()) {
+    const aside = `${path}.${process.pid}.old`;
+    renameSync(path, aside);
+    removeInBackground(aside);
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  pointAt(path, wanted);
+}
+
+/**
+ * Publishes `build`: from this instant `outDir` and `deployDir` show its site and host files. The
+ * one step that matters is the rename of `current`; the links `outDir` and `deployDir` already
+ * point through it, except on a first build (or after they were deleted), when they are made after
+ * it, in an instant where nothing was published anyway.
+ */
+export function publish(store: string, build: BuildFolder, outDir: string, deployDir: string): void {
+  const before = linkTarget(join(store, CURRENT));
+  pointAt(join(store, CURRENT), build.id);
+  if (before !== undefined && before !== build.id && BUILD_NAME.test(before)) pointAt(join(store, PREVIOUS), before);
+  ensureLink(resolve(outDir), join(store, CURRENT, SITE));
+  ensureLink(resolve(deployDir), join(store, CURRENT, DEPLOY));
+}
+
+/**
+ * Removes every build folder but the published one and the one before it: folders of builds that
+ * were killed part way (counted: their marks make the next build trust nothing kept), and older
+ * publications. Called under the build lock, so no other build is under way. Renamed
+ * first (a name no build looks at), then removed by a detached process, so that deleting a large
+ * old site does not hold up the build.
+ */
+export function pruneBuilds(store: string): { unfinished: number } {
+  const current = linkTarget(join(store, CURRENT));
+  const kept = new Set([current, linkTarget(join(store, PREVIOUS))]);
+  let entries: string[];
+  try {
+    entries = readdirSync(store);
+  } catch {
+    return { unfinished: 0 };
+  }
+  // Builds are named by their start: one that started after the published one and is still here never finished.
+  let unfinished = 0;
+  const doomed: string[] = [];
+  for (const name of entries) {
+    const path = join(store, name);
+    if (BUILD_NAME.test(name) && !kept.has(name)) {
+      if (current === undefined || name > current) unfinished += 1;
+      const trash = join(store, `.trash-${name}`);
+      renameSync(path, trash);
+      doomed.push(trash);
+    } else if (name.startsWith('.trash-') || (name.endsWith('.tmp') && olderThanAMinute(path))) doomed.push(path);
+  }
+  if (doomed.length > 0) removeInBackground(...doomed);
+  return { unfinished };
+}
+
+function olderThanAMinute(path: string): boolean {
+  try {
+    return lstatSync(path).mtimeMs < Date.now() - 60_000;
+  } catch {
+    return false;
+  }
+}
+
+/** Removes a build folder now (a build that did not publish it). */
+export function discardBuild(build: BuildFolder): void {
+  rmSync(build.dir, { recursive: true, force: true });
+}
+
+function removeInBackground(...paths: string[]): void {
+  const child = spawn(process.execPath, ['-e', 'for (const path of process.argv.slice(1)) require("node:fs").rmSync(path, { recursive: true, force: true })', ...paths], {
+    detached: true,
+    stdio: 'ignore',
+  });
+  child.unref();
+}
+
+/** Whether `path` is a folder (through links). */
+export function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
