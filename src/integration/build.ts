@@ -36,6 +36,7 @@ import { acquireBuildLock, type BuildLock } from '../publish/lock.ts';
 import { readRecord, writeRecord, type BuildRecord } from '../publish/record.ts';
 import { linkKeptPages, type RenderSet } from '../publish/reuse.ts';
 import { filesIn, siteFilesOf } from '../publish/site-files.ts';
+import { killPoint } from '../publish/kill-points.ts';
 import { discardBuild, newBuildFolder, publish, publishedBuild, pruneBuilds, storeDirOf, type BuildFolder } from '../publish/store.ts';
 import { VERCEL_OUTPUT_DIR } from '../serve/hosts/vercel.ts';
 import { startDataSide } from './data-side.ts';
@@ -167,6 +168,7 @@ export async function finishBuild(build: StartedBuild, { data, progress }: { dat
   const pages = pageCount(prepared.rows);
   clearInterval(progress);
   clock.end('pages (Astro)');
+  killPoint('pages rendered');
 
   const render = deserialize(readFileSync(build.renderFile)) as RenderSet;
   const linked = published ? await linkKeptPages(render, published.folder.siteDir, site) : new Set<string>();
@@ -226,9 +228,12 @@ export async function finishBuild(build: StartedBuild, { data, progress }: { dat
   clock.end('Vercel copy');
 
   const bytes = bytesOf(site, files);
+  killPoint('site complete');
   writeRecord(folder.dir, { fingerprint: build.fingerprint, dataKey: prepared.key, keys: data.keys, files, bytes });
+  killPoint('record written');
   if (build.lock.lost()) throw new Refusal(`Another process took this build's lock while it ran: nothing was published; ${config.outDir}/ is unchanged. Build again.`);
   publish(build.store, folder, config.outDir, config.deployDir);
+  killPoint('links made');
   build.status.published = true;
   pruneBuilds(build.store);
   await build.lock.release();

@@ -18,6 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { basename, dirname, join, relative, resolve } from 'node:path';
+import { killPoint } from './kill-points.ts';
 
 const CURRENT = 'current';
 /** The build published before the current one: kept, so that a reader or an upload going through `dist/` at the moment of a publication finishes. */
@@ -114,6 +115,7 @@ function ensureLink(path: string, target: string): void {
 export function publish(store: string, build: BuildFolder, outDir: string, deployDir: string): void {
   const before = linkTarget(join(store, CURRENT));
   pointAt(join(store, CURRENT), build.id);
+  killPoint('current renamed');
   if (before !== undefined && before !== build.id && BUILD_NAME.test(before)) pointAt(join(store, PREVIOUS), before);
   ensureLink(resolve(outDir), join(store, CURRENT, SITE));
   ensureLink(resolve(deployDir), join(store, CURRENT, DEPLOY));
