@@ -1,15 +1,15 @@
 // @ts-check
-import sitemap from '@astrojs/sitemap';
 import { defineConfig } from 'astro/config';
 import listing from './src/integration/index.ts';
-import { loadConfig } from './src/config.ts';
+import { loadConfigOrExit } from './src/config.ts';
 
-const { baseUrl, outDir, deployDir } = loadConfig();
+// A bad environment exits here, with its message alone and code 2, before Astro can report it as a crash.
+const { baseUrl, outDir, deployDir } = loadConfigOrExit();
 
 export default defineConfig({
   site: baseUrl,
   output: 'static',
-  // Where the site is published; a build renders into a folder beside it and swaps it in when done.
+  // Where the site is published; a build renders into a folder of its own beside it and publishes it in one rename.
   outDir,
   trailingSlash: 'ignore',
   build: {
@@ -24,17 +24,11 @@ export default defineConfig({
     // `astro dev` watches the sources and the data file, not what builds, tests and benchmarks write.
     server: {
       watch: {
-        ignored: [outDir, deployDir, 'bench/out', 'test-results', '.staging-*', '.retired-*', '.spare-*'].map((path) => `**/${path.replace(/^\.?\//, '')}/**`),
+        ignored: [outDir, deployDir, 'bench/out', 'test-results', '.*.builds'].map((path) => `**/${path.replace(/^\.?\//, '')}/**`),
       },
     },
   },
   devToolbar: { enabled: false },
-  // Pages whose data (their cacheKey) and code did not change are copied from the previous build.
-  experimental: { incrementalBuild: true },
-  integrations: [
-    // Only the HTML pages belong in the sitemap, not the JSON API.
-    sitemap({ filter: (page) => !/\.(json|csv)$/.test(page) }),
-    // Last: it publishes the site once every other integration has written to it.
-    listing(),
-  ],
+  // It renders only the pages that changed, writes the sitemaps of every page, and publishes the build.
+  integrations: [listing()],
 });

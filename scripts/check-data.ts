@@ -3,13 +3,13 @@
  * problem (file, line, column, rule, value) and exits 1 if there is any.
  */
 import { performance } from 'node:perf_hooks';
-import { loadConfig } from '../src/config.ts';
+import { loadConfigOrExit } from '../src/config.ts';
 import { pageCount } from '../src/listing/pagination.ts';
 import { loadFile, SEPARATORS } from '../src/data/load.ts';
 import { formatReport } from '../src/data/problems.ts';
-import { exitOnConfigError, progressLine } from './cli.ts';
+import { progressLine } from './cli.ts';
 
-const config = exitOnConfigError(loadConfig);
+const config = loadConfigOrExit();
 const file = process.argv[2] ?? config.dataFile;
 const started = performance.now();
 const { records, problems, format } = loadFile(file, { onRows: progressLine('rows validated') });

@@ -1,10 +1,9 @@
 /** `npm run preview`: serves the built site as the origin would answer it, on HOST:PORT. */
-import { loadConfig } from '../src/config.ts';
+import { loadConfigOrExit } from '../src/config.ts';
 import { createPreviewServer } from '../src/serve/preview-server.ts';
 import { LISTING_PATH } from '../src/listing/routes.ts';
-import { exitOnConfigError } from './cli.ts';
 
-const config = exitOnConfigError(loadConfig);
+const config = loadConfigOrExit();
 const server = createPreviewServer({ outDir: config.outDir });
 server.on('error', (error) => {
   console.error(`Cannot serve on ${config.host}:${config.port}: ${error.message}`);

@@ -102,3 +102,22 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     host: HOST ?? DEFAULT_HOST,
   };
 }
+
+/**
+ * The configuration as a command starts (astro.config.mjs, the scripts): an invalid one prints its
+ * message alone and exits 2 (README, Configuration). Exiting rather than throwing keeps Astro from
+ * reporting it as a crash, "Unable to load your Astro config" with a stack trace and exit code 1.
+ * In src/ rather than scripts/: the build's sources are src/ and astro.config.mjs (what a copy of
+ * the project for a build holds).
+ */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+}

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { rowChanges, type PublishedRecords } from '../../src/outputs/changes.ts';
+import { rowChanges, type PublishedRecords } from '../../src/outputs/row-changes.ts';
 import { pageKeysOf } from '../../src/listing/page-keys.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 import { carModel } from '../support/models.ts';

@@ -58,7 +58,8 @@ const carModel = fc
       logo: draw.logo,
     }),
   );
-const dataset = fc.uniqueArray(carModel, { selector: (model) => model.id, maxLength: 45 });
+// `size: 'max'`: fast-check's default size draws at most 10 records, one page, and the paging properties would check nothing.
+const dataset = fc.uniqueArray(carModel, { selector: (model) => model.id, maxLength: 45, size: 'max' });
 
 interface Envelope {
   count: number;
@@ -70,6 +71,10 @@ const pagesOf = (records: CarModel[]) => pageNumbers(records.length).map((page) 
 const pageNumberOf = (link: string) => Number(new URL(link).searchParams.get('page'));
 
 describe('for any valid dataset', () => {
+  it('draws listings of several pages, so that the properties below are tested across pages', () => {
+    expect(Math.max(...fc.sample(dataset, 100).map((records) => pageCount(records.length)))).toBeGreaterThanOrEqual(3);
+  });
+
   it('pages partition the listing in order, with the same count on every page', () => {
     fc.assert(
       fc.property(dataset, (records) => {

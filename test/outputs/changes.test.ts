@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { rowChanges, shrinkRefusal, type PublishedRecords } from '../../src/outputs/changes.ts';
+import { rowChanges, type PublishedRecords } from '../../src/outputs/row-changes.ts';
+import { shrinkRefusal } from '../../src/publish/shrink-guard.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 import { carModel } from '../support/models.ts';
 

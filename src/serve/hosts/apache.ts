@@ -1,16 +1,22 @@
 /**
  * Apache (the common shared host): `.htaccess` with mod_rewrite and mod_headers. `page` is found in
  * any parameter order (the first one counts, DRF the last) and rewritten to its file; a 404 with the
- * origin's body comes from rewriting into a folder of `_errors/` whose own `.htaccess` names the body
- * as its 404 document; other methods get 405 with the method's name (ErrorDocument expressions).
+ * origin's body comes from rewriting into a folder of `_errors/apache/` whose own `.htaccess` names
+ * the body as its 404 document; other methods get 405 with the method's name (ErrorDocument
+ * expressions).
  */
 import { LAST_PAGE_STRING, pageCount } from '../../listing/pagination.ts';
 import { ACCEPTED_FORMATS, ALLOWED_METHODS, BODIES, ERROR_FILES, LISTING_HEADERS, LISTING_PATH, PAGE_PATH_PREFIX, pageFile, siteHeaders } from '../../listing/routes.ts';
 import { pageValuePattern, type HostFile, type HostInput } from './shared.ts';
 import toRegexRange from 'to-regex-range';
 
-/** A folder per error body: a rewrite into it ends in a 404 answered with that body. */
-const ERROR_FOLDERS = { invalidPage: '_errors/invalid-page', notFound: '_errors/not-found' } as const;
+/**
+ * A folder per error body: a rewrite into it ends in a 404 answered with that body. Not beside the
+ * bodies' files (`_errors/not-found/` by `_errors/not-found.json`): S3 lists keys in byte order,
+ * where '.' sorts before '/', `aws s3 sync` walks local names in another, and one `sync --delete`
+ * of such a pair uploads and deletes the same key.
+ */
+const ERROR_FOLDERS = { invalidPage: '_errors/apache/invalid-page', notFound: '_errors/apache/not-found' } as const;
 
 const headerLines = (headers: Record<string, string>, indent: string) =>
   Object.entries(headers)
