@@ -79,10 +79,12 @@ function makeNewer(file: string, replaced: BigIntStats): void {
   copyFileSync(file, copy);
   unlinkSync(file);
   renameSync(copy, file);
-  if (statSync(file, { bigint: true }).mtimeNs > replaced.mtimeNs) return;
-  // A clock set back: the next whole millisecond after the replaced file's time.
-  const mtime = new Date(Number(replaced.mtimeNs / 1_000_000n) + 1);
-  utimesSync(file, mtime, mtime);
+  // A clock behind the replaced file's time: past it by whole milliseconds. Node sets times as
+  // float seconds, which land a few hundred nanoseconds off, so the result is read back.
+  for (let step = 1; statSync(file, { bigint: true }).mtimeNs <= replaced.mtimeNs; step += 1) {
+    const mtime = new Date(Number(replaced.mtimeNs / 1_000_000n) + step);
+    utimesSync(file, mtime, mtime);
+  }
 }
 
 function sameBytes(previous: string, before: BigIntStats, next: string, after: BigIntStats): boolean {

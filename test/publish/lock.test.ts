@@ -1,0 +1,60 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { acquireBuildLock } from '../../src/publish/lock.ts';
+import { projectRoot, tempDir } from '../support/site.ts';
+
+let workspace: string;
+afterEach(() => rmSync(workspace, { recursive: true, force: true }));
+
+/** A script that takes the lock, says so, and exits after `holdMs`. */
+const holder = (store: string, holdMs: number) =>
+  `import { acquireBuildLock } from ${JSON.stringify(join(projectRoot, 'src/publish/lock.ts'))};\n` +
+  `await acquireBuildLock(${JSON.stringify(store)}, () => {});\nconsole.log('locked');\nsetTimeout(() => process.exit(0), ${holdMs});\n`;
+
+describe('the build lock', () => {
+  it('a second build waits for the first, told who holds it, and gets the lock when it is released', async () => {
+    workspace = tempDir('lock');
+    const store = join(workspace, '.dist.builds');
+    const first = await acquireBuildLock(store, () => undefined);
+    const told: string[] = [];
+    let second = false;
+    const waiting = acquireBuildLock(store, (message) => told.push(message)).then((lock) => {
+      second = true;
+      return lock;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(second).toBe(false);
+    expect(told).toEqual([expect.stringMatching(new RegExp(`^Another build of this site is running \\(pid ${process.pid}, started \\d\\d:\\d\\d:\\d\\d UTC\\); waiting for it to finish…$`))]);
+    await first.release();
+    const lock = await waiting;
+    expect(lock.lost()).toBe(false);
+    await lock.release();
+  });
+
+  it('a lock left by a killed build does not block: it is taken over as soon as its process is gone', async () => {
+    workspace = tempDir('lock');
+    const store = join(workspace, '.dist.builds');
+    const script = join(workspace, 'hold.ts');
+    writeFileSync(script, holder(store, 60_000));
+    const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('close', resolve));
+    expect(existsSync(join(store, 'build.lock'))).toBe(true);
+    const started = performance.now();
+    const lock = await acquireBuildLock(store, () => undefined);
+    expect(performance.now() - started).toBeLessThan(2000);
+    await lock.release();
+  });
+
+  it('a build that exits releases its lock', () => {
+    workspace = tempDir('lock');
+    const store = join(workspace, '.dist.builds');
+    const script = join(workspace, 'hold.ts');
+    writeFileSync(script, holder(store, 0));
+    expect(spawnSync(process.execPath, [script]).status).toBe(0);
+    expect(existsSync(join(store, 'build.lock'))).toBe(false);
+  });
+});

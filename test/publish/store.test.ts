@@ -1,0 +1,79 @@
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { discardBuild, newBuildFolder, publish, publishedBuild, pruneBuilds, storeDirOf } from '../../src/publish/store.ts';
+import { tempDir } from '../support/site.ts';
+
+let workspace: string;
+afterEach(() => rmSync(workspace, { recursive: true, force: true }));
+
+function build(store: string, text: string) {
+  const folder = newBuildFolder(store);
+  writeFileSync(join(folder.siteDir, 'index.html'), text);
+  mkdirSync(join(folder.deployDir, 'nginx'), { recursive: true });
+  writeFileSync(join(folder.deployDir, 'nginx/site.conf'), text);
+  return folder;
+}
+
+describe('the build store', () => {
+  it('publishes a build by one rename: dist/ and deploy/ show its site and host files together, readable by a web server', () => {
+    workspace = tempDir('store');
+    const dist = join(workspace, 'dist');
+    const deploy = join(workspace, 'deploy');
+    const store = storeDirOf(dist);
+    expect(store).toBe(join(workspace, '.dist.builds'));
+    const first = build(store, 'one');
+    expect(publishedBuild(store, dist)).toBeUndefined();
+    publish(store, first, dist, deploy);
+    expect(lstatSync(dist).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(dist)).toBe('.dist.builds/current/site');
+    expect([readFileSync(join(dist, 'index.html'), 'utf8'), readFileSync(join(deploy, 'nginx/site.conf'), 'utf8')]).toEqual(['one', 'one']);
+    expect(statSync(realpathSync(dist)).mode & 0o777).toBe(0o755);
+    const second = build(store, 'two');
+    publish(store, second, dist, deploy);
+    expect([readFileSync(join(dist, 'index.html'), 'utf8'), readFileSync(join(deploy, 'nginx/site.conf'), 'utf8')]).toEqual(['two', 'two']);
+    expect(publishedBuild(store, dist)?.id).toBe(second.id);
+    // The replaced build is kept, as it was, for readers still going through it.
+    expect(readFileSync(join(first.siteDir, 'index.html'), 'utf8')).toBe('one');
+  });
+
+  it('replaces a site published before the store existed (a real folder)', async () => {
+    workspace = tempDir('store');
+    const dist = join(workspace, 'dist');
+    mkdirSync(dist);
+    writeFileSync(join(dist, 'index.html'), 'old');
+    const store = storeDirOf(dist);
+    publish(store, build(store, 'new'), dist, join(workspace, 'deploy'));
+    expect(readFileSync(join(dist, 'index.html'), 'utf8')).toBe('new');
+    await expect.poll(() => readdirSync(workspace).sort(), { timeout: 10_000 }).toEqual(['.dist.builds', 'deploy', 'dist']);
+  });
+
+  it('shows nothing published once dist/ is deleted, whatever the store holds', () => {
+    workspace = tempDir('store');
+    const dist = join(workspace, 'dist');
+    const store = storeDirOf(dist);
+    publish(store, build(store, 'one'), dist, join(workspace, 'deploy'));
+    rmSync(dist, { recursive: true, force: true });
+    expect(publishedBuild(store, dist)).toBeUndefined();
+  });
+
+  it('prunes all but the published build and the one before it, and counts builds that never finished', async () => {
+    workspace = tempDir('store');
+    const dist = join(workspace, 'dist');
+    const deploy = join(workspace, 'deploy');
+    const store = storeDirOf(dist);
+    const [a, b, c] = [build(store, 'a'), build(store, 'b'), build(store, 'c')];
+    publish(store, a, dist, deploy);
+    publish(store, b, dist, deploy);
+    publish(store, c, dist, deploy);
+    expect(pruneBuilds(store)).toEqual({ unfinished: 0 });
+    const killed = build(store, 'killed');
+    expect(pruneBuilds(store)).toEqual({ unfinished: 1 });
+    await expect.poll(() => [a, killed].map((folder) => existsSync(folder.dir)), { timeout: 10_000 }).toEqual([false, false]);
+    expect([existsSync(b.dir), existsSync(c.dir)]).toEqual([true, true]);
+    const failed = build(store, 'failed');
+    discardBuild(failed);
+    expect(existsSync(failed.dir)).toBe(false);
+    expect(readFileSync(join(dist, 'index.html'), 'utf8')).toBe('c');
+  });
+});
