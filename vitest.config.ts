@@ -11,7 +11,7 @@ export default defineConfig({
         // The real build, the real servers (preview, nginx), Chromium, linkinator.
         test: {
           name: 'e2e',
-          include: ['test/http/**/*.test.ts', 'test/browser/**/*.test.ts'],
+          include: ['test/http/**/*.test.ts', 'test/browser/**/*.test.ts', 'test/deploy/**/*.test.ts', 'test/rebuilds/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
           // Builds and servers are shared through the global setup; files with their own builds run one at a time.
           fileParallelism: false,
