@@ -1,82 +1,217 @@
 /**
- * The incremental build's figures, each beside the clean build it is measured against, in one run:
- * at 100k rows a rebuild with nothing changed and with 1 % of the prices changed; at 1M rows a
- * one-row edit (time and peak memory); and how soon `astro dev` shows an edited row at 10k rows.
+ * The incremental build's figures on several shapes of data, each rebuild beside the clean build it
+ * is measured against, in the same run. For each shape: at 100k rows a clean build, a rebuild with
+ * nothing changed, with 1 % of the prices changed spread through the file (every 100th row) and
+ * with 1 % clustered (1,000 consecutive rows from the middle); `npm run dev` showing a saved
+ * one-row edit at 100k rows; and at 1M rows a clean build, then one row's prices edited (the edit
+ * adds or removes no quote), with its time and peak memory.
+ *
+ * Real exports quote differently, and how a rebuild finds what changed may depend on the file's
+ * text, so each shape is measured (`scripts/generate.ts --quote`, same rows whatever the shape):
+ * - `none`: no quote at all;
+ * - `shipped`: data/captured-car-models.csv's ratio, 2 quoted lines in 259;
+ * - `all`: every text field quoted and CR LF line ends, as spreadsheet exports write.
+ *
+ *   npm run bench -- --only=incremental [options]
+ *   --shapes=none,shipped,all   the shapes measured, in that order (default: all three)
+ *   --rows=N                    rows of the clean, unchanged and 1 % builds and of the dev server (default 100000)
+ *   --million-rows=N            rows of the one-row edit (default 1000000)
+ *   --million-shapes=LIST       the shapes (among --shapes) the one-row edit is measured on (default: all of them)
+ *   --skip-million              no one-row edit (as --million-shapes= with nothing)
+ *   --runs=N                    runs whose median is taken at --rows (default 3; the one-row edit runs once)
+ * Figures go to bench/out/incremental.md; only a run at the default sizes and shapes replaces those
+ * in BENCHMARKS.md, so that a smoke run (`--rows=2000 --skip-million`) cannot overwrite them.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { startDevServer } from '../scripts/lib/servers.ts';
-import { dataFile, fresh, maxRuns, measureBuild, median, out, repeat, type Sample } from './lib.ts';
+import { FIELDS } from '../src/data/schema.ts';
+import { isQuoteShape, QUOTE_SHAPES, type CsvStyle, type QuoteShape } from '../scripts/generate.ts';
+import { dataFile, fresh, maxRuns, measureBuild, median, option, out, repeat, type Sample } from './lib.ts';
+
+const SHAPE_STYLES: Record<QuoteShape, { style: CsvStyle; description: string }> = {
+  none: { style: { quote: 'none' }, description: 'no quotes at all (no name holds a comma or a quote), LF line ends' },
+  shipped: {
+    style: { quote: 'shipped' },
+    description: 'quoted lines in the ratio of data/captured-car-models.csv (2 in 259, a comma or doubled quotes in the name), LF line ends',
+  },
+  // Spreadsheets that quote every text cell are Windows tools as often as not: their line ends too.
+  all: { style: { quote: 'all', crlf: true }, description: 'every text field quoted (header, names, logos, empty ones too), CR LF line ends' },
+};
+
+const DEFAULT_ROWS = 100_000;
+const DEFAULT_MILLION_ROWS = 1_000_000;
+
+function shapesOption(name: string, fallback: readonly QuoteShape[]): QuoteShape[] {
+  const text = option(name);
+  if (text === undefined) return [...fallback];
+  const shapes = text.split(',').filter((shape) => shape !== '');
+  const unknown = shapes.filter((shape) => !isQuoteShape(shape));
+  if (unknown.length > 0) throw new Error(`--${name}: unknown shape ${unknown.join(', ')} (known: ${QUOTE_SHAPES.join(', ')})`);
+  return shapes.filter(isQuoteShape);
+}
+
+function rowsOption(name: string, fallback: number): number {
+  const text = option(name);
+  if (text === undefined) return fallback;
+  // Below 100 rows an edit of every 100th row, or of 1 % of them, edits nothing.
+  if (!/^\d+$/.test(text) || Number(text) < 100) throw new Error(`--${name} must be a whole number of at least 100, not ${text}`);
+  return Number(text);
+}
+
+const shapes = shapesOption('shapes', QUOTE_SHAPES);
+const rows = rowsOption('rows', DEFAULT_ROWS);
+const millionRows = rowsOption('million-rows', DEFAULT_MILLION_ROWS);
+const millionShapes = process.argv.includes('--skip-million') ? [] : shapesOption('million-shapes', shapes);
+if (millionShapes.some((shape) => !shapes.includes(shape))) throw new Error('--million-shapes must be among --shapes: the one-row edit is measured beside its shape\'s other figures');
+/** A run at other sizes or on fewer shapes than the targets name: its figures must not replace the real ones. */
+export const incrementalSmoke =
+  rows !== DEFAULT_ROWS || millionRows !== DEFAULT_MILLION_ROWS || QUOTE_SHAPES.some((shape) => !shapes.includes(shape) || !millionShapes.includes(shape));
 
 const seconds = (value: number) => `${value.toFixed(1)} s`;
 const mib = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MiB`;
 const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
 const percent = (part: number, whole: number) => `${((part / whole) * 100).toFixed(0)} %`;
+const count = (value: number) => value.toLocaleString('en');
+
+const MIN_PRICE = FIELDS.indexOf('min_price');
+const MAX_PRICE = FIELDS.indexOf('max_price');
+const NAME = FIELDS.indexOf('combined_car_model');
+const needsQuotes = (cell: string) => /[",\r\n]/.test(cell);
+const quoted = (cell: string) => `"${cell.replaceAll('"', '""')}"`;
 
 /**
- * The CSV's lines with the prices of the rows `pick` selects raised by `raise` (min and max alike,
- * so min ≤ max holds). Rows with a quoted field (a comma in a name) are left as they are.
+ * The CSV `csv` with the rows `pick` selects (0 is the first row after the header) changed by
+ * `change`, every other byte as it was. Rows are read with csv-parse, so a row with quoted fields
+ * is edited like any other; a changed row is written back in the file's own style: a field quoted
+ * before is quoted again (a quoted file stays quoted), one that now needs quotes gets them, and
+ * the row keeps its line end. Comma-separated files only, as the generator writes.
  */
-function withPrices(lines: readonly string[], pick: (index: number) => boolean, raise: number): string {
-  const [header, ...rows] = lines;
-  const changed = rows.map((line, index) => {
-    if (!pick(index) || line.includes('"')) return line;
-    const fields = line.split(',');
-    fields[7] = String(Number(fields[7]) + raise);
-    fields[8] = String(Number(fields[8]) + raise);
-    return fields.join(',');
+function editRows(csv: Buffer, pick: (row: number) => boolean, change: (cells: string[]) => void): Buffer {
+  const parts: Buffer[] = [];
+  let start = 0;
+  let row = -1;
+  parse(csv, {
+    skip_empty_lines: true,
+    on_record: (_record: string[], { bytes }) => {
+      const source = csv.subarray(start, bytes);
+      start = bytes;
+      if (row >= 0 && pick(row)) parts.push(rewritten(source, change));
+      else parts.push(source);
+      row += 1;
+      // Nothing is kept: a million parsed rows would cost the bench a gigabyte it does not need.
+      return null;
+    },
   });
-  return `${[header, ...changed].join('\n')}\n`;
+  parts.push(csv.subarray(start));
+  return Buffer.concat(parts);
 }
 
-const readLines = (file: string) => readFileSync(file, 'utf8').replace(/\r?\n$/, '').split(/\r?\n/);
-
-const site = (rows: number) => join(out, `incremental-${rows}`);
-const buildEnv = (file: string, rows: number) => ({ DATA_FILE: file, OUT_DIR: site(rows), DEPLOY_DIR: join(out, `incremental-deploy-${rows}`) });
-
-/** Clean build (no site, no cache), nothing changed, and 1 % of the prices changed, at `rows` rows. */
-async function hundredThousand(rows: number) {
-  const file = await dataFile(rows);
-  const lines = readLines(file);
-  const clean = await repeat(maxRuns, () => {
-    fresh(site(rows));
-    return measureBuild(buildEnv(file, rows));
+/** One record's bytes (blank lines before it and its line end included) with its cells changed. */
+function rewritten(source: Buffer, change: (cells: string[]) => void): Buffer {
+  const text = source.toString('utf8');
+  const lead = /^[\r\n]*/.exec(text)![0];
+  const end = /\r?\n$/.exec(text)?.[0] ?? '';
+  // Parsed again on its own to learn which fields were quoted: only the few edited rows pay for it.
+  const wasQuoted: boolean[] = [];
+  const [cells] = parse(text.slice(lead.length), {
+    cast: (value, { quoting }) => {
+      wasQuoted.push(quoting);
+      return value;
+    },
   });
-  const unchanged = await repeat(maxRuns, () => measureBuild(buildEnv(file, rows)));
+  if (!cells) throw new Error(`cannot parse ${JSON.stringify(text)}`);
+  change(cells);
+  const line = cells.map((value, field) => (wasQuoted[field] === true || needsQuotes(value) ? quoted(value) : value)).join(',');
+  return Buffer.from(`${lead}${line}${end}`);
+}
+
+/** Raises the row's min and max prices by `raise` alike, so that min ≤ max holds. */
+const raisePrices = (raise: number) => (cells: string[]) => {
+  cells[MIN_PRICE] = String(Number(cells[MIN_PRICE]) + raise);
+  cells[MAX_PRICE] = String(Number(cells[MAX_PRICE]) + raise);
+};
+
+// The shape last, so that no site's name starts with another's (`fresh` clears `.NAME*` beside it).
+const siteOf = (shape: QuoteShape, size: number) => join(out, `incremental-${size}-${shape}`);
+const deployOf = (shape: QuoteShape, size: number) => join(out, `incremental-deploy-${size}-${shape}`);
+const buildEnv = (file: string, shape: QuoteShape, size: number) => ({ DATA_FILE: file, OUT_DIR: siteOf(shape, size), DEPLOY_DIR: deployOf(shape, size) });
+
+type Measured = Awaited<ReturnType<typeof repeat>>;
+
+interface ShapeFigures {
+  shape: QuoteShape;
+  clean: Measured;
+  unchanged: Measured;
+  spread: Measured;
+  clustered: Measured;
+  cluster: { first: number; rows: number };
+  dev: number[];
+  million?: { clean: Sample; edit: Sample; row: number };
+}
+
+/**
+ * Each run of an edit writes `edited(run)` and measures a build of it, then builds the original
+ * file again outside the measurement, so that every run is an edit of the same published file.
+ */
+async function editRuns(shape: QuoteShape, file: string, name: string, edited: (source: Buffer, run: number) => Buffer): Promise<Measured> {
+  const source = readFileSync(file);
+  const editedFile = join(out, `incremental-${rows}-${shape}-${name}.csv`);
   let run = 0;
-  const onePercent = await repeat(maxRuns, async () => {
-    // A different 1 % each run, so that no run finds its data prepared by an earlier one.
-    const edited = join(out, `incremental-${rows}-prices.csv`);
-    const offset = run++;
-    writeFileSync(edited, withPrices(lines, (index) => index % 100 === offset, 1000));
-    const sample = await measureBuild(buildEnv(edited, rows));
-    await measureBuild(buildEnv(file, rows));
+  return repeat(maxRuns, async () => {
+    writeFileSync(editedFile, edited(source, run++));
+    const sample = await measureBuild(buildEnv(editedFile, shape, rows));
+    await measureBuild(buildEnv(file, shape, rows));
     return sample;
   });
-  return { clean, unchanged, onePercent };
 }
 
-/** A clean build and a one-row edit after it, once each. */
-async function oneRowEdit(rows: number): Promise<{ clean: Sample; edit: Sample }> {
-  const file = await dataFile(rows);
-  fresh(site(rows));
-  const clean = await measureBuild(buildEnv(file, rows));
-  const edited = join(out, `incremental-${rows}-one-row.csv`);
-  const lines = readLines(file);
-  // The first row from the middle on without a quoted field (withPrices leaves those alone).
-  const row = lines.findIndex((line, index) => index > rows / 2 && !line.includes('"')) - 1;
-  writeFileSync(edited, withPrices(lines, (index) => index === row, 1000));
-  const edit = await measureBuild(buildEnv(edited, rows));
-  return { clean, edit };
+/** Clean builds, nothing changed, 1 % spread and 1 % clustered, at `rows` rows of `shape`. */
+async function rebuilds(shape: QuoteShape) {
+  const file = await dataFile(rows, SHAPE_STYLES[shape].style);
+  const clean = await repeat(maxRuns, () => {
+    fresh(siteOf(shape, rows), deployOf(shape, rows));
+    return measureBuild(buildEnv(file, shape, rows));
+  });
+  console.error(`${shape}: clean ${seconds(clean.seconds)}`);
+  const unchanged = await repeat(maxRuns, () => measureBuild(buildEnv(file, shape, rows)));
+  console.error(`${shape}: nothing changed ${seconds(unchanged.seconds)}`);
+  // Another 1 % each run, so that no run finds its data prepared by an earlier one.
+  const spread = await editRuns(shape, file, 'spread', (source, run) => editRows(source, (row) => row % 100 === run % 100, raisePrices(1000)));
+  console.error(`${shape}: 1 % spread ${seconds(spread.seconds)}`);
+  const clusterRows = Math.ceil(rows / 100);
+  const first = Math.floor((rows - clusterRows) / 2);
+  // The same rows each run, raised by another amount: the same pages change, with other data.
+  const clustered = await editRuns(shape, file, 'clustered', (source, run) =>
+    editRows(source, (row) => row >= first && row < first + clusterRows, raisePrices(1000 * (run + 1))),
+  );
+  console.error(`${shape}: 1 % clustered ${seconds(clustered.seconds)}`);
+  return { clean, unchanged, spread, clustered, cluster: { first, rows: clusterRows } };
+}
+
+/** A clean build and a one-row edit after it, once each, at `millionRows` rows of `shape`. */
+async function oneRowEdit(shape: QuoteShape): Promise<{ clean: Sample; edit: Sample; row: number }> {
+  const file = await dataFile(millionRows, SHAPE_STYLES[shape].style);
+  fresh(siteOf(shape, millionRows), deployOf(shape, millionRows));
+  const clean = await measureBuild(buildEnv(file, shape, millionRows));
+  console.error(`${shape}: ${count(millionRows)} rows clean ${seconds(clean.seconds)} (${mib(clean.rssBytes)})`);
+  const edited = join(out, `incremental-${millionRows}-${shape}-one-row.csv`);
+  const row = Math.floor(millionRows / 2);
+  writeFileSync(edited, editRows(readFileSync(file), (index) => index === row, raisePrices(1000)));
+  const edit = await measureBuild(buildEnv(edited, shape, millionRows));
+  console.error(`${shape}: ${count(millionRows)} rows one-row edit ${seconds(edit.seconds)} (${mib(edit.rssBytes)})`);
+  return { clean, edit, row };
 }
 
 /** Seconds from writing an edited data file to `astro dev` serving the page with the edit, three times. */
-async function devEdits(rows: number): Promise<number[]> {
-  const source = readLines(await dataFile(rows));
+async function devEdits(shape: QuoteShape): Promise<number[]> {
+  const source = readFileSync(await dataFile(rows, SHAPE_STYLES[shape].style));
   // Outside bench/out, which the dev server's watcher ignores (astro.config.mjs).
-  const file = join(mkdtempSync(join(tmpdir(), 'bench-dev-')), `dev-${rows}.csv`);
-  writeFileSync(file, `${source.join('\n')}\n`);
+  const dir = mkdtempSync(join(tmpdir(), 'bench-dev-'));
+  const file = join(dir, `dev-${rows}-${shape}.csv`);
+  writeFileSync(file, source);
   const dev = await startDevServer({ DATA_FILE: file });
   const page = async (path: string) => {
     try {
@@ -91,14 +226,14 @@ async function devEdits(rows: number): Promise<number[]> {
     for (let edit = 1; edit <= 3; edit += 1) {
       const row = Math.floor(rows / 2) + edit * 10;
       const marker = `Edited ${edit} ${Date.now()}`;
-      const lines = [...source];
-      // The marker goes at the start of the name: right whatever quoting the rest of the line has.
-      lines[row + 1] = lines[row + 1]!.replace(/^(\d+),("?)/, `$1,$2${marker} `);
+      const edited = editRows(source, (index) => index === row, (cells) => {
+        cells[NAME] = `${marker} ${cells[NAME]}`;
+      });
       const path = `/page/${Math.floor(row / 10) + 1}/`;
       const written = performance.now();
-      writeFileSync(file, `${lines.join('\n')}\n`);
+      writeFileSync(file, edited);
       while (!(await page(path)).includes(marker)) {
-        if (performance.now() - written > 60_000) throw new Error(`astro dev did not show edit ${edit}`);
+        if (performance.now() - written > 60_000) throw new Error(`astro dev did not show edit ${edit} (${shape})`);
         await new Promise((wait) => setTimeout(wait, 25));
       }
       times.push((performance.now() - written) / 1000);
@@ -106,50 +241,98 @@ async function devEdits(rows: number): Promise<number[]> {
     return times;
   } finally {
     await dev.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
-export async function incrementalFigures(): Promise<string[]> {
-  const lines: string[] = [];
-  const hundred = await hundredThousand(100_000);
-  console.error(`100k: clean ${seconds(hundred.clean.seconds)}, unchanged ${seconds(hundred.unchanged.seconds)}, 1 % ${seconds(hundred.onePercent.seconds)}`);
-  const million = await oneRowEdit(1_000_000);
-  console.error(`1M: clean ${seconds(million.clean.seconds)}, one-row edit ${seconds(million.edit.seconds)} (${mib(million.edit.rssBytes)})`);
-  const dev = await devEdits(10_000);
-  console.error(`dev at 10k: ${dev.map(seconds).join(', ')}`);
+const TARGETS = { unchanged: 0.15, onePercent: 0.25, editSeconds: 90, editBytes: 2 * 1024 ** 3, devSeconds: 2 };
 
+/** The table of one shape: medians, their share of the clean build measured in the same run, targets. */
+function shapeTable(figures: ShapeFigures): string[] {
+  const { shape, clean, unchanged, spread, clustered, cluster, dev, million } = figures;
   const runs = (sample: { all: number[] }) => sample.all.map((value) => value.toFixed(1)).join(', ');
+  const share = (sample: Measured, target: number) =>
+    `| ${seconds(sample.seconds)} | ${percent(sample.seconds, clean.seconds)} | ${mib(sample.rssBytes)} | ${runs(sample)} | ≤ ${target * 100} % | ${verdict(sample.seconds <= target * clean.seconds)} |`;
+  const lines = [
+    `### \`${shape}\`: ${SHAPE_STYLES[shape].description}`,
+    '',
+    '| build | median wall | share of the clean build | peak RSS | runs (s) | target | verdict |',
+    '| --- | ---: | ---: | ---: | --- | --- | --- |',
+    `| ${count(rows)} rows, clean | ${seconds(clean.seconds)} | 100 % | ${mib(clean.rssBytes)} | ${runs(clean)} | – | – |`,
+    `| ${count(rows)} rows, nothing changed ${share(unchanged, TARGETS.unchanged)}`,
+    `| ${count(rows)} rows, 1 % of the prices changed, every 100th row ${share(spread, TARGETS.onePercent)}`,
+    `| ${count(rows)} rows, 1 % of the prices changed, rows ${count(cluster.first + 1)}–${count(cluster.first + cluster.rows)} ${share(clustered, TARGETS.onePercent)}`,
+  ];
+  if (million) {
+    const { clean: bigClean, edit, row } = million;
+    const ok = edit.seconds <= TARGETS.editSeconds && edit.rssBytes <= TARGETS.editBytes;
+    lines.push(
+      `| ${count(millionRows)} rows, clean | ${seconds(bigClean.seconds)} | 100 % | ${mib(bigClean.rssBytes)} | 1 run | – | – |`,
+      `| ${count(millionRows)} rows, row ${count(row + 1)}'s prices edited | ${seconds(edit.seconds)} | ${percent(edit.seconds, bigClean.seconds)} | ${mib(edit.rssBytes)} | 1 run | ≤ ${TARGETS.editSeconds} s, ≤ ${mib(TARGETS.editBytes)} | ${verdict(ok)} |`,
+    );
+  }
   lines.push(
-    `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench\` in one run, each rebuild beside the clean build it is compared with. ` +
-      'A clean build starts with no site and no cache (no prepared data, no cached pages); a rebuild builds over the site and caches the previous build left. ' +
-      `Medians of ${maxRuns} runs at 100k rows, one run at 1M rows; the phases are the builds' own JSON reports.`,
+    `| \`npm run dev\` shows a saved one-row edit, ${count(rows)} rows (median of 3 edits) | ${seconds(median(dev))} | – | – | ${dev.map((value) => value.toFixed(1)).join(', ')} | ≤ ${TARGETS.devSeconds} s | ${verdict(median(dev) <= TARGETS.devSeconds)} |`,
     '',
-    '| build | wall time | share of the clean build | peak RSS | runs (s) |',
-    '| --- | ---: | ---: | ---: | --- |',
-    `| 100k rows, clean | ${seconds(hundred.clean.seconds)} | 100 % | ${mib(hundred.clean.rssBytes)} | ${runs(hundred.clean)} |`,
-    `| 100k rows, nothing changed | ${seconds(hundred.unchanged.seconds)} | ${percent(hundred.unchanged.seconds, hundred.clean.seconds)} | ${mib(hundred.unchanged.rssBytes)} | ${runs(hundred.unchanged)} |`,
-    `| 100k rows, 1 % of the prices changed | ${seconds(hundred.onePercent.seconds)} | ${percent(hundred.onePercent.seconds, hundred.clean.seconds)} | ${mib(hundred.onePercent.rssBytes)} | ${runs(hundred.onePercent)} |`,
-    `| 1M rows, clean | ${seconds(million.clean.seconds)} | 100 % | ${mib(million.clean.rssBytes)} | 1 run |`,
-    `| 1M rows, one row edited | ${seconds(million.edit.seconds)} | ${percent(million.edit.seconds, million.clean.seconds)} | ${mib(million.edit.rssBytes)} | 1 run |`,
+    `Where the time goes (the builds' own JSON reports, medians):`,
     '',
-    '### Where the rebuilds spend their time\n',
   );
   const phases = (sample: Sample) => sample.phases.map(([name, value]) => `${name} ${seconds(value)}`).join(', ');
   lines.push(
-    `- 100k clean: ${phases(hundred.clean)}`,
-    `- 100k nothing changed: ${phases(hundred.unchanged)}`,
-    `- 100k 1 % changed: ${phases(hundred.onePercent)}`,
-    `- 1M clean: ${phases(million.clean)}`,
-    `- 1M one row edited: ${phases(million.edit)}`,
+    `- clean: ${phases(clean)}`,
+    `- nothing changed: ${phases(unchanged)}`,
+    `- 1 % spread: ${phases(spread)}`,
+    `- 1 % clustered: ${phases(clustered)}`,
+    ...(million ? [`- ${count(millionRows)} clean: ${phases(million.clean)}`, `- ${count(millionRows)} one row edited: ${phases(million.edit)}`] : []),
     '',
-    '### Targets\n',
-    '| target | measured | verdict |',
-    '| --- | --- | --- |',
-    `| 100k rows, nothing changed ≤ 15 % of a clean build | ${percent(hundred.unchanged.seconds, hundred.clean.seconds)} | ${verdict(hundred.unchanged.seconds <= 0.15 * hundred.clean.seconds)} |`,
-    `| 100k rows, 1 % of the prices changed ≤ 25 % | ${percent(hundred.onePercent.seconds, hundred.clean.seconds)} | ${verdict(hundred.onePercent.seconds <= 0.25 * hundred.clean.seconds)} |`,
-    `| 1M rows, one-row edit republished in ≤ 90 s | ${seconds(million.edit.seconds)} | ${verdict(million.edit.seconds <= 90)} |`,
-    `| 1M rows, one-row edit in ≤ 2 GiB | ${mib(million.edit.rssBytes)} | ${verdict(million.edit.rssBytes <= 2 * 1024 ** 3)} |`,
-    `| \`npm run dev\` shows an edited row within 2 s at 10k rows (median of 3 edits) | ${dev.map(seconds).join(', ')} | ${verdict(median(dev) <= 2)} |`,
   );
   return lines;
+}
+
+/** Every target against every shape, at a glance. */
+function summary(all: readonly ShapeFigures[]): string[] {
+  const cells = (value: (figures: ShapeFigures) => string) => all.map(value).join(' | ');
+  const ratio = (sample: Measured, clean: Measured, target: number) =>
+    `${percent(sample.seconds, clean.seconds)} (${verdict(sample.seconds <= target * clean.seconds)})`;
+  const lines = [
+    '### Targets on every shape',
+    '',
+    `| target | ${all.map(({ shape }) => `\`${shape}\``).join(' | ')} |`,
+    `| --- | ${all.map(() => '---').join(' | ')} |`,
+    `| ${count(rows)} rows, nothing changed ≤ 15 % of a clean build | ${cells((f) => ratio(f.unchanged, f.clean, TARGETS.unchanged))} |`,
+    `| ${count(rows)} rows, 1 % of the prices changed (every 100th row) ≤ 25 % | ${cells((f) => ratio(f.spread, f.clean, TARGETS.onePercent))} |`,
+    `| ${count(rows)} rows, 1 % of the prices changed (consecutive rows) ≤ 25 % | ${cells((f) => ratio(f.clustered, f.clean, TARGETS.onePercent))} |`,
+    `| ${count(millionRows)} rows, one-row edit in ≤ 90 s | ${cells((f) => (f.million ? `${seconds(f.million.edit.seconds)} (${verdict(f.million.edit.seconds <= TARGETS.editSeconds)})` : 'not measured'))} |`,
+    `| ${count(millionRows)} rows, one-row edit in ≤ 2 GiB | ${cells((f) => (f.million ? `${mib(f.million.edit.rssBytes)} (${verdict(f.million.edit.rssBytes <= TARGETS.editBytes)})` : 'not measured'))} |`,
+    `| \`npm run dev\` shows an edit at ${count(rows)} rows in ≤ 2 s (median of 3) | ${cells((f) => `${seconds(median(f.dev))} (${verdict(median(f.dev) <= TARGETS.devSeconds)})`)} |`,
+  ];
+  return lines;
+}
+
+export async function incrementalFigures(): Promise<string[]> {
+  const all: ShapeFigures[] = [];
+  const tables: string[] = [];
+  for (const shape of shapes) {
+    const rebuilt = await rebuilds(shape);
+    const dev = await devEdits(shape);
+    console.error(`${shape}: dev at ${count(rows)} rows ${dev.map(seconds).join(', ')}`);
+    const million = millionShapes.includes(shape) ? await oneRowEdit(shape) : undefined;
+    const figures: ShapeFigures = { shape, ...rebuilt, dev, ...(million ? { million } : {}) };
+    all.push(figures);
+    const table = shapeTable(figures);
+    // Each shape's table as soon as it is measured: a full run takes hours.
+    console.log(table.join('\n'));
+    tables.push(...table);
+  }
+  const overview = summary(all);
+  console.log(overview.join('\n'));
+  return [
+    `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench\` in one run, each rebuild beside the clean build of the same shape it is compared with. ` +
+      'A clean build starts with no site, no deploy folder, no `node_modules/.astro` and nothing a build keeps beside the site; a rebuild builds over what the previous build left. ' +
+      `Each edit is measured over the unedited file's build (the bench builds it again between runs). Medians of ${maxRuns} runs at ${count(rows)} rows, one run at ${count(millionRows)}.`,
+    '',
+    ...overview,
+    '',
+    ...tables,
+  ];
 }

@@ -1,16 +1,16 @@
 /** What the bench scripts share: where they write, how they time a build, medians. */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildCacheDir } from '../src/integration/index.ts';
 import { readBuildReport } from '../src/outputs/report.ts';
 import { FIELDS } from '../src/data/schema.ts';
-import { writeSyntheticCsv } from '../scripts/generate.ts';
+import { writeSyntheticCsv, type CsvStyle } from '../scripts/generate.ts';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 export const out = join(root, 'bench/out');
-const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1];
+/** The value of `--NAME=VALUE` on the command line, if given. */
+export const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 export const maxRuns = Number(option('runs') ?? 3);
 export const sizes = (option('sizes') ?? '10000,100000,1000000').split(',').map(Number);
 /** Which sections to run: `build` (clean builds, floor, validation, servers), `incremental`; both by default. */
@@ -81,26 +81,36 @@ export async function repeat(runs: number, run: () => Promise<Sample>): Promise<
   };
 }
 
-export async function dataFile(rows: number): Promise<string> {
-  const file = join(out, `rows-${rows}.csv`);
-  if (rows === 0) writeFileSync(file, `${FIELDS.join(',')}\n`);
+/** The synthetic CSV of `rows` rows written in `style`, generated once and kept in bench/out. */
+export async function dataFile(rows: number, style: CsvStyle = {}): Promise<string> {
+  const name = [`rows-${rows}`, ...(style.quote ? [`quote-${style.quote}`] : []), ...(style.crlf ? ['crlf'] : [])].join('-');
+  const file = join(out, `${name}.csv`);
+  if (rows === 0) writeFileSync(file, `${FIELDS.join(',')}${style.crlf ? '\r\n' : '\n'}`);
   else if (!existsSync(file)) {
-    console.error(`generating ${rows} rows`);
-    await writeSyntheticCsv(file, rows);
+    console.error(`generating ${name}`);
+    await writeSyntheticCsv(file, rows, undefined, style);
   }
   return file;
 }
 
 export const runsFor = (rows: number) => (rows >= 1_000_000 ? 1 : maxRuns);
-/** Removes earlier output before a run, outside the measurement, so each run writes a fresh folder. */
-export const fresh = (dir: string) => {
-  for (const entry of [dir, `${dir}-deploy`]) rmSync(entry, { recursive: true, force: true });
-  // A clean build: no cached pages of this site and no prepared data either.
-  rmSync(buildCacheDir(join(root, 'node_modules/.astro'), dir), { recursive: true, force: true });
-  rmSync(join(root, 'node_modules/.astro/listing-data'), { recursive: true, force: true });
-  return dir;
-};
+/**
+ * Removes what earlier builds left, outside the measurement, so that a clean build starts from
+ * nothing: the site, its deploy folder, Astro's cache folder (the build's prepared data and cached
+ * pages live in it) and whatever a build keeps beside the site under its name (`.dist.builds` for
+ * `dist`). Named by those rules rather than by the build's own paths, which change with its code.
+ */
+export function fresh(site: string, deploy?: string): string {
+  for (const entry of [site, ...(deploy === undefined ? [] : [deploy]), join(root, 'node_modules/.astro')]) rmSync(entry, { recursive: true, force: true });
+  const parent = dirname(resolve(site));
+  const beside = `.${basename(resolve(site))}`;
+  if (existsSync(parent)) {
+    for (const entry of readdirSync(parent)) if (entry.startsWith(beside)) rmSync(join(parent, entry), { recursive: true, force: true });
+  }
+  return site;
+}
 export const buildOf = (file: string, rows: number) => () => {
-  const site = fresh(join(out, `site-${rows}`));
-  return measureBuild({ DATA_FILE: file, OUT_DIR: site, DEPLOY_DIR: join(out, `deploy-${rows}`) });
+  const deploy = join(out, `deploy-${rows}`);
+  const site = fresh(join(out, `site-${rows}`), deploy);
+  return measureBuild({ DATA_FILE: file, OUT_DIR: site, DEPLOY_DIR: deploy });
 };

@@ -5,12 +5,14 @@
  * writes the figures into BENCHMARKS.md between its bench markers.
  *
  *   node bench/run.ts [--sizes=10000,100000,1000000] [--runs=3] [--no-throughput] [--only=build|incremental]
+ *
+ * The incremental part's own options (shapes of data, sizes, a smoke run) are in bench/incremental.ts.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, totalmem, release } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { incrementalFigures } from './incremental.ts';
+import { incrementalFigures, incrementalSmoke } from './incremental.ts';
 import { buildOf, dataFile, fresh, maxRuns, measure, median, out, repeat, root, runsFor, sections, sizes } from './lib.ts';
 
 const throughput = !process.argv.includes('--no-throughput');
@@ -175,4 +177,11 @@ function writeBlock(name: string, lines: readonly string[]): void {
 
 mkdirSync(out, { recursive: true });
 if (sections.includes('build')) writeBlock('', await buildFigures());
-if (sections.includes('incremental')) writeBlock('incremental', await incrementalFigures());
+if (sections.includes('incremental')) {
+  const lines = await incrementalFigures();
+  const file = join(out, 'incremental.md');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  console.error(`wrote ${file}`);
+  if (incrementalSmoke) console.error('a smoke run (other sizes or shapes than the targets name): BENCHMARKS.md left as it was');
+  else writeBlock('incremental', lines);
+}
