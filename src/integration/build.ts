@@ -37,7 +37,7 @@ import { readRecord, writeRecord, type BuildRecord } from '../publish/record.ts'
 import { linkKeptPages, type RenderSet } from '../publish/reuse.ts';
 import { filesIn, siteFilesOf } from '../publish/site-files.ts';
 import { killPoint } from '../publish/kill-points.ts';
-import { discardBuild, newBuildFolder, publish, publishedBuild, pruneBuilds, storeDirOf, type BuildFolder } from '../publish/store.ts';
+import { discardBuild, linkSiteForHostFiles, newBuildFolder, publish, publishedBuild, pruneBuilds, storeDirOf, type BuildFolder } from '../publish/store.ts';
 import { VERCEL_OUTPUT_DIR } from '../serve/hosts/vercel.ts';
 import { startDataSide } from './data-side.ts';
 import { Refusal } from './refusals.ts';
@@ -94,7 +94,9 @@ function readPublished(store: string, outDir: string): Published | undefined {
 /** Step 1. */
 export async function startBuild(config: Config, root: string, cacheDir: string, logger: AstroIntegrationLogger): Promise<StartedBuild> {
   const store = storeDirOf(config.outDir);
-  const lock = await acquireBuildLock(store, (message) => logger.warn(message));
+  // One build at a time in a checkout, whatever site it publishes: Astro writes its bundles into
+  // the project's own folders.
+  const lock = await acquireBuildLock(cacheDir, (message) => logger.warn(message));
   const clock = new PhaseClock();
   // Folders left by builds killed part way are the marks of a build that never finished.
   const { unfinished } = pruneBuilds(store);
@@ -128,7 +130,7 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
   });
   const downloads = run.records.then((prepared) => prepared && withDownloads(prepared, config.assetsUrl));
   const data = run.result.then(async (side): Promise<ReadyData> => {
-    if (side.kind === 'problems') throw new Refusal(`${formatReport(side.problems)}\nNothing was built; ${config.outDir}/ is unchanged.`);
+    if (side.kind === 'problems') throw new Refusal(`Nothing was built; ${config.outDir}/ is unchanged. Fix these problems and build again:\n${formatReport(side.problems)}`);
     if (side.kind === 'refused') throw new Refusal(side.message);
     const prepared = await downloads;
     if (!prepared) throw new Error("the build's data thread ended without its records");
@@ -187,6 +189,7 @@ export async function finishBuild(build: StartedBuild, { data, progress }: { dat
   const siteHostFiles = hostFiles.filter((file) => file.place === 'site');
   writeFiles(site, siteHostFiles);
   writeFiles(folder.deployDir, hostFiles.filter((file) => file.place === 'deploy'));
+  linkSiteForHostFiles(folder, config.outDir, config.deployDir);
   clock.end('host configs');
 
   const files = siteFilesOf(site, pages);

@@ -1,5 +1,5 @@
 /**
- * One build at a time per published site: a lock in the build store (proper-lockfile: a folder made
+ * One build at a time per checkout: a lock in Astro's cache folder (proper-lockfile: a folder made
  * atomically, its time refreshed while the build runs). A second build waits for the first and
  * says which one it waits for. A lock whose build was killed is taken over as soon as its process
  * is gone (or, on another machine sharing the folder, once it is stale).
@@ -9,8 +9,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 
-const LOCK = 'build.lock';
-const OWNER = 'build.owner.json';
+const LOCK = 'listing-build.lock';
+const OWNER = 'listing-build.owner.json';
 /** A live build refreshes the lock every 5 s; one not refreshed for this long is taken as gone. */
 const STALE_MS = 30_000;
 const WAIT_STEP_MS = 250;
@@ -72,7 +72,7 @@ const describe = (owner: Owner | undefined) =>
   owner ? `pid ${owner.pid}${owner.host === hostname() ? '' : ` on ${owner.host}`}, started ${owner.startedAt.slice(11, 19)} UTC` : 'starting';
 
 /**
- * Takes the build lock of `store`, waiting while another build holds it (`onWait` is told once,
+ * Takes the build lock kept in `store`, waiting while another build holds it (`onWait` is told once,
  * with a sentence naming that build).
  */
 export async function acquireBuildLock(store: string, onWait: (message: string) => void): Promise<BuildLock> {
@@ -96,7 +96,7 @@ export async function acquireBuildLock(store: string, onWait: (message: string) 
       const owner = readOwner(store);
       if (takeOverDeadLock(store, owner)) continue;
       if (!told) {
-        onWait(`Another build of this site is running (${describe(owner)}); waiting for it to finish…`);
+        onWait(`Another build is running in this project (${describe(owner)}); waiting for it to finish…`);
         told = true;
       }
       await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));

@@ -161,6 +161,19 @@ function olderThanAMinute(path: string): boolean {
   }
 }
 
+/**
+ * Host files name the site by a path relative to themselves (`../../dist` from
+ * `deploy/cloudflare/`). Read through the `deploy` link that path is `dist/`; read from the build's
+ * real folder, as a host's CLI does once it has resolved its working folder, it is a name inside
+ * the build's folder, which this link makes the build's own site. (Only where the site and the
+ * deploy folder share a parent folder, as by default.)
+ */
+export function linkSiteForHostFiles(build: BuildFolder, outDir: string, deployDir: string): void {
+  const name = basename(resolve(outDir));
+  if (dirname(resolve(outDir)) !== dirname(resolve(deployDir)) || name === SITE || name === DEPLOY) return;
+  symlinkSync(SITE, join(build.dir, name));
+}
+
 /** Removes a build folder now (a build that did not publish it). */
 export function discardBuild(build: BuildFolder): void {
   rmSync(build.dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 /** The build and check-data commands as a data maintainer runs them. */
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatBuildReport, readBuildReport } from '../../src/outputs/report.ts';
@@ -67,7 +67,7 @@ describe('npm run build', () => {
     const report = readBuildReport(`${outDir}-report.json`);
     expect(report).toMatchObject({ outDir, rows: 0, pages: { json: 1, html: 1 } });
     expect(report.besidePhases.map(([name]) => name)).toEqual(['validate', 'page keys']);
-    expect(report.phases.map(([name]) => name)).toEqual(['start', 'pages (Astro)', 'downloads', 'host configs', 'keep unchanged times', 'changes', 'publish', 'Vercel static links']);
+    expect(report.phases.map(([name]) => name)).toEqual(['start', 'pages (Astro)', 'kept pages', 'downloads', 'host configs', 'keep unchanged files', 'changes', 'Vercel copy', 'publish']);
     expect(report.files).toBeGreaterThan(10);
     expect(report.peakMemoryBytes).toBeGreaterThan(50 * 1_048_576);
     expect(report.seconds).toBeGreaterThanOrEqual(report.phases.reduce((sum, [, seconds]) => sum + seconds, 0) - 0.01);
@@ -87,6 +87,9 @@ describe('npm run build', () => {
     expect(result.stderr).toContain('many-problems.csv:6: column 13 (logo)');
     expect(result.stderr).toContain('4 problems in');
     expect(result.stderr).toContain('Nothing was built');
+    // A message, once, not a crash.
+    expect(result.stderr.match(/Nothing was built/g)).toHaveLength(1);
+    expect(result.stderr).not.toMatch(/Stack trace|Location:|\n\s+at /);
     expect(treeHashes(outDir)).toEqual(before);
   });
 
@@ -105,16 +108,19 @@ describe('npm run build', () => {
     expect(calcTree).toEqual(originalTree);
   });
 
-  it('replaces the site whole on success and leaves no staging folders behind, only the replaced site as one spare', async () => {
+  it('publishes each build whole in one folder of the build store; keeps the one it replaced and no other', async () => {
     buildSite({ DATA_FILE: 'data/captured-car-models.csv', OUT_DIR: outDir, BASE_URL: 'https://cars.example.com' });
+    const first = realpathSync(outDir);
     buildSite({ DATA_FILE: fixture('good/bom-crlf.csv'), OUT_DIR: outDir, BASE_URL: 'https://cars.example.com', ALLOW_SHRINK: '1' });
     const page = JSON.parse(readFileSync(join(outDir, 'car/api/capture_car/latest/page/1.json'), 'utf8')) as { count: number };
     expect(page.count).toBe(2);
-    expect(readdirSync(workspace).filter((entry) => entry.startsWith('.staging-'))).toEqual([]);
-    // The site it replaced is kept as the next build's starting point; any older spare is removed in the background.
-    const hidden = () => readdirSync(workspace).filter((entry) => entry.startsWith('.'));
-    await expect.poll(() => hidden().length, { timeout: 10_000 }).toBe(1);
-    expect(hidden()[0]).toMatch(/^\.spare-site-[0-9a-f-]{36}$/);
+    expect(readlinkSync(outDir)).toBe('.site.builds/current/site');
+    expect(readlinkSync(`${outDir}-deploy`)).toBe('.site.builds/current/deploy');
+    const store = join(workspace, '.site.builds');
+    const builds = () => readdirSync(store).filter((entry) => /^[0-9a-z]+-[0-9a-f]{8}$/.test(entry));
+    await expect.poll(() => builds().length, { timeout: 10_000 }).toBe(2);
+    expect(realpathSync(join(store, 'previous', 'site'))).toBe(first);
+    expect(builds()).toContain(readlinkSync(join(store, 'current')));
   });
 });
 

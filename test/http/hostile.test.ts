@@ -9,7 +9,8 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticCsv } from '../../scripts/generate.ts';
-import { ASTRO_BUILD, buildSite, fixture, projectRoot, runBuild, tempDir, treeHashes } from '../support/site.ts';
+import { cleanEnvironment } from '../../scripts/lib/servers.ts';
+import { ASTRO_BUILD, fixture, projectRoot, runBuild, tempDir, treeHashes, buildSite } from '../support/site.ts';
 
 const workspace = tempDir('hostile');
 const site = join(workspace, 'dist');
@@ -95,25 +96,31 @@ describe('a build killed mid-way', () => {
     await writeSyntheticCsv(big, 6000);
     const child = spawn(process.execPath, ASTRO_BUILD, {
       cwd: projectRoot,
-      env: { ...process.env, BASE_URL: '', DATA_FILE: big, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, ASTRO_TELEMETRY_DISABLED: '1' },
+      env: { ...cleanEnvironment(), DATA_FILE: big, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, ASTRO_TELEMETRY_DISABLED: '1' },
       stdio: 'ignore',
     });
-    const staging = () => readdirSync(workspace).filter((entry) => entry.startsWith('.staging-'));
-    // Kill it once Astro has started writing into its staging folder.
+    // The builds in the build store beside the site: the published one, and the killed one's.
+    const store = join(workspace, '.dist.builds');
+    const builds = () => readdirSync(store).filter((entry) => /^[0-9a-z]+-[0-9a-f]{8}$/.test(entry));
+    const published = builds();
+    // Kill it once Astro has started writing into its own build folder.
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
-      const [folder] = staging();
-      if (folder && existsSync(join(workspace, folder, '_astro'))) break;
+      const folder = builds().find((entry) => !published.includes(entry));
+      if (folder && existsSync(join(store, folder, 'site/_astro'))) break;
       await new Promise((wait) => setTimeout(wait, 20));
     }
     const exited = new Promise((done) => child.once('exit', done));
     child.kill('SIGKILL');
     await exited;
-    expect(staging()).toHaveLength(1);
+    expect(builds()).toHaveLength(published.length + 1);
     expect(treeHashes(site)).toEqual(goodTree);
 
-    buildSite({ DATA_FILE: fixture('listing-23.csv'), OUT_DIR: site });
-    expect(staging()).toEqual([]);
+    // The next build finds the killed build's folder, trusts nothing kept, and removes it.
+    const next = runBuild({ DATA_FILE: fixture('listing-23.csv'), OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` });
+    expect(next.status, next.stderr).toBe(0);
+    expect(`${next.stdout}${next.stderr}`).toContain('An earlier build was stopped part way');
+    await expect.poll(() => builds().length, { timeout: 10_000 }).toBeLessThanOrEqual(2);
     expect(JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8'))).toMatchObject({ count: 23 });
   });
 });

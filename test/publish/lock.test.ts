@@ -26,7 +26,7 @@ describe('the build lock', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(second).toBe(false);
-    expect(told).toEqual([expect.stringMatching(new RegExp(`^Another build of this site is running \\(pid ${process.pid}, started \\d\\d:\\d\\d:\\d\\d UTC\\); waiting for it to finish…$`))]);
+    expect(told).toEqual([expect.stringMatching(new RegExp(`^Another build is running in this project \\(pid ${process.pid}, started \\d\\d:\\d\\d:\\d\\d UTC\\); waiting for it to finish…$`))]);
     await first.release();
     const lock = await waiting;
     expect(lock.lost()).toBe(false);
@@ -42,7 +42,7 @@ describe('the build lock', () => {
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('close', resolve));
-    expect(existsSync(join(store, 'build.lock'))).toBe(true);
+    expect(existsSync(join(store, 'listing-build.lock'))).toBe(true);
     const started = performance.now();
     const lock = await acquireBuildLock(store, () => undefined);
     expect(performance.now() - started).toBeLessThan(2000);
@@ -55,6 +55,6 @@ describe('the build lock', () => {
     const script = join(workspace, 'hold.ts');
     writeFileSync(script, holder(store, 0));
     expect(spawnSync(process.execPath, [script]).status).toBe(0);
-    expect(existsSync(join(store, 'build.lock'))).toBe(false);
+    expect(existsSync(join(store, 'listing-build.lock'))).toBe(false);
   });
 });
