@@ -11,7 +11,7 @@
  */
 import type { Plugin } from 'vite';
 
-export const ASSUMPTION =
+const ASSUMPTION =
   "Astro renders pages only after an ordinary Vite plugin's buildApp hook of order \"post\" has settled (src/integration/astro-internals.ts)";
 
 /** The plugin hook that holds Astro's page rendering until `ready` settles. */

@@ -22,7 +22,7 @@ import { pagesToRender, renderedCount } from '../publish/reuse.ts';
 import { shrinkRefusal } from '../publish/shrink-guard.ts';
 
 /** What the data side knows of the published build. */
-export interface PublishedData extends PublishedSite {
+interface PublishedData extends PublishedSite {
   /** The preparation it was built from (its records, while they are kept; see prepared.ts). */
   dataKey?: string;
   /** Its page keys, where the same code and addresses made it: only then may its pages be taken. */
@@ -46,7 +46,7 @@ export interface DataSideInput {
   renderFile: string;
 }
 
-export type DataSide =
+type DataSide =
   | { kind: 'problems'; problems: Problem[] }
   | { kind: 'refused'; message: string }
   | {
@@ -80,7 +80,7 @@ function compareRows(input: DataSideInput, prepared: PreparedRecords, records: (
 }
 
 /** Does the data side of a build; `onRecords` is told as soon as the records are prepared (the downloads can start). */
-export async function prepareDataSide(input: DataSideInput, onRecords: (prepared: PreparedRecords) => void = () => undefined): Promise<DataSide> {
+async function prepareDataSide(input: DataSideInput, onRecords: (prepared: PreparedRecords) => void = () => undefined): Promise<DataSide> {
   let phaseStarted = performance.now();
   const phases: [string, number][] = [];
   const endPhase = (name: string) => {

@@ -13,7 +13,7 @@ import { htmlPagePath } from '../listing/routes.ts';
 
 /** URLs a sitemap file holds at most (below the protocol's 50,000). */
 const URLS_PER_FILE = 45_000;
-export const SITEMAP_INDEX = 'sitemap-index.xml';
+const SITEMAP_INDEX = 'sitemap-index.xml';
 
 export async function writeSitemaps(siteDir: string, baseUrl: string, rows: number): Promise<void> {
   const site = `${baseUrl}/`;

@@ -15,7 +15,7 @@
  * new build is a hard link to the published one.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { killPoint } from './kill-points.ts';
@@ -185,13 +185,4 @@ function removeInBackground(...paths: string[]): void {
     stdio: 'ignore',
   });
   child.unref();
-}
-
-/** Whether `path` is a folder (through links). */
-export function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
