@@ -1,14 +1,20 @@
 /**
- * The one thing the integration assumes of Astro beyond its public API, held here so that an
- * upgrade that breaks it fails with a message naming it (test/http/build.test.ts builds the site,
- * which goes through it; package.json pins `astro` to the minor versions the tests ran on).
+ * What the integration assumes of Astro beyond its public API, held here so that an upgrade that
+ * breaks it fails a test that names it (test/http/build.test.ts builds the site through both;
+ * package.json pins `astro` to the minor versions the tests ran on).
  *
- * The data is validated on a worker thread while Astro starts and Vite bundles, and awaited in a
+ * 1. The data is validated on a worker thread while Astro starts and Vite bundles, and awaited in a
  * Vite `buildApp` hook of order "post" of an ordinary plugin (see `awaitDataBeforePages`). Vite runs
  * such hooks in plugin order, and Astro's own, which renders the pages, is `enforce: "post"`: ours
  * therefore ends before any page's `getStaticPaths` runs. Astro offers no hook between bundling and
  * rendering.
+ *
+ * 2. An integration's logger shares its options object, destination included, with Astro's own
+ *    logger (`AstroIntegrationLogger.options` is public, the sharing is not documented): so the
+ *    build can say `directory: dist/` where Astro would name the build's own folder in the store,
+ *    which means nothing to a maintainer (see `namePublishedFolder`).
  */
+import type { AstroIntegrationLogger } from 'astro';
 import type { Plugin } from 'vite';
 
 const ASSUMPTION =
@@ -34,4 +40,18 @@ export function dataReadyBeforePages<T>(read: () => T): T {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     throw new Error(`The pages were rendered before the build's data was ready: an Astro upgrade broke an assumption. ${ASSUMPTION}.`);
   }
+}
+
+type LogMessage = Parameters<AstroIntegrationLogger['options']['destination']['write']>[0];
+
+/** From now on, Astro's messages that name `buildSiteDir` name the published folder `outDir` instead. */
+export function namePublishedFolder(logger: AstroIntegrationLogger, buildSiteDir: string, outDir: string): void {
+  const destination = logger.options.destination;
+  const shown = `${outDir.replace(/\/+$/, '')}/ (published when the build is complete)`;
+  logger.options.destination = {
+    ...(destination.flush && { flush: () => destination.flush?.() }),
+    ...(destination.close && { close: () => destination.close?.() }),
+    write: (chunk: LogMessage) =>
+      destination.write(chunk.message.includes(buildSiteDir) ? { ...chunk, message: chunk.message.replaceAll(`${buildSiteDir}/`, shown).replaceAll(buildSiteDir, shown) } : chunk),
+  };
 }

@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import type { ViteDevServer } from 'vite';
 import { loadConfig, type Config } from '../config.ts';
-import { awaitDataBeforePages } from './astro-internals.ts';
+import { awaitDataBeforePages, namePublishedFolder } from './astro-internals.ts';
 import { abandonBuild, awaitData, finishBuild, PREPARED_DIR, startBuild, type ReadyData, type StartedBuild } from './build.ts';
 import { devData, serveDev, type DevData } from './dev.ts';
 import { Refusal, REFUSED_EXIT_CODE, stopWith } from './refusals.ts';
@@ -37,6 +37,7 @@ export default function listing(): AstroIntegration {
         if (command === 'build') {
           const started = await startBuild(config, root, cacheDir, logger);
           build = started;
+          namePublishedFolder(logger, started.folder.siteDir, config.outDir);
           const stop = (error: unknown): never => {
             if (error instanceof Refusal) stopWith(error, logger, () => abandonBuild(started));
             throw error;

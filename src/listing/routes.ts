@@ -149,7 +149,7 @@ export function staticMethodAnswer(method: string): { status: number; headers: H
   return { status: 405, headers: { 'Content-Type': 'application/json', Allow: STATIC_METHODS }, body: BODIES.methodNotAllowed(method) };
 }
 
-/** Whether a path belongs to the listing API (the only paths `answerListing` answers). */
+/** Whether a path belongs to the listing API (the only paths `resolveListingRequest` answers). */
 export function isListingPath(pathname: string): boolean {
   return pathname === LISTING_PATH || pathname.startsWith(`${LISTING_PATH}/`);
 }
@@ -192,7 +192,7 @@ function lastValue(query: URLSearchParams, name: string): string | undefined {
  * whatever the method, then other methods get 405, OPTIONS its metadata, and GET/HEAD the page,
  * or "Invalid page." for a page that does not exist.
  */
-export function answerListing(request: ListingRequest, state: ListingState): ListingAnswer {
+export function resolveListingRequest(request: ListingRequest, state: ListingState): ListingAnswer {
   const headers: HeaderFields = { ...LISTING_HEADERS };
   const format = lastValue(request.query, QUERY.format);
   const fromPath = request.pathname.startsWith(PAGE_PATH_PREFIX);

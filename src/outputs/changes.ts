@@ -5,7 +5,8 @@
  * error pages, downloads), published as `changes.json` for a CDN purge or a mirror.
  */
 import type { Changes } from '../listing/changes-schema.ts';
-import { htmlPageFile, htmlPagePath, LISTING_PATH, pageFile, pagePath, PUBLISHED } from '../listing/routes.ts';
+import { htmlPageFile, htmlPagePath, LISTING_PATH, pageFile, pagePath } from '../listing/routes.ts';
+import { DOWNLOADS } from './downloads.ts';
 import type { Manifest } from './manifest.ts';
 
 export type { Changes } from '../listing/changes-schema.ts';
@@ -60,7 +61,7 @@ export function changesOf(previous: PreviousSite | undefined, built: BuiltSite):
     if (jsonChanged || lastMoved) for (const url of pageUrls(page, page === manifest.pageCount || page === oldPages)) if (url !== htmlPagePath(page)) urls.add(url);
     if (htmlChanged) urls.add(htmlPagePath(page));
   }
-  const downloads = [PUBLISHED.allJson, PUBLISHED.allCsv, PUBLISHED.searchIndex].filter((path) => !previous || built.changedFiles.has(path.slice(1)));
+  const downloads = DOWNLOADS.filter((path) => !previous || built.changedFiles.has(path.slice(1)));
   const others = [...built.changedFiles, ...built.removedFiles].filter((path) => !pageFiles.has(path) && !built.notServed.has(path));
   for (const url of others.map(fileUrl).sort()) urls.add(url);
   return {

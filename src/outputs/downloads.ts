@@ -1,21 +1,21 @@
 /**
  * What the build writes beside the Astro pages, streamed so that a million rows never become one
  * string: the whole-listing downloads (`all.json`, `all.csv`) and the search index, made once per
- * distinct data file (see `data-cache.ts`), and last the manifest with the SHA-256 of every page
- * and download as published.
+ * distinct data file (see src/data/prepared.ts).
  */
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { allCsv, allJson } from '../listing/export.ts';
-import { PAGE_SIZE, pageCount, pageNumbers } from '../listing/pagination.ts';
-import { MANIFEST_FILE, type Manifest } from './manifest.ts';
 import type { RecordChunks, RecordText } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
-import { pageFile, pagePath, PUBLISHED } from '../listing/routes.ts';
+import { PUBLISHED } from '../listing/routes.ts';
 import { searchIndexText, searchTablesOf } from './search-index.ts';
 import { logoUrl } from '../listing/serialise.ts';
+
+/** The downloads, as URL paths of the site: the one list the build, the dev server and the change report use. */
+export const DOWNLOADS = [PUBLISHED.allJson, PUBLISHED.allCsv, PUBLISHED.searchIndex] as const;
 
 /** Beside the downloads: each record's byte length in each, and what else decides their bytes. */
 const RECORD_BYTES_FILE = 'record-bytes.v8';
@@ -189,44 +189,3 @@ export function writeDownloadFiles(dir: string, listing: () => RecordChunks, ass
   writeFileSync(join(dir, RECORD_BYTES_FILE), serialize(bytes));
   return hashes;
 }
-
-export interface ManifestInput {
-  count: number;
-  baseUrl: string;
-  assetsUrl: string;
-  data: Manifest['data'];
-  /** The downloads' hashes by URL path; the manifest lists all.json and all.csv. */
-  downloads: Record<string, string>;
-  /** A page's hash where it is known without reading the file (its bytes did not change). */
-  knownPageHash?: (page: number) => string | undefined;
-  builtAt?: Date;
-}
-
-/** The manifest of the built site `siteDir`, its pages hashed as Astro wrote them. */
-export function manifestOf(siteDir: string, input: ManifestInput): Manifest {
-  const files: Record<string, string> = {};
-  // Small files read synchronously: three times faster here than batches of promises, which pay a
-  // thread-pool round trip per open, read and close.
-  for (const page of pageNumbers(input.count)) {
-    files[pagePath(page)] =
-      input.knownPageHash?.(page) ?? createHash('sha256').update(readFileSync(join(siteDir, pageFile(page)))).digest('hex');
-  }
-  for (const path of [PUBLISHED.allJson, PUBLISHED.allCsv]) {
-    const hash = input.downloads[path];
-    if (hash !== undefined) files[path] = hash;
-  }
-  return {
-    count: input.count,
-    pageCount: pageCount(input.count),
-    pageSize: PAGE_SIZE,
-    baseUrl: input.baseUrl,
-    assetsUrl: input.assetsUrl,
-    builtAt: (input.builtAt ?? new Date()).toISOString(),
-    data: input.data,
-    files,
-  };
-}
-
-export const manifestJson = (manifest: Manifest): string => JSON.stringify(manifest, null, 2);
-
-export const manifestPath = (siteDir: string): string => join(siteDir, MANIFEST_FILE);

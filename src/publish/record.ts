@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { PageKeys } from '../listing/page-keys.ts';
 
-const RECORD_FILE = 'record.v8';
+const BUILD_RECORD_FILE = 'build-record.v8';
 /** Bumped when the record's shape changes: a record of another version is no record. */
 const VERSION = 1;
 
@@ -27,7 +27,7 @@ export interface BuildRecord {
 
 export function readRecord(buildDir: string): BuildRecord | undefined {
   try {
-    const record = deserialize(readFileSync(join(buildDir, RECORD_FILE))) as Partial<BuildRecord>;
+    const record = deserialize(readFileSync(join(buildDir, BUILD_RECORD_FILE))) as Partial<BuildRecord>;
     return record.version === VERSION ? (record as BuildRecord) : undefined;
   } catch {
     return undefined;
@@ -35,7 +35,7 @@ export function readRecord(buildDir: string): BuildRecord | undefined {
 }
 
 export function writeRecord(buildDir: string, record: Omit<BuildRecord, 'version'>): void {
-  const file = join(buildDir, RECORD_FILE);
+  const file = join(buildDir, BUILD_RECORD_FILE);
   writeFileSync(`${file}.tmp`, serialize({ version: VERSION, ...record }));
   renameSync(`${file}.tmp`, file);
 }

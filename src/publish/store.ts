@@ -4,7 +4,7 @@
  *
  *   .dist.builds/<id>/site/      the site a build made
  *   .dist.builds/<id>/deploy/    its host files (and Vercel's copy of the site)
- *   .dist.builds/<id>/record.v8  what the next build needs of it (see record.ts)
+ *   .dist.builds/<id>/build-record.v8  what the next build needs of it (see record.ts)
  *   .dist.builds/current         symbolic link to the published build's folder
  *   dist   → .dist.builds/current/site
  *   deploy → .dist.builds/current/deploy

@@ -9,10 +9,11 @@ import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { ViteDevServer } from 'vite';
-import { DOWNLOADS, type PreparedData } from '../data/prepared.ts';
+import type { PreparedData } from '../data/prepared.ts';
+import { DOWNLOADS } from '../outputs/downloads.ts';
 import { readRecordFile } from '../data/record-store.ts';
-import { manifestJson, manifestOf } from '../outputs/downloads.ts';
-import { replyTo } from './handler.ts';
+import { manifestJson, manifestOf } from '../outputs/manifest.ts';
+import { listingReply } from './handler.ts';
 import { PUBLISHED, isListingPath, siteHeaders, staticMethodAnswer } from '../listing/routes.ts';
 import type { CarModel } from '../data/schema.ts';
 import { serialisePage, type Addresses } from '../listing/serialise.ts';
@@ -29,7 +30,8 @@ export interface DevListing {
   virtualModuleId: string;
 }
 
-const CONTENT_TYPES: Record<string, string> = {
+/** Keyed by the one list of downloads: a download added there must be given its type here. */
+const CONTENT_TYPES: Record<(typeof DOWNLOADS)[number], string> = {
   [PUBLISHED.allJson]: 'application/json',
   [PUBLISHED.allCsv]: 'text/csv; charset=utf-8',
   [PUBLISHED.searchIndex]: 'application/json',
@@ -66,7 +68,8 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
     const url = new URL(request.url ?? '/', 'http://dev.invalid');
     const path = url.pathname;
     const method = request.method ?? 'GET';
-    const isDownload = (DOWNLOADS as readonly string[]).includes(path);
+    const download = DOWNLOADS.find((known) => known === path);
+    const isDownload = download !== undefined;
     if (!isListingPath(path)) {
       // The site's own files answer as on the preview server: its headers, and GET and HEAD only.
       const refused = staticMethodAnswer(method);
@@ -87,7 +90,7 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
     }
     if (isListingPath(path)) {
       const pageOf = (page: number) => serialisePage(records(prepared), page, listing.addresses);
-      const reply = await replyTo(
+      const reply = await listingReply(
         { method, url, ifNoneMatch: request.headers['if-none-match'] ?? null },
         {
           state: { count: prepared.rows, baseUrl: listing.addresses.baseUrl },
@@ -118,7 +121,7 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
       response.end(method === 'HEAD' ? undefined : manifest.json);
       return;
     }
-    response.writeHead(200, { ...headers, 'Content-Type': CONTENT_TYPES[path] ?? 'application/octet-stream' });
+    response.writeHead(200, { ...headers, 'Content-Type': download ? CONTENT_TYPES[download] : 'application/octet-stream' });
     if (method === 'HEAD') response.end();
     else createReadStream(join(prepared.downloadsDir, path.slice(1))).pipe(response);
   };

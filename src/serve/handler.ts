@@ -5,7 +5,7 @@
  * worker and the Netlify and Vercel edge functions all call it; each host only says how it reads
  * a page file of the built site.
  */
-import { answerListing, pageFile, type HeaderFields, type ListingState } from '../listing/routes.ts';
+import { resolveListingRequest, pageFile, type HeaderFields, type ListingState } from '../listing/routes.ts';
 
 export interface ListingSite {
   state: ListingState;
@@ -58,14 +58,14 @@ export interface ListingReply {
  * The answer to a request for a listing path (`isListingPath`; other paths are the host's static
  * files), as plain data: the Node adapter writes it out without building Fetch objects per request.
  */
-export async function replyTo(request: ListingRequestLine, site: ListingSite): Promise<ListingReply> {
+export async function listingReply(request: ListingRequestLine, site: ListingSite): Promise<ListingReply> {
   let pathname: string;
   try {
     pathname = decodeURIComponent(request.url.pathname);
   } catch {
     return { status: 400, headers: JSON_TYPE, body: '{"detail":"Bad request."}' };
   }
-  const answer = answerListing({ method: request.method, pathname, query: request.url.searchParams }, site.state);
+  const answer = resolveListingRequest({ method: request.method, pathname, query: request.url.searchParams }, site.state);
   if (!('page' in answer)) return { status: answer.status, headers: answer.headers, body: answer.body };
   const body = await site.readPage(answer.page, request.url);
   if (body === undefined) return { status: 500, headers: JSON_TYPE, body: '{"detail":"The page file is missing from the built site."}' };
@@ -76,8 +76,8 @@ export async function replyTo(request: ListingRequestLine, site: ListingSite): P
 }
 
 /** The same answer on the Fetch API, for the edge functions and workers. */
-export async function answerRequest(request: Request, site: ListingSite): Promise<Response> {
-  const reply = await replyTo({ method: request.method, url: new URL(request.url), ifNoneMatch: request.headers.get('if-none-match') }, site);
+export async function listingResponse(request: Request, site: ListingSite): Promise<Response> {
+  const reply = await listingReply({ method: request.method, url: new URL(request.url), ifNoneMatch: request.headers.get('if-none-match') }, site);
   const body = reply.status === 304 ? null : typeof reply.body === 'string' ? reply.body : (reply.body as Uint8Array<ArrayBuffer>);
   return new Response(body, { status: reply.status, headers: reply.headers });
 }

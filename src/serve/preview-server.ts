@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import serveHandler from 'serve-handler';
 import { MANIFEST_FILE, manifestSchema, type Manifest } from '../outputs/manifest.ts';
-import { replyTo } from './handler.ts';
+import { listingReply } from './handler.ts';
 import { isListingPath, pageFile, pagePath, siteHeaders, staticMethodAnswer, type HeaderFields } from '../listing/routes.ts';
 
 export interface PreviewOptions {
@@ -109,7 +109,7 @@ function safePathname(rawPath: string): string | undefined {
 }
 
 /** The Node side of the one request handler: the request's method, URL and If-None-Match in, the reply written out. */
-async function answerListingRequest(
+async function sendListingReply(
   request: IncomingMessage,
   response: ServerResponse,
   method: string,
@@ -122,7 +122,7 @@ async function answerListingRequest(
     return;
   }
   const ifNoneMatch = request.headers['if-none-match'] ?? null;
-  const reply = await replyTo(
+  const reply = await listingReply(
     { method, url: new URL(request.url ?? '/', 'http://preview.invalid'), ifNoneMatch },
     { state: manifest, readPage: (page) => site.page(page), pageHash: (page) => manifest.files[pagePath(page)] },
   );
@@ -158,7 +158,7 @@ export function createPreviewServer({ outDir }: PreviewOptions): Server {
     }
 
     if (isListingPath(pathname)) {
-      await answerListingRequest(request, response, method, outDir, site);
+      await sendListingReply(request, response, method, outDir, site);
       return;
     }
     const refused = staticMethodAnswer(method);

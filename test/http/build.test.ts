@@ -77,6 +77,10 @@ describe('npm run build', () => {
       '{"count":0,"next":null,"previous":null,"results":[]}',
     );
     expect(existsSync(join(outDir, 'car/api/capture_car/latest/page/2.json'))).toBe(false);
+    // The log names the published folder, never the build's own folder in the store (assumption 2
+    // of src/integration/astro-internals.ts: Astro's logger takes the integration's destination).
+    expect(`${result.stdout}${result.stderr}`, 'src/integration/astro-internals.ts, assumption 2').not.toContain('.site.builds');
+    expect(result.stdout).toContain(`directory: ${outDir}/ (published when the build is complete)`);
   });
 
   it('fails on bad data with every problem, builds nothing and leaves the last good site byte-identical', () => {

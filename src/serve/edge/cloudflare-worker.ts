@@ -4,7 +4,7 @@
  * worker answers the listing with the one request handler and reads page files through the ASSETS
  * binding. Bundled by the build with the listing's state.
  */
-import { answerRequest } from '../handler.ts';
+import { listingResponse } from '../handler.ts';
 import { isListingPath, pageFile, type ListingState } from '../../listing/routes.ts';
 
 declare const __LISTING_STATE__: ListingState;
@@ -16,7 +16,7 @@ interface Env {
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     if (!isListingPath(new URL(request.url).pathname)) return env.ASSETS.fetch(request);
-    return answerRequest(request, {
+    return listingResponse(request, {
       state: __LISTING_STATE__,
       readPage: async (page, url) => {
         const file = await env.ASSETS.fetch(new URL(`/${pageFile(page)}`, url));

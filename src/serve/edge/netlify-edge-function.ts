@@ -3,7 +3,7 @@
  * the one request handler, reading page files from the site past itself. Netlify's `_redirects`
  * cannot send `Allow`, OPTIONS bodies or 405s; this can. Bundled by the build with the listing's state.
  */
-import { answerRequest, fetchPageFile, PAGE_FILE_REQUEST_HEADER } from '../handler.ts';
+import { listingResponse, fetchPageFile, PAGE_FILE_REQUEST_HEADER } from '../handler.ts';
 import type { ListingState } from '../../listing/routes.ts';
 
 declare const __LISTING_STATE__: ListingState;
@@ -19,5 +19,5 @@ export default async function listing(request: Request): Promise<Response | unde
   if (request.headers.has(PAGE_FILE_REQUEST_HEADER)) return undefined;
   const url = new URL(request.url);
   if (HTML_LOOKUP.test(url.pathname)) url.pathname = url.pathname.replace(HTML_LOOKUP, '');
-  return answerRequest(new Request(url, request), { state: __LISTING_STATE__, readPage: fetchPageFile });
+  return listingResponse(new Request(url, request), { state: __LISTING_STATE__, readPage: fetchPageFile });
 }

@@ -4,7 +4,7 @@
  * passes the path asked for as `listing_path`, since a rewrite may change the URL the function sees.
  * Bundled by the build with the listing's state.
  */
-import { answerRequest, fetchPageFile } from '../handler.ts';
+import { listingResponse, fetchPageFile } from '../handler.ts';
 import type { ListingState } from '../../listing/routes.ts';
 
 declare const __LISTING_STATE__: ListingState;
@@ -19,5 +19,5 @@ export default async function listing(request: Request): Promise<Response> {
     url.searchParams.delete(LISTING_PATH_PARAMETER);
     url.pathname = path;
   }
-  return answerRequest(new Request(url, request), { state: __LISTING_STATE__, readPage: fetchPageFile });
+  return listingResponse(new Request(url, request), { state: __LISTING_STATE__, readPage: fetchPageFile });
 }
