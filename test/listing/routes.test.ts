@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { answerListing, BODIES, linkHeader, LISTING_HEADERS, pageFile, pageLink, pagePath } from '../../src/listing/routes.ts';
+import { resolveListingRequest, BODIES, linkHeader, LISTING_HEADERS, pageFile, pageLink, pagePath } from '../../src/listing/routes.ts';
 
 const state = { count: 23, baseUrl: 'https://cars.example.com' };
 const ask = (method: string, target: string) => {
   const url = new URL(target, 'http://preview');
-  return answerListing({ method, pathname: url.pathname, query: url.searchParams }, state);
+  return resolveListingRequest({ method, pathname: url.pathname, query: url.searchParams }, state);
 };
 
 describe('the route table', () => {
@@ -23,7 +23,7 @@ describe('the route table', () => {
   });
 });
 
-describe('answerListing answers as the origin does', () => {
+describe('resolveListingRequest answers as the origin does', () => {
   it('serves the page selected by the query or the path, with the listing headers', () => {
     for (const target of ['/car/api/capture_car/latest?page=2', '/car/api/capture_car/latest?format=api&page=2',
       '/car/api/capture_car/latest?page=2&format=json', '/car/api/capture_car/latest/page/2']) {
