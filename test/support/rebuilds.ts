@@ -258,25 +258,31 @@ function comparable(tree: Tree, site: string | undefined): Record<string, string
 }
 
 interface Published {
-  /** The build folder dist/ shows, or undefined. */
+  /** The build folders dist/ and deploy/ show, or undefined. */
   real: string | undefined;
+  realDeploy: string | undefined;
   site: Tree;
   deploy: Tree;
   allJson: string | undefined;
+  dataSha256: string | undefined;
+}
+
+function realOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function publishedState(site: string, deploy: string): Published {
-  let real: string | undefined;
-  try {
-    real = realpathSync(site);
-  } catch {
-    real = undefined;
-  }
   return {
-    real,
+    real: realOrUndefined(site),
+    realDeploy: realOrUndefined(deploy),
     site: treeOf(site),
     deploy: treeOf(deploy),
     allJson: existsSync(join(site, 'all.json')) ? readFileSync(join(site, 'all.json'), 'utf8') : undefined,
+    dataSha256: existsSync(join(site, 'manifest.json')) ? (JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8')) as { data: { sha256: string } }).data.sha256 : undefined,
   };
 }
 
@@ -313,7 +319,7 @@ function sameAsClean(kind: string, actual: Record<string, string>, clean: Record
 const rowsById = (text: string | undefined) => new Map(((text ? JSON.parse(text) : []) as Record<string, unknown>[]).map((row) => [row['id'] as number, JSON.stringify(row)]));
 
 /** changes.json against the real differences between `before` and the published site now. */
-function checkChanges(site: string, before: Published, after: Published): void {
+function checkChanges(where: string, site: string, before: Published, after: Published): void {
   const changes = JSON.parse(readFileSync(join(site, 'changes.json'), 'utf8')) as {
     rows: { added: number[]; removed: number[]; changed: { id: number }[] };
     urls: string[];
@@ -325,9 +331,9 @@ function checkChanges(site: string, before: Published, after: Published): void {
   const removed = [...old.keys()].filter((id) => !now.has(id)).sort();
   const changed = [...now.keys()].filter((id) => old.has(id) && old.get(id) !== now.get(id)).sort();
   const sorted = (ids: number[]) => [...ids].sort();
-  check(JSON.stringify(sorted(changes.rows.added)) === JSON.stringify(added), () => `changes.json rows.added ${JSON.stringify(changes.rows.added)}, really ${JSON.stringify(added)}`);
-  check(JSON.stringify(sorted(changes.rows.removed)) === JSON.stringify(removed), () => `changes.json rows.removed differ from the real ones`);
-  check(JSON.stringify(sorted(changes.rows.changed.map(({ id }) => id))) === JSON.stringify(changed), () => `changes.json rows.changed differ from the real ones`);
+  check(JSON.stringify(sorted(changes.rows.added)) === JSON.stringify(added), () => `${where}: changes.json rows.added ${JSON.stringify(changes.rows.added)}, really ${JSON.stringify(added)}`);
+  check(JSON.stringify(sorted(changes.rows.removed)) === JSON.stringify(removed), () => `${where}: changes.json rows.removed differ from the real ones`);
+  check(JSON.stringify(sorted(changes.rows.changed.map(({ id }) => id))) === JSON.stringify(changed), () => `${where}: changes.json rows.changed differ from the real ones`);
   // Every served file whose bytes changed, or that is gone, has its URL listed.
   const urls = new Set(changes.urls);
   const notServed = /(^|\/)(\.htaccess|_headers|_redirects|vercel\.json|\.assetsignore)$/;
@@ -337,17 +343,17 @@ function checkChanges(site: string, before: Published, after: Published): void {
     if (before.site.files.get(name)?.hash === after.site.files.get(name)?.hash) continue;
     const page = /^car\/api\/capture_car\/latest\/page\/(\d+)\.json$/.exec(name);
     const path = page ? pagePath(Number(page[1])) : `/${name.replace(/(^|\/)index\.html$/, '$1')}`;
-    check(urls.has(`${baseUrl}${path}`), () => `changes.json does not list ${baseUrl}${path}, whose file ${name} changed`);
+    check(urls.has(`${baseUrl}${path}`), () => `${where}: changes.json does not list ${baseUrl}${path}, whose file ${name} changed`);
   }
 }
 
 /** Changed files are newer than the ones they replace; unchanged ones keep their time. */
-function checkTimes(before: Tree, after: Tree): void {
+function checkTimes(where: string, before: Tree, after: Tree): void {
   for (const [name, now] of after.files) {
     const then = before.files.get(name);
     if (!then) continue;
-    if (then.hash === now.hash) check(now.mtimeNs === then.mtimeNs, () => `${name}: bytes unchanged but its time changed`);
-    else check(now.mtimeNs > then.mtimeNs, () => `${name}: bytes changed but it is not newer than the file it replaced`);
+    if (then.hash === now.hash) check(now.mtimeNs === then.mtimeNs, () => `${where}: ${name}: bytes unchanged but its time changed`);
+    else check(now.mtimeNs > then.mtimeNs, () => `${where}: ${name}: bytes changed but it is not newer than the file it replaced`);
   }
 }
 
@@ -377,7 +383,9 @@ export interface RebuildSummary {
 
 export async function runRebuilds({ seed, rounds, rows, log = () => undefined }: RebuildOptions): Promise<RebuildSummary> {
   const started = performance.now();
-  const random = randomOf(seed);
+  // Each round draws from its own generator: a kill's timing or the winner of two builds at once
+  // does not change what later rounds do, so a seed replays the same rounds.
+  let random = randomOf(seed);
   const workspace = tempDir('rebuilds');
   const summary: RebuildSummary = { seed, rounds, builds: 0, published: 0, refused: 0, killed: 0, killedAfterPublishing: 0, concurrent: 0, seconds: 0 };
   try {
@@ -387,6 +395,7 @@ export async function runRebuilds({ seed, rounds, rows, log = () => undefined }:
     const store = storeDirOf(site);
     const dataFile = join(workspace, 'cars.csv');
     let data = generated(rows, dataFile);
+    // Every draw is made whether or not it is used, for the same reason.
     const history: Dataset[] = [];
     let env: Env = { BASE_URL: 'https://cars.example.com', ASSETS_URL: 'https://img.example.com/logos' };
     let allowShrinkNext = false;
@@ -423,21 +432,23 @@ export async function runRebuilds({ seed, rounds, rows, log = () => undefined }:
 
     for (let round = 1; round <= rounds; round += 1) {
       const where = `seed ${seed}, round ${round}`;
+      random = randomOf(seed * 100_003 + round);
       // The maintainer's actions between builds.
       const actions: string[] = [];
-      if (random.chance(0.08)) {
+      const [deleteDist, deleteCaches, deletePrevious, editSource, goBack, newAddresses] = [0.08, 0.08, 0.08, 0.06, 0.12, 0.08].map((p) => random.chance(p));
+      if (deleteDist) {
         rmSync(site, { recursive: true, force: true });
         actions.push('deleted dist/');
       }
-      if (random.chance(0.08)) {
+      if (deleteCaches) {
         rmSync(join(project, 'node_modules/.astro'), { recursive: true, force: true });
         actions.push('deleted the caches');
       }
-      if (random.chance(0.08) && isLink(join(store, 'previous'))) {
+      if (deletePrevious && isLink(join(store, 'previous')) && existsSync(join(store, 'previous'))) {
         rmSync(realpathSync(join(store, 'previous')), { recursive: true, force: true });
         actions.push('deleted the kept previous build');
       }
-      if (random.chance(0.06)) {
+      if (editSource) {
         const pagination = join(project, 'src/components/Pagination.astro');
         writeFileSync(pagination, `${readFileSync(pagination, 'utf8')}\n<span hidden>edit ${(templateEdits += 1)}</span>\n`);
         actions.push('edited a source file');
@@ -451,10 +462,10 @@ export async function runRebuilds({ seed, rounds, rows, log = () => undefined }:
         extra['ALLOW_SHRINK'] = '1';
         allowShrinkNext = false;
         editName = 'the shrink again, allowed';
-      } else if (history.length > 2 && random.chance(0.12)) {
+      } else if (history.length > 2 && goBack) {
         data = copyOf(history[history.length - 1 - random.int(Math.min(history.length, 4))]!);
         editName = 'back to the data of an earlier build';
-      } else if (random.chance(0.08)) {
+      } else if (newAddresses) {
         env = random.chance(0.5) ? { ...env, BASE_URL: random.pick(['https://cars.example.com', 'https://listing.example.org/cars']) } : { ...env, ASSETS_URL: random.pick(['https://img.example.com/logos', 'https://cdn.example.org/img']) };
         editName = 'new addresses';
       } else {
@@ -498,14 +509,21 @@ export async function runRebuilds({ seed, rounds, rows, log = () => undefined }:
         summary.concurrent += 1;
         check(a.status === 0 || (a.status === 1 && /would remove/.test(a.output)), () => `${where}: the first of two builds failed:\n${a.output}`);
         check(b.status === 0, () => `${where}: the second of two builds failed:\n${b.output}`);
-        const published = JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8')) as { data: { sha256: string } };
+        // The build that published last won: its data file is the one the manifest names.
+        const published = JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8')) as { data: { sha256: string; file: string } };
+        const otherWon = published.data.file.endsWith('other.csv');
+        const winner = otherWon ? otherText : text;
         const sha = (value: string) => createHash('sha256').update(value).digest('hex');
-        const winner = published.data.sha256 === sha(text) ? text : otherText;
-        check(published.data.sha256 === sha(winner), () => `${where}: dist/ was built from neither file`);
-        checkBuildsIntact(before);
-        await expectClean(where, winner, env, winner === text ? dataFile : otherFile);
+        check(published.data.sha256 === sha(winner), () => `${where}: dist/ names ${published.data.file} but holds other data`);
+        checkBuildsIntact(where, before);
+        await expectClean(where, winner, env, otherWon ? otherFile : dataFile);
+        const after = publishedState(site, deploy);
+        checkTimes(where, before.site, after.site);
+        // The winner's change report describes what it replaced: checked when that was the site before the pair.
+        const report = JSON.parse(readFileSync(join(site, 'changes.json'), 'utf8')) as { previousDataSha256: string | null };
+        if (before.allJson !== undefined && before.dataSha256 !== undefined && report.previousDataSha256 === before.dataSha256) checkChanges(where, site, before, after);
         publishedWith = { text: winner, env: { ...env } };
-        data = winner === text ? data : copyOf(otherData);
+        data = otherWon ? copyOf(otherData) : data;
         if (a.status === 1) allowShrinkNext = false;
         summary.published += 1;
       } else {
@@ -516,7 +534,7 @@ export async function runRebuilds({ seed, rounds, rows, log = () => undefined }:
         const run = await running.done;
         summary.builds += 1;
         const after = publishedState(site, deploy);
-        checkBuildsIntact(before);
+        checkBuildsIntact(where, before);
         if (run.signal === 'SIGKILL') {
           summary.killed += 1;
           // Killed: what is published is the old site, or (after the rename) the new one, whole.
@@ -527,7 +545,7 @@ export async function runRebuilds({ seed, rounds, rows, log = () => undefined }:
           } else {
             summary.killedAfterPublishing += 1;
             await expectClean(`${where} (killed after publishing)`, text, env);
-            checkTimes(before.site, after.site);
+            checkTimes(where, before.site, after.site);
             publishedWith = { text, env: { ...env } };
             history.push(copyOf(data));
           }
@@ -545,8 +563,8 @@ export async function runRebuilds({ seed, rounds, rows, log = () => undefined }:
           buildMs = (buildMs + (performance.now() - startedAt)) / 2;
           summary.published += 1;
           await expectClean(where, text, env);
-          checkTimes(before.site, after.site);
-          if (before.allJson !== undefined && publishedWith && before.real !== undefined) checkChanges(site, before, after);
+          checkTimes(where, before.site, after.site);
+          if (before.allJson !== undefined && publishedWith && before.real !== undefined) checkChanges(where, site, before, after);
           publishedWith = { text, env: { ...env } };
           history.push(copyOf(data));
         }
@@ -556,9 +574,9 @@ export async function runRebuilds({ seed, rounds, rows, log = () => undefined }:
     return summary;
 
     /** The build that was published before (now the kept previous one, or still current) is as it was: nothing published was written again. */
-    function checkBuildsIntact(before: Published): void {
-      if (before.real === undefined || !existsSync(before.real)) return;
-      sameTrees(treeOf(before.real), before.site, 'the replaced build', true);
+    function checkBuildsIntact(where: string, before: Published): void {
+      if (before.real !== undefined && existsSync(before.real)) sameTrees(treeOf(before.real), before.site, `${where}: the replaced build's site`, true);
+      if (before.realDeploy !== undefined && existsSync(before.realDeploy)) sameTrees(treeOf(before.realDeploy), before.deploy, `${where}: the replaced build's deploy/`, true);
     }
   } finally {
     rmSync(workspace, { recursive: true, force: true });
