@@ -3,12 +3,13 @@
  * as they do from the preview server, byte for byte against the fixture build, and the downloads,
  * search index and manifest are there.
  */
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { listingBehaviour } from '../support/listing-behaviour.ts';
-import { fixture } from '../support/site.ts';
-import { startDevServer, type RunningDevServer } from '../../scripts/lib/servers.ts';
+import { ASTRO_BUILD, fixture, projectRoot, tempDir, treeHashes } from '../support/site.ts';
+import { cleanEnvironment, startDevServer, type RunningDevServer } from '../../scripts/lib/servers.ts';
 
 describe('astro dev with the listing integration', () => {
   let dev: RunningDevServer | undefined;
@@ -39,5 +40,34 @@ describe('astro dev with the listing integration', () => {
   it('renders the HTML pages from the same data', async () => {
     const html = await (await fetch(`${dev!.origin}/page/3/`)).text();
     expect(html).toContain('Models 21–23 of 23');
+  });
+
+  it('runs beside a build: the build publishes what a build alone publishes, and dev goes on answering', async () => {
+    const workspace = tempDir('dev-beside-build');
+    try {
+      const env = { DATA_FILE: fixture('listing-23.csv'), BASE_URL: inject('baseUrl'), ASSETS_URL: `${inject('origin')}/assets` };
+      const site = join(workspace, 'site');
+      // The build runs in its own process while dev keeps answering requests, one after another.
+      const build = spawn(process.execPath, ASTRO_BUILD, {
+        cwd: projectRoot,
+        env: { ...cleanEnvironment(), ASTRO_TELEMETRY_DISABLED: '1', ...env, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` },
+        stdio: 'ignore',
+      });
+      const exited = new Promise<number | null>((done) => build.once('exit', done));
+      let running = true;
+      void exited.then(() => (running = false));
+      const statuses: number[] = [];
+      for (let page = 1; running; page = (page % 3) + 1) statuses.push((await fetch(`${dev!.origin}/car/api/capture_car/latest?page=${page}`)).status);
+      expect(await exited).toBe(0);
+      expect(statuses.length).toBeGreaterThan(5);
+      expect(new Set(statuses)).toEqual(new Set([200]));
+      const { 'manifest.json': _builtManifest, 'changes.json': _builtChanges, ...builtTree } = treeHashes(site);
+      const { 'manifest.json': _fixtureManifest, 'changes.json': _fixtureChanges, ...fixtureTree } = treeHashes(outDir);
+      expect(builtTree).toEqual(fixtureTree);
+      const page = await fetch(`${dev!.origin}/car/api/capture_car/latest?page=3`);
+      expect(await page.text()).toBe(readFileSync(join(outDir, 'car/api/capture_car/latest/page/3.json'), 'utf8'));
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
   });
 });
