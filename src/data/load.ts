@@ -29,8 +29,12 @@ export interface LoadProgress {
   /** Called every `every` rows with the number of rows read so far. */
   onRows?: (rows: number) => void;
   every?: number;
-  /** Called instead when only the rows changed since an earlier version were checked (see load-since.ts). */
-  onChangedRows?: (checked: number, rows: number) => void;
+  /**
+   * Called instead when only the rows not in an earlier version were checked (see edit.ts): how
+   * many were (those with an earlier row's id, changed, and the others, added), how many rows are
+   * an earlier row's text (at its position or moved), and how many earlier rows are gone.
+   */
+  onChangedRows?: (rows: { validated: number; changed: number; added: number; unchanged: number; removed: number }) => void;
 }
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;

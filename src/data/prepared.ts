@@ -163,7 +163,7 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
   if ('problems' in text) return { problems: text.problems };
   const earlier = since === undefined || since === key ? undefined : earlierValidation(join(cacheDir, since), code);
   const edited = earlier && loadSince(text, dataFile, earlier);
-  if (edited) progress?.onChangedRows?.(edited.changed.length, edited.records.length);
+  if (edited) progress?.onChangedRows?.(edited.counts);
   const { records, problems } = edited ? { records: edited.records, problems: [] } : loadText(text, dataFile, progress);
   if (problems.length > 0) return { problems };
   const staging = `${dir}.${process.pid}.tmp`;
@@ -171,9 +171,10 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
   mkdirSync(staging, { recursive: true });
   writeRecordFile(join(staging, RECORDS_FILE), records);
   writeFileSync(join(staging, TEXT_FILE), text.body);
-  // The downloads copy the unchanged rows' bytes from the earlier preparation's.
-  // (Not where most rows moved, a row inserted near the top: little to copy, and a long list.)
-  if (edited && since !== undefined && edited.changed.length <= records.length / 2) {
+  // The downloads copy the unchanged rows' bytes from the earlier preparation's, by position: only
+  // where no row moved (a row inserted or deleted before others moves them), and not where most
+  // rows changed (little to copy, and a long list).
+  if (edited && since !== undefined && edited.inPlace && edited.changed.length <= records.length / 2) {
     writeFileSync(join(staging, SINCE_FILE), JSON.stringify({ key: since, changed: edited.changed }));
   }
   const { format } = text;

@@ -5,30 +5,21 @@ import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeCsv, loadCsv, type CsvText } from '../../src/data/load.ts';
-import { loadSince, recordSpans, type EarlierValidation } from '../../src/data/edit.ts';
+import { loadSince, recordSpans, type EarlierValidation, type RecordSpans, type SinceValidation } from '../../src/data/edit.ts';
 import { inChunks } from '../../src/data/record-store.ts';
+import type { CarModel } from '../../src/data/schema.ts';
 
 const FILE = 'cars.csv';
 const embedded = readFileSync('data/captured-car-models.csv', 'utf8');
-const [header, ...embeddedRows] = embedded.replace(/\n$/, '').split('\n') as [string, ...string[]];
-// Rows with quoted cells, one holding a line break and doubled quotes: a record of two lines.
+const [embeddedHeader, ...embeddedRows] = embedded.replace(/\n$/, '').split('\n') as [string, ...string[]];
+// Rows with quoted cells, one holding a line break and doubled quotes (a record of two lines), one
+// a CRLF and one a lone CR (content inside quotes, whatever the file's line ends).
 const quotedRows = [
   '90001,"豐田 Toyota ""Limited"", 7-Seater",90001,7,7,2487,2487,549000,689000,true,false,90001,',
   '90002,"凌志 Lexus RX\nLong Range",90002,5,5,2393,2393,600000,650000,true,false,90002,media/brand/logo/lexus.svg',
+  '90003,"寶馬 BMW X5\r\nxDrive40i",90003,5,7,2998,2998,900000,990000,true,false,90003,media/brand/logo/bmw.svg',
+  '90004,"平治 Mercedes-Benz C 200\rAMG Line",90004,5,5,1496,1496,420000,420000,true,false,90004,media/brand/logo/mercedes-benz.svg',
 ];
-const baseRows = [...embeddedRows.slice(0, 40), ...quotedRows, ...embeddedRows.slice(40, 60)];
-
-const textOf = (rows: readonly string[], lineEnd = '\n') => `${[header, ...rows].join(lineEnd)}${lineEnd}`;
-const decoded = (text: string): CsvText => {
-  const result = decodeCsv(Buffer.from(text), FILE);
-  if ('problems' in result) throw new Error('not text');
-  return result;
-};
-const earlierOf = (text: string): EarlierValidation => {
-  const { records, problems } = loadCsv(Buffer.from(text), FILE);
-  expect(problems).toEqual([]);
-  return { body: decoded(text).body, rows: records.length, records: () => inChunks(records) };
-};
 
 const cellsOf = (row: string): string[] => {
   try {
@@ -37,6 +28,47 @@ const cellsOf = (row: string): string[] => {
     return [];
   }
 };
+const quotedAll = (row: string) => stringify([cellsOf(row)], { quoted: true }).replace(/\n$/, '');
+
+interface Shape {
+  header: string;
+  rows: readonly string[];
+}
+/** The files an export or a spreadsheet writes: quoted where needed, quoted nowhere, quoted everywhere. */
+const SHAPES = {
+  'quoted where needed': { header: embeddedHeader, rows: [...embeddedRows.slice(0, 40), ...quotedRows, ...embeddedRows.slice(40, 60)] },
+  'quote-free': { header: embeddedHeader, rows: embeddedRows.filter((row) => !row.includes('"')).slice(0, 60) },
+  'every field quoted': {
+    header: quotedAll(embeddedHeader),
+    rows: [...embeddedRows.slice(0, 30), ...quotedRows, ...embeddedRows.slice(30, 50)].map(quotedAll),
+  },
+} satisfies Record<string, Shape>;
+type ShapeName = keyof typeof SHAPES;
+const shapeNames = Object.keys(SHAPES) as ShapeName[];
+const LINE_ENDS = ['\n', '\r\n'] as const;
+type LineEnd = (typeof LINE_ENDS)[number];
+
+const textOf = (header: string, rows: readonly string[], lineEnd: LineEnd = '\n', bom = false) =>
+  Buffer.from(`${bom ? '\uFEFF' : ''}${[header, ...rows].join(lineEnd)}${lineEnd}`);
+const decoded = (bytes: Buffer): CsvText => {
+  const result = decodeCsv(bytes, FILE);
+  if ('problems' in result) throw new Error('not text');
+  return result;
+};
+
+interface Earlier {
+  validation: EarlierValidation;
+  records: readonly CarModel[];
+  /** Each row's text, the header not counted. */
+  rows: readonly string[];
+}
+const earlierOf = (bytes: Buffer): Earlier => {
+  const { records, problems } = loadCsv(bytes, FILE);
+  expect(problems).toEqual([]);
+  const { body } = decoded(bytes);
+  return { validation: { body, rows: records.length, records: () => inChunks(records) }, records, rows: spanTexts(body, recordSpans(body)).slice(1) };
+};
+const spanTexts = (body: Buffer, spans: RecordSpans | undefined) => (spans ? spans.starts.map((start, index) => body.subarray(start, spans.ends[index]).toString()) : []);
 
 /** One row's cells changed: re-written as csv-stringify writes a row (a row csv-parse cannot read stays as it is). */
 const withCell = (row: string, column: number, value: string) => {
@@ -46,24 +78,33 @@ const withCell = (row: string, column: number, value: string) => {
   return stringify([cells]).replace(/\n$/, '');
 };
 
-/** What a maintainer may do to a file, valid or not. */
-const edit = fc.oneof(
+const NAMES = ['新 New "Quoted" Name', 'Line\nbreak', 'Windows\r\nbreak', 'Comma, inside', '"', 'Plain'];
+/** What a maintainer may do to a file and still have a valid file, unless an id or a price goes wrong. */
+const validEdit = fc.oneof(
   fc.record({ kind: fc.constant('price' as const), at: fc.nat(), by: fc.integer({ min: 1, max: 9999 }) }),
-  fc.record({ kind: fc.constant('bad value' as const), at: fc.nat(), column: fc.integer({ min: 3, max: 8 }) }),
-  fc.record({ kind: fc.constant('name' as const), at: fc.nat(), name: fc.constantFrom('新 New "Quoted" Name', 'Line\nbreak', 'Comma, inside', 'Plain') }),
-  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), id: fc.integer({ min: 1, max: 99_999 }) }),
+  fc.record({ kind: fc.constant('name' as const), at: fc.nat(), name: fc.constantFrom(...NAMES) }),
+  // Ids from a range the file's ids are in: an insert may repeat one (then it is a problem).
+  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), id: fc.integer({ min: 7_000, max: 9_000 }) }),
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('move' as const), at: fc.nat(), to: fc.nat() }),
   fc.record({ kind: fc.constant('blank line' as const), at: fc.nat() }),
+);
+/** What makes a file one the fast path may leave to a full validation, valid or not. */
+const otherEdit = fc.oneof(
+  fc.record({ kind: fc.constant('bad value' as const), at: fc.nat(), column: fc.integer({ min: 3, max: 8 }) }),
   fc.record({ kind: fc.constant('empty cells' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('stray quote' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('duplicate' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('bare line break' as const), at: fc.nat(), lineBreak: fc.constantFrom('\n', '\r', '\r\n') }),
 );
-type Edit = typeof edit extends fc.Arbitrary<infer T> ? T : never;
+type Edit = (typeof validEdit | typeof otherEdit) extends fc.Arbitrary<infer T> ? T : never;
+const VALID_KINDS = new Set<Edit['kind']>(['price', 'name', 'insert', 'delete', 'move', 'blank line']);
 
 function applied(rows: readonly string[], edits: readonly Edit[]): string[] {
   const after = [...rows];
   for (const change of edits) {
     const at = change.at % Math.max(1, after.length);
-    const row = after[at] ?? baseRows[0]!;
+    const row = after[at] ?? rows[0]!;
     if (change.kind === 'price') {
       const [min, max] = [Number(cellsOf(row)[7]) + change.by, Number(cellsOf(row)[8]) + change.by];
       after[at] = withCell(withCell(row, 7, String(min)), 8, String(max));
@@ -71,70 +112,183 @@ function applied(rows: readonly string[], edits: readonly Edit[]): string[] {
     else if (change.kind === 'name') after[at] = withCell(row, 1, change.name);
     else if (change.kind === 'insert') after.splice(at, 0, withCell(row, 0, String(change.id)));
     else if (change.kind === 'delete') after.splice(at, 1);
+    else if (change.kind === 'move') after.splice(change.to % Math.max(1, after.length), 0, ...after.splice(at, 1));
     else if (change.kind === 'blank line') after.splice(at, 0, '');
     else if (change.kind === 'empty cells') after.splice(at, 0, ','.repeat(12));
+    else if (change.kind === 'duplicate') after.splice(at, 0, row);
+    else if (change.kind === 'bare line break') after[at] = row.replace(',', `,${change.lineBreak}`);
     else after[at] = row.replace(',', ',"');
   }
   return after;
 }
 
+/** The same records, to the byte (as the records file keeps them). */
+const sameBytes = (a: readonly CarModel[], b: readonly CarModel[]) => serialize(a).equals(serialize(b));
+
+/** What the downloads rely on when they copy an earlier row's bytes by position (see downloads.ts). */
+function expectPositionalCopySound(quick: SinceValidation, earlier: Earlier) {
+  if (!quick.inPlace) return;
+  const changed = new Set(quick.changed);
+  quick.records.forEach((record, position) => {
+    if (changed.has(position)) return;
+    expect(position).toBeLessThan(earlier.records.length);
+    expect(sameBytes([record], [earlier.records[position]!])).toBe(true);
+  });
+}
+
+function expectCountsAddUp(quick: SinceValidation, earlier: Earlier) {
+  const { validated, changed, added, unchanged, removed } = quick.counts;
+  expect(validated).toBe(quick.changed.length);
+  expect(changed + added).toBe(validated);
+  expect(validated + unchanged).toBe(quick.records.length);
+  expect(unchanged + changed + removed).toBe(earlier.records.length);
+}
+
+const earliers = new Map<string, Earlier>();
+const earlierFor = (shape: ShapeName, lineEnd: LineEnd) => {
+  const key = `${shape} ${lineEnd}`;
+  let earlier = earliers.get(key);
+  if (!earlier) {
+    earlier = earlierOf(textOf(SHAPES[shape].header, SHAPES[shape].rows, lineEnd));
+    earliers.set(key, earlier);
+  }
+  return earlier;
+};
+
 describe('validating against an earlier version of the file', () => {
   it('splits a file into its records as csv-parse reads them, line breaks in quotes included', () => {
-    const text = textOf(baseRows);
-    const body = Buffer.from(text);
-    const { starts, ends } = recordSpans(body);
-    expect(starts.map((start, index) => body.subarray(start, ends[index]).toString())).toEqual([header, ...baseRows]);
-    expect(recordSpans(Buffer.from(`${header}\n\n${baseRows[0]}\n\n`)).starts).toHaveLength(2);
+    for (const shape of shapeNames) {
+      const { header, rows } = SHAPES[shape];
+      for (const lineEnd of LINE_ENDS) {
+        const body = textOf(header, rows, lineEnd);
+        const spans = recordSpans(body);
+        expect(spans?.lineEnd).toBe(lineEnd);
+        expect(spanTexts(body, spans)).toEqual([header, ...rows]);
+        expect(spanTexts(body, spans).map((span) => parse(span)[0])).toEqual(parse(body, { skip_empty_lines: true, relax_column_count: true }));
+      }
+    }
+    const [header, first] = [embeddedHeader, embeddedRows[0]!];
+    expect(spanTexts(Buffer.from(`${header}\n\n${first}\n\n`), recordSpans(Buffer.from(`${header}\n\n${first}\n\n`)))).toEqual([header, first]);
+    expect(spanTexts(Buffer.from(`${header}\r\n\r\n${first}`), recordSpans(Buffer.from(`${header}\r\n\r\n${first}`)))).toEqual([header, first]);
+    // In a CRLF file a lone LF outside quotes is content, as csv-parse reads it.
+    expect(spanTexts(Buffer.from(`${header}\r\na\nb\r\n`), recordSpans(Buffer.from(`${header}\r\na\nb\r\n`)))).toEqual([header, 'a\nb']);
+    expect(recordSpans(Buffer.from(`${header}\r${first}\r`))).toBeUndefined();
   });
 
-  it('gives the records (to the byte) of a full validation, or nothing, whatever was edited', () => {
-    const before = textOf(baseRows);
-    const earlier = earlierOf(before);
+  it('gives the records (to the byte) of a full validation whatever was edited, and never leaves a valid edit to it', () => {
+    let answered = 0;
     fc.assert(
-      fc.property(fc.array(edit, { maxLength: 5 }), (edits) => {
-        const after = textOf(applied(baseRows, edits));
-        const full = loadCsv(Buffer.from(after), FILE);
-        const quick = loadSince(decoded(after), FILE, earlier);
-        if (quick === undefined) return;
-        expect(full.problems).toEqual([]);
-        expect(serialize(quick.records).equals(serialize(full.records))).toBe(true);
-      }),
-      { numRuns: 300 },
+      fc.property(
+        fc.constantFrom(...shapeNames),
+        fc.constantFrom(...LINE_ENDS),
+        fc.boolean(),
+        fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary: fc.constantFrom(...LINE_ENDS), weight: 1 }),
+        fc.oneof({ arbitrary: fc.array(validEdit, { maxLength: 6 }), weight: 3 }, { arbitrary: fc.array(fc.oneof(validEdit, otherEdit), { maxLength: 6 }), weight: 1 }),
+        (shape, lineEnd, bom, earlierLineEnd, edits) => {
+          const earlier = earlierFor(shape, earlierLineEnd ?? lineEnd);
+          const after = textOf(SHAPES[shape].header, applied(SHAPES[shape].rows, edits), lineEnd, bom);
+          const full = loadCsv(after, FILE);
+          const quick = loadSince(decoded(after), FILE, earlier.validation);
+          if (full.problems.length > 0) {
+            expect(quick).toBeUndefined();
+            return;
+          }
+          // The fast path may decline a file with rows of empty cells, bare line breaks, or other line ends than before; nothing else.
+          if ((earlierLineEnd ?? lineEnd) === lineEnd && edits.every((change) => VALID_KINDS.has(change.kind))) expect(quick).toBeDefined();
+          if (quick === undefined) return;
+          answered += 1;
+          expect(sameBytes(quick.records, full.records)).toBe(true);
+          expectPositionalCopySound(quick, earlier);
+          expectCountsAddUp(quick, earlier);
+          // Only the rows no earlier row has were validated.
+          const rows = spanTexts(decoded(after).body, recordSpans(decoded(after).body)).slice(1);
+          const earlierRows = new Set(earlier.rows);
+          expect(quick.changed).toEqual(rows.flatMap((row, position) => (earlierRows.has(row) ? [] : [position])));
+        },
+      ),
+      { numRuns: 500 },
     );
-  });
+    expect(answered).toBeGreaterThan(250);
+  }, 60_000);
 
-  it('checks only the rows whose text changed when rows changed in place', () => {
-    const earlier = earlierOf(textOf(baseRows));
-    fc.assert(
-      fc.property(fc.uniqueArray(fc.nat({ max: baseRows.length - 1 }), { maxLength: 8 }), (positions) => {
-        const after = applied(
-          baseRows,
-          positions.map((at) => ({ kind: 'price', at, by: 1000 })),
+  it('checks only the rows whose text changed when rows changed in place, and says they stayed in place', () => {
+    for (const shape of shapeNames) {
+      for (const lineEnd of LINE_ENDS) {
+        const { header, rows } = SHAPES[shape];
+        const earlier = earlierFor(shape, lineEnd);
+        fc.assert(
+          fc.property(fc.uniqueArray(fc.nat({ max: rows.length - 1 }), { maxLength: 8 }), (positions) => {
+            const after = textOf(header, applied(rows, positions.map((at) => ({ kind: 'price', at, by: 1000 }))), lineEnd);
+            const quick = loadSince(decoded(after), FILE, earlier.validation);
+            expect(quick?.changed).toEqual([...positions].sort((a, b) => a - b));
+            expect(quick?.inPlace).toBe(true);
+            expect(quick?.counts).toEqual({ validated: positions.length, changed: positions.length, added: 0, unchanged: rows.length - positions.length, removed: 0 });
+            expect(sameBytes(quick?.records ?? [], loadCsv(after, FILE).records)).toBe(true);
+          }),
+          { numRuns: 30 },
         );
-        const quick = loadSince(decoded(textOf(after)), FILE, earlier);
-        expect(quick?.changed).toEqual([...positions].sort((a, b) => a - b));
-        expect(quick?.records).toEqual(loadCsv(Buffer.from(textOf(after)), FILE).records);
-      }),
-    );
+      }
+    }
+  }, 60_000);
+
+  it('finds the unchanged rows wherever they moved, and says they moved', () => {
+    for (const shape of shapeNames) {
+      for (const lineEnd of LINE_ENDS) {
+        const { header, rows } = SHAPES[shape];
+        const earlier = earlierFor(shape, lineEnd);
+        const inserted = withCell(rows[3]!, 0, '123456');
+        // One row inserted near the top, one deleted near the end, one changed in between.
+        const after = [...rows.slice(0, 2), inserted, ...rows.slice(2, 20), withCell(rows[20]!, 7, '111111'), ...rows.slice(21, -3), ...rows.slice(-2)];
+        const quick = loadSince(decoded(textOf(header, after, lineEnd)), FILE, earlier.validation);
+        expect(quick?.changed).toEqual([2, 21]);
+        expect(quick?.inPlace).toBe(false);
+        expect(quick?.counts).toEqual({ validated: 2, changed: 1, added: 1, unchanged: rows.length - 2, removed: 1 });
+        expect(sameBytes(quick?.records ?? [], loadCsv(textOf(header, after, lineEnd), FILE).records)).toBe(true);
+        // A row only inserted, or only deleted: the rows after it moved, all by as much.
+        const insertedOnly = [...rows.slice(0, 5), inserted, ...rows.slice(5)];
+        const quickInserted = loadSince(decoded(textOf(header, insertedOnly, lineEnd)), FILE, earlier.validation);
+        expect(quickInserted?.changed).toEqual([5]);
+        expect(quickInserted?.inPlace).toBe(false);
+        expect(quickInserted?.counts).toEqual({ validated: 1, changed: 0, added: 1, unchanged: rows.length, removed: 0 });
+        expect(sameBytes(quickInserted?.records ?? [], loadCsv(textOf(header, insertedOnly, lineEnd), FILE).records)).toBe(true);
+        const deletedOnly = [...rows.slice(0, 5), ...rows.slice(6)];
+        const deleted = loadSince(decoded(textOf(header, deletedOnly, lineEnd)), FILE, earlier.validation);
+        expect(deleted?.changed).toEqual([]);
+        expect(deleted?.inPlace).toBe(false);
+        expect(deleted?.counts).toEqual({ validated: 0, changed: 0, added: 0, unchanged: rows.length - 1, removed: 1 });
+        expect(sameBytes(deleted?.records ?? [], loadCsv(textOf(header, deletedOnly, lineEnd), FILE).records)).toBe(true);
+      }
+    }
   });
 
-  it('checks the rows after the earlier ones when rows were added at the end', () => {
-    const earlier = earlierOf(textOf(baseRows));
-    const after = textOf([...baseRows, ...embeddedRows.slice(60, 70)]);
-    expect(loadSince(decoded(after), FILE, earlier)?.changed).toEqual(Array.from({ length: 10 }, (_, index) => baseRows.length + index));
+  it('checks the rows after the earlier ones when rows were added at the end, which moves none', () => {
+    const { header, rows } = SHAPES['quoted where needed'];
+    const earlier = earlierFor('quoted where needed', '\n');
+    const quick = loadSince(decoded(textOf(header, [...rows, ...embeddedRows.slice(60, 70)])), FILE, earlier.validation);
+    expect(quick?.changed).toEqual(Array.from({ length: 10 }, (_, index) => rows.length + index));
+    expect(quick?.inPlace).toBe(true);
+    const cut = loadSince(decoded(textOf(header, rows.slice(0, -3))), FILE, earlier.validation);
+    expect(cut?.changed).toEqual([]);
+    expect(cut?.inPlace).toBe(true);
   });
 
   it('leaves it to a full validation where the result could differ', () => {
-    const earlier = earlierOf(textOf(baseRows));
-    const cases = {
-      'a problem': applied(baseRows, [{ kind: 'bad value', at: 3, column: 4 }]),
-      'a repeated id': [...baseRows, baseRows[5]!],
-      'a row of empty cells': applied(baseRows, [{ kind: 'empty cells', at: 7 }]),
+    const { header, rows } = SHAPES['quoted where needed'];
+    const earlier = earlierFor('quoted where needed', '\n');
+    const problems = {
+      'a problem': applied(rows, [{ kind: 'bad value', at: 3, column: 4 }]),
+      'a repeated id': [...rows, rows[5]!],
+      'a row repeated where an earlier row was': [rows[5]!, ...rows.slice(1)],
+      'an unclosed quote': applied(rows, [{ kind: 'stray quote', at: 9 }]),
     };
-    for (const rows of Object.values(cases)) expect(loadSince(decoded(textOf(rows)), FILE, earlier)).toBeUndefined();
-    expect(loadSince(decoded(textOf(baseRows, '\r\n')), FILE, earlier)).toBeUndefined();
+    for (const [name, after] of Object.entries(problems)) {
+      expect(loadCsv(textOf(header, after), FILE).problems, name).not.toEqual([]);
+      expect(loadSince(decoded(textOf(header, after)), FILE, earlier.validation), name).toBeUndefined();
+    }
+    // Valid, but a row that is no record: the rows and the records would not line up.
+    expect(loadSince(decoded(textOf(header, applied(rows, [{ kind: 'empty cells', at: 7 }]))), FILE, earlier.validation)).toBeUndefined();
     const reordered = header.split(',').reverse().join(',');
-    const swapped = `${reordered}\n${baseRows.map((row) => cellsOf(row).reverse()).map((cells) => stringify([cells]).trim()).join('\n')}\n`;
-    expect(loadSince(decoded(swapped), FILE, earlier)).toBeUndefined();
+    const swapped = `${reordered}\n${rows.map((row) => stringify([cellsOf(row).reverse()]).trim()).join('\n')}\n`;
+    expect(loadSince(decoded(Buffer.from(swapped)), FILE, earlier.validation)).toBeUndefined();
   });
 });
