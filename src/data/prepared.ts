@@ -12,15 +12,12 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { decodeCsv, loadText, SEPARATORS, type LoadProgress } from './load.ts';
 import { loadSince, type EarlierValidation } from './edit.ts';
 import type { Problem } from './problems.ts';
-import type { EarlierDownloads } from '../outputs/downloads.ts';
 import { isRecordFile, recordChunks, writeRecordFile } from './record-store.ts';
-import { PUBLISHED } from '../listing/routes.ts';
 import type { CarModel } from './schema.ts';
 
 const RECORDS_FILE = 'records.v8';
@@ -31,8 +28,6 @@ const DOWNLOADS_DIR = 'downloads';
 /** In a preparation validated against an earlier one: that one's key and the rows that differ from it (see load-since.ts). */
 const SINCE_FILE = 'since.json';
 const sinceSchema = z.object({ key: z.string(), changed: z.array(z.int().min(0)) });
-/** Written last in the downloads folder: the downloads' hashes by URL path. */
-const HASHES_FILE = 'hashes.json';
 /** Prepared folders kept besides the one in use: going back to a recent file costs nothing. */
 const KEPT_PREPARATIONS = 4;
 
@@ -46,8 +41,6 @@ const preparedSchema = z.object({
   code: z.string(),
 });
 
-/** URL path of each download → SHA-256 of its bytes. */
-const hashesSchema = z.record(z.string(), z.string());
 
 /** A preparation's records, without its downloads: plain data, so a worker thread can hand it over. */
 export interface PreparedRecords extends z.infer<typeof preparedSchema> {
@@ -63,17 +56,8 @@ export interface PreparedRecords extends z.infer<typeof preparedSchema> {
   validated: boolean;
 }
 
-export interface PreparedData extends PreparedRecords {
-  /** The downloads' hashes by URL path, once they are written (a worker thread writes them). */
-  downloads: Promise<Record<string, string>>;
-}
-
-type Prepared<Data> = { data: Data; records?: readonly CarModel[] } | { problems: Problem[] };
+export type Prepared<Data> = { data: Data; records?: readonly CarModel[] } | { problems: Problem[] };
 export type RecordsPreparation = Prepared<PreparedRecords>;
-export type Preparation = Prepared<PreparedData>;
-
-/** The downloads a preparation holds, as URL paths of the site. */
-export const DOWNLOADS = [PUBLISHED.allJson, PUBLISHED.allCsv, PUBLISHED.searchIndex] as const;
 
 /**
  * A hash of the project's files under `paths` (folders are read whole) and the lock file: when one
@@ -109,28 +93,17 @@ export interface PrepareOptions {
    * unchanged rows keep their records (see load-since.ts).
    */
   since?: string;
+  /** False after a build was killed part way: no earlier preparation is taken, the file is validated whole. */
+  trust?: boolean;
 }
 
 /**
- * The prepared data of `dataFile`, validating and exporting it only if no earlier preparation of
- * the same bytes exists. Returns every problem instead when the data is bad. When it validated
- * now, the records are returned too (the caller may need them; they are not kept).
+ * The records of `dataFile`, validating it only if no earlier preparation of the same bytes
+ * exists (and `trust` allows taking one). Returns every problem instead when the data is bad. When
+ * it validated now, the records are returned too (the caller may need them; they are not kept).
+ * The downloads are src/outputs/prepared-downloads.ts's.
  */
-export async function prepareData(options: PrepareOptions): Promise<Preparation> {
-  const preparation = await prepareRecords(options);
-  return 'problems' in preparation ? preparation : { ...preparation, data: withDownloads(preparation.data, options.assetsUrl) };
-}
-
-/** The preparation with its downloads: read when complete, else written now by a worker thread. */
-export function withDownloads(data: PreparedRecords, assetsUrl: string): PreparedData {
-  return { ...data, downloads: readyDownloads(dirname(data.downloadsDir), assetsUrl) };
-}
-
-/**
- * `prepareData` without the downloads (see `withDownloads`): what a build's own worker thread
- * does, so that the downloads are started by the thread that awaits them.
- */
-export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, progress, since }: PrepareOptions): Promise<RecordsPreparation> {
+export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, progress, since, trust = true }: PrepareOptions): Promise<RecordsPreparation> {
   let bytes: Buffer;
   try {
     bytes = readFileSync(dataFile);
@@ -151,7 +124,7 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
     validated,
   });
 
-  const existing = readPrepared(dir);
+  const existing = trust ? readPrepared(dir) : undefined;
   if (existing) {
     // Touched, so that pruning keeps the preparations used most recently.
     const now = new Date();
@@ -161,7 +134,7 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
 
   const text = decodeCsv(bytes, dataFile);
   if ('problems' in text) return { problems: text.problems };
-  const earlier = since === undefined || since === key ? undefined : earlierValidation(join(cacheDir, since), code);
+  const earlier = !trust || since === undefined || since === key ? undefined : earlierValidation(join(cacheDir, since), code);
   const edited = earlier && loadSince(text, dataFile, earlier);
   if (edited) progress?.onChangedRows?.(edited.counts);
   const { records, problems } = edited ? { records: edited.records, problems: [] } : loadText(text, dataFile, progress);
@@ -186,44 +159,6 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
   return { data: located(prepared, true), records };
 }
 
-/** Downloads being written, by preparation folder: one worker each. */
-const pendingDownloads = new Map<string, Promise<Record<string, string>>>();
-
-/**
- * The downloads of the preparation in `dir`: read when complete, else written by a worker thread
- * from its records file (into a folder beside, renamed when complete).
- */
-function readyDownloads(dir: string, assetsUrl: string): Promise<Record<string, string>> {
-  const target = join(dir, DOWNLOADS_DIR);
-  try {
-    return Promise.resolve(hashesSchema.parse(JSON.parse(readFileSync(join(target, HASHES_FILE), 'utf8'))));
-  } catch {
-    // Not written yet, or cut short: write them.
-  }
-  const pending = pendingDownloads.get(dir);
-  if (pending) return pending;
-  const staging = `${target}.${process.pid}.tmp`;
-  rmSync(staging, { recursive: true, force: true });
-  const earlier = earlierDownloads(dir);
-  const written = new Promise<Record<string, string>>((done, fail) => {
-    const worker = new Worker(new URL('../outputs/downloads-worker.ts', import.meta.url), {
-      workerData: { recordsFile: join(dir, RECORDS_FILE), dir: staging, assetsUrl, earlier },
-    });
-    worker.once('message', (hashes: Record<string, string>) => done(hashes));
-    worker.once('error', fail);
-    worker.once('exit', (code) => fail(new Error(`the downloads worker stopped (exit code ${code}) before it was done`)));
-  }).then((hashes) => {
-    writeFileSync(join(staging, HASHES_FILE), JSON.stringify(hashes));
-    rmSync(target, { recursive: true, force: true });
-    renameSync(staging, target);
-    return hashes;
-  });
-  pendingDownloads.set(dir, written);
-  // Settled either way it is no longer pending; a failure is the awaiting caller's to report.
-  written.finally(() => pendingDownloads.delete(dir)).catch(() => undefined);
-  return written;
-}
-
 /** The preparation in `dir` as an earlier version to validate against, if the same code made it and it is all there. */
 function earlierValidation(dir: string, code: string): EarlierValidation | undefined {
   const prepared = readPrepared(dir);
@@ -231,18 +166,6 @@ function earlierValidation(dir: string, code: string): EarlierValidation | undef
   if (prepared?.code !== code || !isRecordFile(recordsFile)) return undefined;
   try {
     return { body: readFileSync(join(dir, TEXT_FILE)), rows: prepared.rows, records: () => recordChunks(recordsFile) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** The downloads of the preparation that of `dir` was validated against, where they are complete. */
-function earlierDownloads(dir: string): EarlierDownloads | undefined {
-  try {
-    const { key, changed } = sinceSchema.parse(JSON.parse(readFileSync(join(dir, SINCE_FILE), 'utf8')));
-    const downloads = join(dirname(dir), key, DOWNLOADS_DIR);
-    // The folder is renamed into place when complete.
-    return existsSync(join(downloads, HASHES_FILE)) ? { dir: downloads, changed } : undefined;
   } catch {
     return undefined;
   }
@@ -256,11 +179,23 @@ function readPrepared(dir: string): z.infer<typeof preparedSchema> | undefined {
   }
 }
 
+/** Preparation folders in use (their downloads being written): never pruned. */
+export const inUse = new Set<string>();
+
+/** The rows a preparation validated against an earlier one differ from it in (see since.json above), if it was. */
+export function readSince(dir: string): z.infer<typeof sinceSchema> | undefined {
+  try {
+    return sinceSchema.parse(JSON.parse(readFileSync(join(dir, SINCE_FILE), 'utf8')));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Removes all but the most recently used preparations (and any left half-written). */
 function prune(cacheDir: string, keep: string): void {
   const entries = readdirSync(cacheDir)
     // Never one whose downloads are being written.
-    .filter((name) => name !== keep && !pendingDownloads.has(join(cacheDir, name)))
+    .filter((name) => name !== keep && !inUse.has(join(cacheDir, name)))
     .map((name) => ({ name, used: statSync(join(cacheDir, name)).mtimeMs }))
     .sort((a, b) => b.used - a.used);
   const staleTemporary = Date.now() - 60 * 60_000;
@@ -268,6 +203,11 @@ function prune(cacheDir: string, keep: string): void {
     const temporary = name.endsWith('.tmp');
     if (temporary ? used < staleTemporary : position >= KEPT_PREPARATIONS) rmSync(join(cacheDir, name), { recursive: true, force: true });
   }
+}
+
+/** The downloads folder of the preparation named `key` (it may have been pruned). */
+export function preparedDownloadsDir(cacheDir: string, key: string): string {
+  return join(cacheDir, key, DOWNLOADS_DIR);
 }
 
 /** The records file of the preparation named `key` (it may have been pruned). */

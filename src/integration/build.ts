@@ -18,7 +18,8 @@ import { join, resolve } from 'node:path';
 import { deserialize } from 'node:v8';
 import type { AstroIntegrationLogger } from 'astro';
 import type { Config } from '../config.ts';
-import { sourceFingerprint, withDownloads, type PreparedData } from '../data/prepared.ts';
+import { sourceFingerprint } from '../data/prepared.ts';
+import { withDownloads, type PreparedData } from '../outputs/prepared-downloads.ts';
 import { formatReport } from '../data/problems.ts';
 import type { Changes } from '../listing/changes-schema.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
@@ -31,7 +32,7 @@ import { counted, formatBuildReport, PhaseClock, reportBuild, reportPagesWritten
 import { writeSitemaps } from '../outputs/sitemap.ts';
 import { keepUnchangedFiles } from '../publish/file-times.ts';
 import { linkSiteInto } from '../publish/host-copies.ts';
-import { cachedHostFiles, writeFiles } from '../publish/host-files.ts';
+import { cachedHostFiles, writeFiles } from './host-files.ts';
 import { acquireBuildLock, type BuildLock } from '../publish/lock.ts';
 import { readRecord, writeRecord, type BuildRecord } from '../publish/record.ts';
 import { linkKeptPages, type RenderSet } from '../publish/reuse.ts';

@@ -99,6 +99,7 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
       onChangedRows: ({ validated, changed, added, unchanged, removed }) => console.error(`  ${counted(validated)} ${validated === 1 ? 'row' : 'rows'} validated (${counted(changed)} changed, ${counted(added)} added); ${unchanged === 0 ? 'none' : `the other ${counted(unchanged)}`} ${unchanged === 1 ? 'is' : 'are'} unchanged since the published build${removed === 0 ? '' : `, and ${counted(removed)} of its rows ${removed === 1 ? 'is' : 'are'} gone`}`),
     },
     ...(published?.dataKey !== undefined && { since: published.dataKey }),
+    trust: input.trustPrepared,
   });
   if ('problems' in preparation) return { kind: 'problems', problems: preparation.problems };
   const { data: prepared } = preparation;

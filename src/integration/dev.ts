@@ -6,7 +6,7 @@
 import type { AstroIntegrationLogger } from 'astro';
 import type { ViteDevServer } from 'vite';
 import type { Config } from '../config.ts';
-import { prepareData, type PreparedData } from '../data/prepared.ts';
+import { prepareData, type PreparedData } from '../outputs/prepared-downloads.ts';
 import { formatReport } from '../data/problems.ts';
 import { counted } from '../outputs/report.ts';
 import { serveListingInDev } from '../serve/dev-server.ts';

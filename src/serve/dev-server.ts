@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { ViteDevServer } from 'vite';
-import type { PreparedData } from '../data/prepared.ts';
+import type { PreparedData } from '../outputs/prepared-downloads.ts';
 import { DOWNLOADS } from '../outputs/downloads.ts';
 import { readRecordFile } from '../data/record-store.ts';
 import { manifestJson, manifestOf } from '../outputs/manifest.ts';

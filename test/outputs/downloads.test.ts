@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DOWNLOADS } from '../../src/data/prepared.ts';
+import { DOWNLOADS } from '../../src/outputs/downloads.ts';
 import { writeDownloadFiles, type EarlierDownloads } from '../../src/outputs/downloads.ts';
 import { allCsv, allJson } from '../../src/listing/export.ts';
 import { searchIndexText, searchTablesOf } from '../../src/outputs/search-index.ts';

@@ -1,0 +1,40 @@
+/**
+ * The folders of src/ are stages, and imports flow one way between them (src/<folder>/README.md
+ * says each one's job): a module never imports from a later stage.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve, dirname } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve('src');
+/** Each stage, and the stages it may import from. */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  data: [],
+  listing: ['data'],
+  outputs: ['data', 'listing'],
+  publish: ['data', 'listing', 'outputs'],
+  serve: ['data', 'listing', 'outputs'],
+  integration: ['data', 'listing', 'outputs', 'publish', 'serve', 'config.ts'],
+};
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((match) => relative(SRC, resolve(dirname(file), match[1]!)).split('/')[0]!);
+}
+
+describe('the folders of src/', () => {
+  for (const [stage, allowed] of Object.entries(MAY_IMPORT)) {
+    it(`${stage}/ imports only from ${allowed.length ? allowed.join(', ') : 'itself'}`, () => {
+      const files = readdirSync(join(SRC, stage), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+        .map((entry) => join(entry.parentPath, entry.name));
+      expect(files.length).toBeGreaterThan(2);
+      const wrong = files.flatMap((file) => importsOf(file).filter((target) => target !== stage && !allowed.includes(target)).map((target) => `${relative(SRC, file)} → ${target}`));
+      expect(wrong).toEqual([]);
+    });
+
+    it(`${stage}/ says its job in its README`, () => {
+      expect(readFileSync(join(SRC, stage, 'README.md'), 'utf8').trim().split('\n')).toHaveLength(1);
+    });
+  }
+});
