@@ -31,17 +31,20 @@ import { manifestJson, manifestOf, manifestPath, manifestSchema, type Manifest }
 import { counted, formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
 import { writeSitemaps } from '../outputs/sitemap.ts';
 import { keepUnchangedFiles } from '../publish/file-times.ts';
-import { linkSiteInto } from '../publish/host-copies.ts';
+import { linkSiteInto, refreshCopy } from '../publish/host-copies.ts';
 import { cachedHostFiles, writeFiles } from './host-files.ts';
 import { acquireBuildLock, type BuildLock } from '../publish/lock.ts';
 import { readRecord, writeRecord, type BuildRecord } from '../publish/record.ts';
-import { linkKeptPages, type RenderSet } from '../publish/reuse.ts';
+import { keptPages, linkKeptPages, pagesIn, prepareRecycledPages, type RenderSet } from '../publish/reuse.ts';
 import { filesIn, siteFilesOf } from '../publish/site-files.ts';
 import { killPoint } from '../publish/kill-points.ts';
-import { discardBuild, linkSiteForHostFiles, newBuildFolder, publish, publishedBuild, pruneBuilds, storeDirOf, type BuildFolder } from '../publish/store.ts';
+import { discardBuild, linkSiteForHostFiles, newBuildFolder, publish, publishedBuild, pruneBuilds, recycledBuildFolder, storeDirOf, trustAgain, type BuildFolder } from '../publish/store.ts';
 import { VERCEL_OUTPUT_DIR } from '../serve/hosts/vercel.ts';
 import { startDataSide } from './data-side.ts';
 import { Refusal } from './refusals.ts';
+
+/** Vercel's copy of the site in a build's deploy folder. */
+const VERCEL_STATIC = join(VERCEL_OUTPUT_DIR, 'static');
 
 /** Prepared data is kept under Astro's cache folder, shared by every site, named by content. */
 export const PREPARED_DIR = 'listing-data';
@@ -58,6 +61,9 @@ export interface StartedBuild {
   config: Config;
   store: string;
   folder: BuildFolder;
+  /** Whether the folder is the recycled one of the build before the published one (holding `oldPages` pages), or new. */
+  recycled: boolean;
+  oldPages: number;
   published: Published | undefined;
   fingerprint: string;
   /** False when an earlier build was killed part way: then no kept copy is taken on trust. */
@@ -74,7 +80,7 @@ export interface StartedBuild {
 }
 
 /** The data side's result, with the downloads under way. */
-export interface ReadyData {
+interface ReadyData {
   prepared: PreparedData;
   rows: Changes['rows'];
   keys: PageKeys;
@@ -104,7 +110,10 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
   const trusted = unfinished === 0;
   if (!trusted) logger.warn('An earlier build was stopped part way: this build checks everything again instead of reusing what was kept.');
   const published = readPublished(store, config.outDir);
-  const folder = newBuildFolder(store);
+  // The build before the published one gives its folder, pages in place, where everything is trusted.
+  const recycled = trusted && published ? recycledBuildFolder(store, VERCEL_STATIC) : undefined;
+  const folder = recycled ?? newBuildFolder(store);
+  const oldPages = recycled ? pagesIn(recycled.siteDir) : 0;
   const addresses = { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl };
   const fingerprint = createHash('sha256').update(sourceFingerprint(root, ['src', 'astro.config.mjs'])).update(JSON.stringify(addresses)).digest('hex');
   const record = trusted ? published?.record : undefined;
@@ -141,19 +150,34 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
   });
   // Awaited before the pages are rendered; if Astro fails before that, its error is the one to report.
   data.catch(() => undefined);
-  return { config, store, folder, published, fingerprint, trusted, lock, clock, recordsFile, renderFile, data, status: { published: false } };
+  return { config, store, folder, recycled: recycled !== undefined, oldPages, published, fingerprint, trusted, lock, clock, recordsFile, renderFile, data, status: { published: false } };
 }
 
-/** Step 2: the data, awaited before Astro renders any page; the progress of the pages is reported meanwhile. */
-export async function awaitData(build: StartedBuild, logger: AstroIntegrationLogger): Promise<{ data: ReadyData; progress: NodeJS.Timeout }> {
+/** What step 2 hands to step 3. */
+export interface Rendering {
+  data: ReadyData;
+  render: RenderSet;
+  /** Site paths of a recycled folder's pages removed or linked again before Astro rendered. */
+  touched: ReadonlySet<string>;
+  progress: NodeJS.Timeout;
+}
+
+/**
+ * Step 2: the data, awaited before Astro renders any page; a recycled folder's pages made what
+ * this build needs (src/publish/reuse.ts); the progress of the pages reported meanwhile.
+ */
+export async function awaitData(build: StartedBuild, logger: AstroIntegrationLogger): Promise<Rendering> {
   const data = await build.data;
+  const render = deserialize(readFileSync(build.renderFile)) as RenderSet;
+  const published = build.published && { siteDir: build.published.folder.siteDir, rendered: build.published.record?.rendered };
+  const touched = build.recycled ? await prepareRecycledPages(build.folder.siteDir, render, published, build.oldPages) : new Set<string>();
   build.clock.end('start');
   const reused = data.prepared.validated ? '' : ' (unchanged since an earlier build: not validated again)';
   const pages = pageCount(data.prepared.rows);
   logger.info(
     `${build.config.dataFile}: ${counted(data.prepared.rows)} rows valid${reused}; rendering ${counted(data.rendered.json)} of ${counted(pages)} JSON and ${counted(data.rendered.html + 1)} of ${counted(pages)} HTML pages`,
   );
-  return { data, progress: reportPagesWritten(build.folder.siteDir, data.rendered) };
+  return { data, render, touched, progress: reportPagesWritten(build.folder.siteDir, data.rendered) };
 }
 
 /** The sizes of `files` in `dir`, added up. */
@@ -164,7 +188,7 @@ function bytesOf(dir: string, files: readonly string[]): number {
 }
 
 /** Step 3. */
-export async function finishBuild(build: StartedBuild, { data, progress }: { data: ReadyData; progress: NodeJS.Timeout }): Promise<void> {
+export async function finishBuild(build: StartedBuild, { data, render, touched, progress }: Rendering): Promise<void> {
   const { config, folder, published, clock } = build;
   const { prepared } = data;
   const site = folder.siteDir;
@@ -173,8 +197,8 @@ export async function finishBuild(build: StartedBuild, { data, progress }: { dat
   clock.end('pages (Astro)');
   killPoint('pages rendered');
 
-  const render = deserialize(readFileSync(build.renderFile)) as RenderSet;
-  const linked = published ? await linkKeptPages(render, published.folder.siteDir, site) : new Set<string>();
+  // Kept pages are the published files: in place already in a recycled folder, else linked now.
+  const linked = build.recycled ? keptPages(render) : published ? await linkKeptPages(render, published.folder.siteDir, site) : new Set<string>();
   rmSync(build.renderFile);
   await writeSitemaps(site, config.baseUrl, prepared.rows);
   clock.end('kept pages');
@@ -228,17 +252,20 @@ export async function finishBuild(build: StartedBuild, { data, progress }: { dat
   for (const path of [PUBLISHED.manifest, PUBLISHED.changes]) files.push(path.slice(1));
   clock.end('changes');
 
-  await linkSiteInto(site, files, join(folder.deployDir, VERCEL_OUTPUT_DIR, 'static'));
+  const copy = join(folder.deployDir, VERCEL_STATIC);
+  if (build.recycled) await refreshCopy(site, [...touched, ...files.filter((path) => !linked.has(path))], copy);
+  else await linkSiteInto(site, files, copy);
   clock.end('Vercel copy');
 
   const bytes = bytesOf(site, files);
   killPoint('site complete');
-  writeRecord(folder.dir, { fingerprint: build.fingerprint, dataKey: prepared.key, keys: data.keys, files, bytes });
+  writeRecord(folder.dir, { fingerprint: build.fingerprint, dataKey: prepared.key, keys: data.keys, rendered: render, files, bytes });
   killPoint('record written');
   if (build.lock.lost()) throw new Refusal(`Another process took this build's lock while it ran: nothing was published; ${config.outDir}/ is unchanged. Build again.`);
   publish(build.store, folder, config.outDir, config.deployDir);
   killPoint('links made');
   build.status.published = true;
+  if (!build.trusted) trustAgain(build.store);
   pruneBuilds(build.store);
   await build.lock.release();
   clock.end('publish');

@@ -37,9 +37,9 @@ export function devData(config: Config, root: string, preparedDir: string, logge
       logger.error(`${problemReport}\n${current ? 'Showing the last good data until the file is fixed.' : 'No good data yet: the listing is empty until the file is fixed.'}`);
       return;
     }
-    // Every file the dev server serves must be there before the pages show the new data.
-    await preparation.data.downloads;
+    // The pages show it now; the downloads are awaited where they are served (see dev-server.ts).
     current = preparation.data;
+    preparation.data.downloads.catch((error: unknown) => logger.error(`${config.dataFile}: the downloads could not be written: ${error instanceof Error ? error.message : String(error)}`));
     problemReport = null;
     logger.info(`${config.dataFile}: ${counted(preparation.data.rows)} rows valid`);
   };

@@ -15,7 +15,7 @@ import type { AstroIntegration } from 'astro';
 import type { ViteDevServer } from 'vite';
 import { loadConfig, type Config } from '../config.ts';
 import { awaitDataBeforePages, namePublishedFolder } from './astro-internals.ts';
-import { abandonBuild, awaitData, finishBuild, PREPARED_DIR, startBuild, type ReadyData, type StartedBuild } from './build.ts';
+import { abandonBuild, awaitData, finishBuild, PREPARED_DIR, startBuild, type Rendering, type StartedBuild } from './build.ts';
 import { devData, serveDev, type DevData } from './dev.ts';
 import { Refusal, REFUSED_EXIT_CODE, stopWith } from './refusals.ts';
 import { datasetPlugin } from './virtual-module.ts';
@@ -23,7 +23,7 @@ import { datasetPlugin } from './virtual-module.ts';
 export default function listing(): AstroIntegration {
   let config: Config;
   let build: StartedBuild | undefined;
-  let ready: { data: ReadyData; progress: NodeJS.Timeout } | undefined;
+  let ready: Rendering | undefined;
   let dev: DevData | undefined;
 
   return {

@@ -4,7 +4,7 @@
  * time) in the build's own folder, so it is published with the site and is never a delta of an
  * earlier copy.
  */
-import { linkSync, mkdirSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export async function linkSiteInto(siteDir: string, files: readonly string[], target: string): Promise<void> {
@@ -19,5 +19,37 @@ export async function linkSiteInto(siteDir: string, files: readonly string[], ta
     linkSync(join(siteDir, path), to);
     // Lets the build lock's timer run (see lock.ts) through a million links.
     if (index % 5000 === 4999) await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/**
+ * Brings a copy made for an earlier site (a recycled build's, see store.ts) up to `siteDir`: each
+ * of `paths` is linked again from the site, or removed where the site no longer has it. The
+ * copy's other files are the site's already.
+ */
+export async function refreshCopy(siteDir: string, paths: Iterable<string>, target: string): Promise<void> {
+  let count = 0;
+  for (const path of paths) {
+    const to = join(target, path);
+    rmSync(to, { force: true });
+    try {
+      linkSync(join(siteDir, path), to);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' && !existsSync(join(siteDir, path))) {
+        // Gone from the site: so is its folder, where that held only it (a page past the new count).
+        try {
+          rmdirSync(dirname(to));
+        } catch {
+          // Not empty.
+        }
+        continue;
+      }
+      if (code !== 'ENOENT') throw error;
+      mkdirSync(dirname(to), { recursive: true });
+      linkSync(join(siteDir, path), to);
+    }
+    count += 1;
+    if (count % 5000 === 0) await new Promise((resolve) => setImmediate(resolve));
   }
 }

@@ -7,10 +7,11 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { PageKeys } from '../listing/page-keys.ts';
+import type { RenderSet } from './reuse.ts';
 
 const BUILD_RECORD_FILE = 'build-record.v8';
 /** Bumped when the record's shape changes: a record of another version is no record. */
-const VERSION = 1;
+const VERSION = 2;
 
 export interface BuildRecord {
   version: typeof VERSION;
@@ -19,6 +20,8 @@ export interface BuildRecord {
   /** The preparation of its data (see src/data/prepared.ts), which later edits are validated against. */
   dataKey: string;
   keys: PageKeys;
+  /** The pages it rendered: the others are the files of the build it replaced (hard links). */
+  rendered: RenderSet;
   /** Every file of its site (site paths). */
   files: readonly string[];
   /** Its site's size in bytes. */

@@ -6,8 +6,8 @@
  * a file Astro may write is never a link to a published file, and an unchanged page keeps its
  * inode, bytes and time all the way to publication.
  */
-import { existsSync, linkSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, linkSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { PageKeys } from '../listing/page-keys.ts';
 import { htmlPageFile, pageFile } from '../listing/routes.ts';
 
@@ -77,4 +77,77 @@ export async function linkKeptPages(render: RenderSet, publishedSiteDir: string,
     if (index % 5000 === 4999) await new Promise((resolve) => setImmediate(resolve));
   }
   return linked;
+}
+
+/** The pages of a site folder, by its JSON page files (the highest page number there). */
+export function pagesIn(siteDir: string): number {
+  let pages = 0;
+  try {
+    for (const name of readdirSync(join(siteDir, dirname(pageFile(1))))) {
+      const page = Number.parseInt(name, 10);
+      if (name === basename(pageFile(page)) && page > pages) pages = page;
+    }
+  } catch {
+    // No page folder: no pages.
+  }
+  return pages;
+}
+
+/** What a build may take pages from when its folder is a recycled one: the published build and the pages it rendered. */
+export interface PublishedRendering {
+  siteDir: string;
+  /** Undefined where its record does not say: then every kept page is linked again. */
+  rendered: RenderSet | undefined;
+}
+
+/**
+ * Makes the pages of a recycled folder (the build published before the current one, see
+ * store.ts) what this build needs, before Astro renders anything: a page Astro renders is removed
+ * (it may share its inode with a published file: Astro must write a new file, not through it); a
+ * page kept becomes the published file, linked again where the published build rendered it (the
+ * recycled folder holds the older file), else it is that file already; pages past the new count
+ * go. Costs the pages this build and the published one rendered, not one per page. Returns the
+ * site paths removed or linked again: their copies for Vercel follow them.
+ */
+export async function prepareRecycledPages(siteDir: string, render: RenderSet, published: PublishedRendering | undefined, oldPages: number): Promise<Set<string>> {
+  const touched = new Set<string>();
+  const pages = render.json.length;
+  const remove = (path: string) => {
+    rmSync(join(siteDir, path), { force: true });
+    touched.add(path);
+  };
+  const relink = (path: string) => {
+    if (!published) throw new Error(`page ${path} is kept but nothing is published`);
+    const to = join(siteDir, path);
+    rmSync(to, { force: true });
+    mkdirSync(dirname(to), { recursive: true });
+    linkSync(join(published.siteDir, path), to);
+    touched.add(path);
+  };
+  for (let index = 0; index < Math.max(pages, oldPages); index += 1) {
+    const page = index + 1;
+    for (const [kind, path] of [['json', pageFile(page)], ['html', htmlPageFile(page)]] as const) {
+      if (kind === 'html' && page === 1) continue;
+      if (index >= pages || render[kind][index] === 1) {
+        if (index < oldPages) remove(path);
+        if (index >= pages && kind === 'html') rmSync(join(siteDir, dirname(path)), { recursive: true, force: true });
+        continue;
+      }
+      const rendered = published?.rendered?.[kind];
+      const stale = rendered === undefined || index >= rendered.length || rendered[index] === 1 || index >= oldPages;
+      if (stale) relink(path);
+    }
+    if (index % 5000 === 4999) await new Promise((resolve) => setImmediate(resolve));
+  }
+  return touched;
+}
+
+/** The site paths of the pages a build kept (did not render): they are the published files. */
+export function keptPages(render: RenderSet): Set<string> {
+  const kept = new Set<string>();
+  for (let index = 0; index < render.json.length; index += 1) {
+    if (render.json[index] === 0) kept.add(pageFile(index + 1));
+    if (render.html[index] === 0 && index > 0) kept.add(htmlPageFile(index + 1));
+  }
+  return kept;
 }

@@ -19,7 +19,7 @@ export function filesIn(dir: string, skip: ReadonlySet<string> = new Set()): str
 }
 
 /** The folders that hold nothing but pages, named by the route table: `page/`, the JSON pages' folder. */
-const PAGE_FOLDERS = new Set([dirname(dirname(htmlPageFile(2))), dirname(pageFile(1))]);
+export const PAGE_FOLDERS = new Set([dirname(dirname(htmlPageFile(2))), dirname(pageFile(1))]);
 
 /**
  * Every file of a built site of `pages` pages (site paths): its pages, named by the route table,

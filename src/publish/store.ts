@@ -15,9 +15,10 @@
  * new build is a hard link to the published one.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { filesIn, PAGE_FOLDERS } from './site-files.ts';
 import { killPoint } from './kill-points.ts';
 
 const CURRENT = 'current';
@@ -47,13 +48,65 @@ function folderOf(store: string, id: string): BuildFolder {
   return { id, dir, siteDir: join(dir, SITE), deployDir: join(dir, DEPLOY) };
 }
 
+const newId = () => `${Date.now().toString(36).padStart(9, '0')}-${randomBytes(4).toString('hex')}`;
+
 /** A new, empty build folder in `store`. */
 export function newBuildFolder(store: string): BuildFolder {
-  const id = `${Date.now().toString(36).padStart(9, '0')}-${randomBytes(4).toString('hex')}`;
-  const folder = folderOf(store, id);
+  const folder = folderOf(store, newId());
   mkdirSync(folder.siteDir, { recursive: true });
   mkdirSync(folder.deployDir, { recursive: true });
   return folder;
+}
+
+/**
+ * The folder of the build published before the current one, renamed as a new build's folder and
+ * cleared of everything but its pages (and their copy at `copyPath` in its deploy folder, the one
+ * Vercel reads), so that a build costs what
+ * changed rather than a link per page: see src/publish/reuse.ts for how its pages are then made the
+ * published ones. Undefined where there is none. That build is no longer kept for readers once a
+ * new build starts: it served the instant of the last publication.
+ */
+export function recycledBuildFolder(store: string, copyPath: string): BuildFolder | undefined {
+  const previous = linkTarget(join(store, PREVIOUS));
+  if (previous === undefined || !BUILD_NAME.test(previous) || previous === linkTarget(join(store, CURRENT))) return undefined;
+  const from = folderOf(store, previous);
+  if (!existsSync(from.siteDir)) return undefined;
+  const folder = folderOf(store, newId());
+  renameSync(from.dir, folder.dir);
+  // The copy for Vercel keeps its pages too; the rest of the deploy folder is written anew.
+  const copy = join(folder.deployDir, copyPath);
+  const keptCopy = join(folder.dir, 'static.kept');
+  const hasCopy = existsSync(copy);
+  if (hasCopy) renameSync(copy, keptCopy);
+  for (const entry of readdirSync(folder.dir)) if (entry !== SITE && entry !== 'static.kept') rmSync(join(folder.dir, entry), { recursive: true, force: true });
+  mkdirSync(dirname(copy), { recursive: true });
+  if (hasCopy) renameSync(keptCopy, copy);
+  keepOnlyPages(folder.siteDir);
+  if (hasCopy) keepOnlyPages(copy);
+  return folder;
+}
+
+/** Removes every file and folder of a site but its pages (the page folders, named by the route table). */
+function keepOnlyPages(siteDir: string): void {
+  for (const path of filesIn(siteDir, PAGE_FOLDERS)) rmSync(join(siteDir, path), { force: true });
+  // Then the folders left empty, deepest first (the page folders' parents keep their children).
+  const folders = readdirSync(siteDir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .filter((folder) => !isInPageFolder(siteDir, folder))
+    .sort((a, b) => b.length - a.length);
+  for (const folder of folders) {
+    try {
+      rmdirSync(folder);
+    } catch {
+      // Not empty: it holds a page folder.
+    }
+  }
+}
+
+function isInPageFolder(siteDir: string, folder: string): boolean {
+  const path = relative(siteDir, folder).split(sep).join('/');
+  return [...PAGE_FOLDERS].some((pages) => path === pages || path.startsWith(`${pages}/`));
 }
 
 const linkTarget = (link: string): string | undefined => {
@@ -150,7 +203,18 @@ export function pruneBuilds(store: string): { unfinished: number } {
     } else if (name.startsWith('.trash-') || (name.endsWith('.tmp') && olderThanAMinute(path))) doomed.push(path);
   }
   if (doomed.length > 0) removeInBackground(...doomed);
-  return { unfinished };
+  // The marks are kept until a build that trusted nothing publishes: a refused build removes the
+  // folders of killed ones, not the doubt about what they left.
+  if (unfinished > 0) writeFileSync(join(store, UNTRUSTED), '');
+  return { unfinished: unfinished > 0 || existsSync(join(store, UNTRUSTED)) ? Math.max(unfinished, 1) : 0 };
+}
+
+/** Written when a build finds the marks of one that never finished; removed once a build that trusted nothing has published. */
+const UNTRUSTED = 'untrusted';
+
+/** After a build that trusted nothing published: the caches are whole again. */
+export function trustAgain(store: string): void {
+  rmSync(join(store, UNTRUSTED), { force: true });
 }
 
 function olderThanAMinute(path: string): boolean {

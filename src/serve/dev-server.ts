@@ -121,6 +121,8 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
       response.end(method === 'HEAD' ? undefined : manifest.json);
       return;
     }
+    // The pages show an edit as soon as its records are ready; a download waits for its worker.
+    await prepared.downloads;
     response.writeHead(200, { ...headers, 'Content-Type': download ? CONTENT_TYPES[download] : 'application/octet-stream' });
     if (method === 'HEAD') response.end();
     else createReadStream(join(prepared.downloadsDir, path.slice(1))).pipe(response);
