@@ -35,7 +35,7 @@ import { linkSiteInto, refreshCopy } from '../publish/host-copies.ts';
 import { cachedHostFiles, writeFiles } from './host-files.ts';
 import { acquireBuildLock, type BuildLock } from '../publish/lock.ts';
 import { readRecord, writeRecord, type BuildRecord } from '../publish/record.ts';
-import { keptPages, linkKeptPages, pagesIn, prepareRecycledPages, type RenderSet } from '../publish/reuse.ts';
+import { keptPages, linkKeptPages, pagesIn, type RenderSet } from '../publish/reuse.ts';
 import { filesIn, siteFilesOf } from '../publish/site-files.ts';
 import { killPoint } from '../publish/kill-points.ts';
 import { discardBuild, linkSiteForHostFiles, newBuildFolder, publish, publishedBuild, pruneBuilds, recycledBuildFolder, storeDirOf, trustAgain, type BuildFolder } from '../publish/store.ts';
@@ -85,6 +85,8 @@ interface ReadyData {
   rows: Changes['rows'];
   keys: PageKeys;
   rendered: { json: number; html: number };
+  /** Site paths of a recycled folder's pages removed or linked again before Astro rendered. */
+  touched: ReadonlySet<string>;
 }
 
 function readPublished(store: string, outDir: string): Published | undefined {
@@ -128,6 +130,7 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
     allowShrink: config.allowShrink,
     trustPrepared: trusted,
     renderFile,
+    ...(recycled && published && { recycled: { siteDir: recycled.siteDir, oldPages, publishedRendered: published.record?.rendered } }),
     ...(published && {
       published: {
         dir: published.folder.siteDir,
@@ -146,7 +149,7 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
     if (!prepared) throw new Error("the build's data thread ended without its records");
     for (const [name, seconds] of side.phases) clock.beside(name, seconds);
     linkSync(prepared.recordsFile, recordsFile);
-    return { prepared, rows: side.rows, keys: side.keys, rendered: side.rendered };
+    return { prepared, rows: side.rows, keys: side.keys, rendered: side.rendered, touched: new Set(side.touched) };
   });
   // Awaited before the pages are rendered; if Astro fails before that, its error is the one to report.
   data.catch(() => undefined);
@@ -157,27 +160,20 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
 export interface Rendering {
   data: ReadyData;
   render: RenderSet;
-  /** Site paths of a recycled folder's pages removed or linked again before Astro rendered. */
-  touched: ReadonlySet<string>;
   progress: NodeJS.Timeout;
 }
 
-/**
- * Step 2: the data, awaited before Astro renders any page; a recycled folder's pages made what
- * this build needs (src/publish/reuse.ts); the progress of the pages reported meanwhile.
- */
+/** Step 2: the data (and a recycled folder's pages made this build's), awaited before Astro renders any page; the progress of the pages reported meanwhile. */
 export async function awaitData(build: StartedBuild, logger: AstroIntegrationLogger): Promise<Rendering> {
   const data = await build.data;
   const render = deserialize(readFileSync(build.renderFile)) as RenderSet;
-  const published = build.published && { siteDir: build.published.folder.siteDir, rendered: build.published.record?.rendered };
-  const touched = build.recycled ? await prepareRecycledPages(build.folder.siteDir, render, published, build.oldPages) : new Set<string>();
   build.clock.end('start');
   const reused = data.prepared.validated ? '' : ' (unchanged since an earlier build: not validated again)';
   const pages = pageCount(data.prepared.rows);
   logger.info(
     `${build.config.dataFile}: ${counted(data.prepared.rows)} rows valid${reused}; rendering ${counted(data.rendered.json)} of ${counted(pages)} JSON and ${counted(data.rendered.html + 1)} of ${counted(pages)} HTML pages`,
   );
-  return { data, render, touched, progress: reportPagesWritten(build.folder.siteDir, data.rendered) };
+  return { data, render, progress: reportPagesWritten(build.folder.siteDir, data.rendered) };
 }
 
 /** The sizes of `files` in `dir`, added up. */
@@ -188,7 +184,7 @@ function bytesOf(dir: string, files: readonly string[]): number {
 }
 
 /** Step 3. */
-export async function finishBuild(build: StartedBuild, { data, render, touched, progress }: Rendering): Promise<void> {
+export async function finishBuild(build: StartedBuild, { data, render, progress }: Rendering): Promise<void> {
   const { config, folder, published, clock } = build;
   const { prepared } = data;
   const site = folder.siteDir;
@@ -253,7 +249,7 @@ export async function finishBuild(build: StartedBuild, { data, render, touched, 
   clock.end('changes');
 
   const copy = join(folder.deployDir, VERCEL_STATIC);
-  if (build.recycled) await refreshCopy(site, [...touched, ...files.filter((path) => !linked.has(path))], copy);
+  if (build.recycled) await refreshCopy(site, [...data.touched, ...files.filter((path) => !linked.has(path))], copy);
   else await linkSiteInto(site, files, copy);
   clock.end('Vercel copy');
 

@@ -18,7 +18,7 @@ import { pageKeysOf, type PageKeys } from '../listing/page-keys.ts';
 import type { Addresses } from '../listing/serialise.ts';
 import { counted } from '../outputs/report.ts';
 import { NO_ROW_CHANGES, publishedRecords, rowChanges, type PublishedSite } from '../outputs/row-changes.ts';
-import { pagesToRender, renderedCount } from '../publish/reuse.ts';
+import { pagesToRender, prepareRecycledPages, renderedCount, type RenderSet } from '../publish/reuse.ts';
 import { shrinkRefusal } from '../publish/shrink-guard.ts';
 
 /** What the data side knows of the published build. */
@@ -44,6 +44,12 @@ export interface DataSideInput {
   published?: PublishedData;
   /** Where the pages to render are written for the pages' routes to read (see dataset.ts). */
   renderFile: string;
+  /**
+   * Where the build's folder is the recycled one of the build before the published one (see
+   * src/publish/store.ts): its site, how many pages it holds, and the pages the published build
+   * rendered. Its pages are made this build's here, beside Astro's start.
+   */
+  recycled?: { siteDir: string; oldPages: number; publishedRendered: RenderSet | undefined };
 }
 
 type DataSide =
@@ -56,6 +62,8 @@ type DataSide =
       keys: PageKeys;
       /** How many JSON and HTML pages Astro renders. */
       rendered: { json: number; html: number };
+      /** Site paths of a recycled folder's pages removed or linked again. */
+      touched: string[];
       /** How long validating (with the comparison) and the page keys (with the pages to render) took. */
       phases: [string, number][];
     };
@@ -117,9 +125,13 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
   const keys = earlierKeys && published?.dataKey === prepared.key ? earlierKeys : pageKeysOf(recordsOnce(), input.addresses, since);
   records = undefined;
   const render = pagesToRender(keys, published?.keys && { siteDir: published.dir, keys: published.keys });
+  const { recycled } = input;
+  const touched =
+    recycled && published ? await prepareRecycledPages(recycled.siteDir, render, { siteDir: published.dir, rendered: recycled.publishedRendered }, recycled.oldPages) : new Set<string>();
+  // Written last: the pages' routes read it, and Astro renders into the folder only after it.
   writeFileSync(input.renderFile, serialize(render));
   endPhase('page keys');
-  return { kind: 'ready', prepared, rows, keys, rendered: renderedCount(render), phases };
+  return { kind: 'ready', prepared, rows, keys, rendered: renderedCount(render), touched: [...touched], phases };
 }
 
 /** A message of the worker thread: the records prepared, then what it found. */
