@@ -1,6 +1,7 @@
 /** The build and check-data commands as a data maintainer runs them. */
 import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatBuildReport, readBuildReport } from '../../src/outputs/report.ts';
 import { buildSite, fixture, runBuild, runScript, tempDir, treeHashes } from '../support/site.ts';
@@ -80,7 +81,8 @@ describe('npm run build', () => {
     // The log names the published folder, never the build's own folder in the store (assumption 2
     // of src/integration/astro-internals.ts: Astro's logger takes the integration's destination).
     expect(`${result.stdout}${result.stderr}`, 'src/integration/astro-internals.ts, assumption 2').not.toContain('.site.builds');
-    expect(result.stdout).toContain(`directory: ${outDir}/ (published when the build is complete)`);
+    // Colours or not (CI=true turns them on): the words.
+    expect(stripVTControlCharacters(result.stdout)).toContain(`directory: ${outDir}/ (published when the build is complete)`);
   });
 
   it('fails on bad data with every problem, builds nothing and leaves the last good site byte-identical', () => {
