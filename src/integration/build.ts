@@ -31,7 +31,7 @@ import { manifestJson, manifestOf, manifestPath, manifestSchema, type Manifest }
 import { counted, formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
 import { writeSitemaps } from '../outputs/sitemap.ts';
 import { keepUnchangedFiles } from '../publish/file-times.ts';
-import { linkSiteInto, refreshCopy } from '../publish/host-copies.ts';
+import { linkFiles, refreshCopy } from '../publish/host-copies.ts';
 import { cachedHostFiles, writeFiles } from './host-files.ts';
 import { acquireBuildLock, type BuildLock } from '../publish/lock.ts';
 import { readRecord, writeRecord, type BuildRecord } from '../publish/record.ts';
@@ -250,7 +250,7 @@ export async function finishBuild(build: StartedBuild, { data, render, progress 
 
   const copy = join(folder.deployDir, VERCEL_STATIC);
   if (build.recycled) await refreshCopy(site, [...data.touched, ...files.filter((path) => !linked.has(path))], copy);
-  else await linkSiteInto(site, files, copy);
+  else await linkFiles(site, files, copy);
   clock.end('Vercel copy');
 
   const bytes = bytesOf(site, files);

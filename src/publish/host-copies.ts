@@ -1,15 +1,18 @@
 /**
- * Copies of the site that hosts want inside their own folders: Vercel's Build Output API reads the
- * site from `.vercel/output/static`. Made whole from the new site with hard links (no space, little
- * time) in the build's own folder, so it is published with the site and is never a delta of an
- * earlier copy.
+ * Hard-linked copies of files: the pages a build keeps, and the copies of the site hosts want
+ * inside their own folders (Vercel's Build Output API reads the site from `.vercel/output/static`).
+ * A copy lives in the build's own folder, so it is published with the site: made whole from the
+ * new site, or, in a recycled folder, brought up to it from the copy that folder already holds.
  */
 import { existsSync, linkSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-export async function linkSiteInto(siteDir: string, files: readonly string[], target: string): Promise<void> {
+/** Hard-links each of `files` (site paths) from `siteDir` into `target`, making folders as needed. */
+export async function linkFiles(siteDir: string, files: Iterable<string>, target: string): Promise<void> {
   const folders = new Set<string>();
-  for (const [index, path] of files.entries()) {
+  let index = 0;
+  for (const path of files) {
+    index += 1;
     const to = join(target, path);
     const folder = dirname(to);
     if (!folders.has(folder)) {
@@ -18,7 +21,7 @@ export async function linkSiteInto(siteDir: string, files: readonly string[], ta
     }
     linkSync(join(siteDir, path), to);
     // Lets the build lock's timer run (see lock.ts) through a million links.
-    if (index % 5000 === 4999) await new Promise((resolve) => setImmediate(resolve));
+    if (index % 5000 === 0) await new Promise((resolve) => setImmediate(resolve));
   }
 }
 

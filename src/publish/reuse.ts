@@ -9,6 +9,7 @@
 import { existsSync, linkSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { PageKeys } from '../listing/page-keys.ts';
+import { linkFiles } from './host-copies.ts';
 import { htmlPageFile, pageFile } from '../listing/routes.ts';
 
 /** Which pages Astro renders: `json[n - 1]` / `html[n - 1]` is 1 for page n's JSON / HTML page. */
@@ -58,25 +59,9 @@ export function renderedCount(render: RenderSet): { json: number; html: number }
  * checked stops the build (nothing is published), rather than publishing a site without it.
  */
 export async function linkKeptPages(render: RenderSet, publishedSiteDir: string, siteDir: string): Promise<Set<string>> {
-  const linked = new Set<string>();
-  const folders = new Set<string>();
-  const link = (path: string) => {
-    const to = join(siteDir, path);
-    const folder = dirname(to);
-    if (!folders.has(folder)) {
-      mkdirSync(folder, { recursive: true });
-      folders.add(folder);
-    }
-    linkSync(join(publishedSiteDir, path), to);
-    linked.add(path);
-  };
-  for (let index = 0; index < render.json.length; index += 1) {
-    if (render.json[index] === 0) link(pageFile(index + 1));
-    if (render.html[index] === 0 && index > 0) link(htmlPageFile(index + 1));
-    // Lets the build lock's timer run (see lock.ts) through a million links.
-    if (index % 5000 === 4999) await new Promise((resolve) => setImmediate(resolve));
-  }
-  return linked;
+  const kept = keptPages(render);
+  await linkFiles(publishedSiteDir, kept, siteDir);
+  return kept;
 }
 
 /** The pages of a site folder, by its JSON page files (the highest page number there). */
