@@ -521,9 +521,11 @@ export async function runRebuilds({ seed, rounds, rows, log = () => undefined }:
         const after = publishedState(site, deploy);
         // Two publications: a file the first changed and the second changed back is rightly newer than before.
         checkTimes(where, before.site, after.site, { unchangedKeepTime: otherText === text });
-        // The winner's change report describes what it replaced: checked when that was the site before the pair.
+        // The winner's change report describes what it replaced: the other build's site, unless that
+        // was refused. Checked where that site is the one before the pair: the same data, addresses and code.
         const report = JSON.parse(readFileSync(join(site, 'changes.json'), 'utf8')) as { previousDataSha256: string | null };
-        if (before.allJson !== undefined && before.dataSha256 !== undefined && report.previousDataSha256 === before.dataSha256) checkChanges(where, site, before, after);
+        const sameAsBefore = a.status !== 0 || (report.previousDataSha256 === before.dataSha256 && editName !== 'new addresses' && !actions.includes('edited a source file'));
+        if (before.allJson !== undefined && before.dataSha256 !== undefined && report.previousDataSha256 === before.dataSha256 && sameAsBefore) checkChanges(where, site, before, after);
         publishedWith = { text: winner, env: { ...env } };
         data = otherWon ? copyOf(otherData) : data;
         if (a.status === 1) allowShrinkNext = false;
