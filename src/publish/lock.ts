@@ -11,8 +11,16 @@ import lockfile from 'proper-lockfile';
 
 const LOCK = 'listing-build.lock';
 const OWNER = 'listing-build.owner.json';
-/** A live build refreshes the lock every 5 s; one not refreshed for this long is taken as gone. */
-const STALE_MS = 30_000;
+/**
+ * A live build refreshes the lock every 30 s; one not refreshed for this long is taken as gone (a
+ * build on another machine sharing the folder; on this one a dead build's lock is taken over at
+ * once, by its pid). Long, so that proper-lockfile's own removal of a stale lock never races the
+ * takeover below.
+ */
+const STALE_MS = 10 * 60_000;
+const UPDATE_MS = 30_000;
+/** A takeover in progress takes milliseconds; one this old was left by a process that died in it. */
+const TAKEOVER_STALE_MS = 10_000;
 const WAIT_STEP_MS = 250;
 
 interface Owner {
@@ -54,17 +62,36 @@ function lockInode(store: string): number | undefined {
   }
 }
 
-/** The lock of a build whose process is gone, moved out of the way (a rename: only one waiter wins it). */
-function takeOverDeadLock(store: string, owner: Owner | undefined): boolean {
-  if (owner === undefined || owner.host !== hostname() || isRunning(owner.pid) || lockInode(store) !== owner.lock) return false;
-  const aside = join(store, `${LOCK}.dead-${process.pid}`);
+/**
+ * The lock of a build whose process is gone, moved out of the way. Two waiters may both see it
+ * dead; only the one holding the takeover folder (made atomically) checks again and moves it, so a
+ * lock taken meanwhile by the other (a new folder, another inode) is never moved.
+ */
+function takeOverDeadLock(store: string): boolean {
+  const takeover = join(store, `${LOCK}.takeover`);
   try {
-    renameSync(join(store, LOCK), aside);
+    mkdirSync(takeover);
   } catch {
+    // Another waiter is taking it over; one that died doing so leaves a folder that goes stale.
+    try {
+      if (statSync(takeover).mtimeMs < Date.now() - TAKEOVER_STALE_MS) rmSync(takeover, { recursive: true, force: true });
+    } catch {
+      // Gone meanwhile.
+    }
     return false;
   }
-  rmSync(aside, { recursive: true, force: true });
-  return true;
+  try {
+    const owner = readOwner(store);
+    if (owner === undefined || owner.host !== hostname() || isRunning(owner.pid) || lockInode(store) !== owner.lock) return false;
+    const aside = join(store, `${LOCK}.dead-${process.pid}`);
+    renameSync(join(store, LOCK), aside);
+    rmSync(aside, { recursive: true, force: true });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(takeover, { recursive: true, force: true });
+  }
 }
 
 /** Who holds the lock, for people: `pid 4711, started 14:02:31`. */
@@ -84,6 +111,7 @@ export async function acquireBuildLock(store: string, onWait: (message: string) 
       const release = await lockfile.lock(store, {
         lockfilePath: join(store, LOCK),
         stale: STALE_MS,
+        update: UPDATE_MS,
         realpath: false,
         onCompromised: () => {
           lost = true;
@@ -94,7 +122,7 @@ export async function acquireBuildLock(store: string, onWait: (message: string) 
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
       const owner = readOwner(store);
-      if (takeOverDeadLock(store, owner)) continue;
+      if (takeOverDeadLock(store)) continue;
       if (!told) {
         onWait(`Another build is running in this project (${describe(owner)}); waiting for it to finish…`);
         told = true;

@@ -49,6 +49,33 @@ describe('the build lock', () => {
     await lock.release();
   });
 
+  it('waiters that find a dead build\'s lock at once take it one at a time (never two holders)', async () => {
+    workspace = tempDir('lock');
+    const store = join(workspace, '.dist.builds');
+    const dead = join(workspace, 'dead.ts');
+    writeFileSync(dead, holder(store, 60_000));
+    const child = spawn(process.execPath, [dead], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('close', resolve));
+    // Each waiter holds the lock a moment and claims a marker only one may have at a time.
+    const waiter = join(workspace, 'waiter.ts');
+    const marker = join(workspace, 'held');
+    writeFileSync(
+      waiter,
+      `import { closeSync, openSync, rmSync } from 'node:fs';\n` +
+        `import { acquireBuildLock } from ${JSON.stringify(join(projectRoot, 'src/publish/lock.ts'))};\n` +
+        `const lock = await acquireBuildLock(${JSON.stringify(store)}, () => {});\n` +
+        `closeSync(openSync(${JSON.stringify(marker)}, 'wx'));\n` +
+        `await new Promise((resolve) => setTimeout(resolve, 150));\n` +
+        `rmSync(${JSON.stringify(marker)});\nawait lock.release();\n`,
+    );
+    const codes = await Promise.all(
+      Array.from({ length: 4 }, () => new Promise<number | null>((resolve) => spawn(process.execPath, [waiter], { stdio: 'inherit' }).once('close', resolve))),
+    );
+    expect(codes).toEqual([0, 0, 0, 0]);
+  });
+
   it('a build that exits releases its lock', () => {
     workspace = tempDir('lock');
     const store = join(workspace, '.dist.builds');
