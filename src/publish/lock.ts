@@ -83,6 +83,9 @@ function takeOverDeadLock(store: string): boolean {
   try {
     const owner = readOwner(store);
     if (owner === undefined || owner.host !== hostname() || isRunning(owner.pid) || lockInode(store) !== owner.lock) return false;
+    // The dead owner's record goes first: its lock's inode may be reused by the next lock, which a
+    // later waiter must not take for the dead one.
+    rmSync(join(store, OWNER), { force: true });
     const aside = join(store, `${LOCK}.dead-${process.pid}`);
     renameSync(join(store, LOCK), aside);
     rmSync(aside, { recursive: true, force: true });
@@ -118,9 +121,21 @@ export async function acquireBuildLock(store: string, onWait: (message: string) 
         },
       });
       writeFileSync(join(store, OWNER), JSON.stringify({ pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), lock: lockInode(store) ?? -1 } satisfies Owner));
-      return { lost: () => lost, release: () => release().catch(() => undefined) };
+      // Our record goes before the lock: a lock made next may reuse its inode.
+      const releaseOurs = () => {
+        if (readOwner(store)?.pid === process.pid) rmSync(join(store, OWNER), { force: true });
+        return release().catch(() => undefined);
+      };
+      // proper-lockfile removes the lock when the process exits; our record goes with it.
+      process.once('exit', () => {
+        if (readOwner(store)?.pid === process.pid) rmSync(join(store, OWNER), { force: true });
+      });
+      return { lost: () => lost, release: releaseOurs };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      // The lock vanished between proper-lockfile's attempt and its look at it (taken over): try again.
+      if (code === 'ENOENT') continue;
+      if (code !== 'ELOCKED') throw error;
       const owner = readOwner(store);
       if (takeOverDeadLock(store)) continue;
       if (!told) {
