@@ -13,6 +13,16 @@ const holder = (store: string, holdMs: number) =>
   `import { acquireBuildLock } from ${JSON.stringify(join(projectRoot, 'src/publish/lock.ts'))};\n` +
   `await acquireBuildLock(${JSON.stringify(store)}, () => {});\nconsole.log('locked');\nsetTimeout(() => process.exit(0), ${holdMs});\n`;
 
+/** A build that took the lock of `store` and was killed with SIGKILL: its lock is left behind. */
+async function leaveDeadLock(store: string): Promise<void> {
+  const script = join(workspace, 'hold.ts');
+  writeFileSync(script, holder(store, 60_000));
+  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+  child.kill('SIGKILL');
+  await new Promise((resolve) => child.once('close', resolve));
+}
+
 describe('the build lock', () => {
   it('a second build waits for the first, told who holds it, and gets the lock when it is released', async () => {
     workspace = tempDir('lock');
@@ -36,12 +46,7 @@ describe('the build lock', () => {
   it('a lock left by a killed build does not block: it is taken over as soon as its process is gone', async () => {
     workspace = tempDir('lock');
     const store = join(workspace, '.dist.builds');
-    const script = join(workspace, 'hold.ts');
-    writeFileSync(script, holder(store, 60_000));
-    const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child.once('close', resolve));
+    await leaveDeadLock(store);
     expect(existsSync(join(store, 'listing-build.lock'))).toBe(true);
     const started = performance.now();
     const lock = await acquireBuildLock(store, () => undefined);
@@ -52,12 +57,7 @@ describe('the build lock', () => {
   it('waiters that find a dead build\'s lock at once take it one at a time (never two holders)', async () => {
     workspace = tempDir('lock');
     const store = join(workspace, '.dist.builds');
-    const dead = join(workspace, 'dead.ts');
-    writeFileSync(dead, holder(store, 60_000));
-    const child = spawn(process.execPath, [dead], { stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child.once('close', resolve));
+    await leaveDeadLock(store);
     // Each waiter holds the lock a moment and claims a marker only one may have at a time.
     const waiter = join(workspace, 'waiter.ts');
     const marker = join(workspace, 'held');
