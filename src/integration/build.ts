@@ -32,6 +32,8 @@ import { counted, formatBuildReport, PhaseClock, reportBuild, reportPagesWritten
 import { writeSitemaps } from '../outputs/sitemap.ts';
 import { keepUnchangedFiles } from '../publish/file-times.ts';
 import { linkFiles, refreshCopy } from '../publish/host-copies.ts';
+import { linkOrCopy } from '../publish/links.ts';
+import { clearRenderFolders, moveRendered, renderFolderFor } from '../publish/render-folder.ts';
 import { cachedHostFiles, writeFiles } from './host-files.ts';
 import { acquireBuildLock, type BuildLock } from '../publish/lock.ts';
 import { readRecord, writeRecord, type BuildRecord } from '../publish/record.ts';
@@ -74,6 +76,8 @@ export interface StartedBuild {
   recordsFile: string;
   /** Which pages Astro renders (written by the data side). */
   renderFile: string;
+  /** Where Astro renders: the build's site, or a folder in the project's cache where the store is on another file system (see render-folder.ts). */
+  renderDir: string;
   /** The data, once ready; rejected with a `Refusal` when it is bad or would shrink the site too much. */
   data: Promise<ReadyData>;
   status: { published: boolean };
@@ -116,6 +120,8 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
   const recycled = trusted && published ? recycledBuildFolder(store, VERCEL_STATIC) : undefined;
   const folder = recycled ?? newBuildFolder(store);
   const oldPages = recycled ? pagesIn(recycled.siteDir) : 0;
+  clearRenderFolders(cacheDir);
+  const renderDir = renderFolderFor(store, folder.siteDir, root, cacheDir, folder.id);
   const addresses = { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl };
   const fingerprint = createHash('sha256').update(sourceFingerprint(root, ['src', 'astro.config.mjs'])).update(JSON.stringify(addresses)).digest('hex');
   const record = trusted ? published?.record : undefined;
@@ -148,12 +154,12 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
     const prepared = await downloads;
     if (!prepared) throw new Error("the build's data thread ended without its records");
     for (const [name, seconds] of side.phases) clock.beside(name, seconds);
-    linkSync(prepared.recordsFile, recordsFile);
+    linkOrCopy(prepared.recordsFile, recordsFile);
     return { prepared, rows: side.rows, keys: side.keys, rendered: side.rendered, touched: new Set(side.touched) };
   });
   // Awaited before the pages are rendered; if Astro fails before that, its error is the one to report.
   data.catch(() => undefined);
-  return { config, store, folder, recycled: recycled !== undefined, oldPages, published, fingerprint, trusted, lock, clock, recordsFile, renderFile, data, status: { published: false } };
+  return { config, store, folder, recycled: recycled !== undefined, oldPages, published, fingerprint, trusted, lock, clock, recordsFile, renderFile, renderDir, data, status: { published: false } };
 }
 
 /** What step 2 hands to step 3. */
@@ -173,7 +179,17 @@ export async function awaitData(build: StartedBuild, logger: AstroIntegrationLog
   logger.info(
     `${build.config.dataFile}: ${counted(data.prepared.rows)} rows valid${reused}; rendering ${counted(data.rendered.json)} of ${counted(pages)} JSON and ${counted(data.rendered.html + 1)} of ${counted(pages)} HTML pages`,
   );
-  return { data, render, progress: reportPagesWritten(build.folder.siteDir, data.rendered) };
+  return { data, render, progress: reportPagesWritten(build.renderDir, data.rendered) };
+}
+
+/** Links site path `name` from `fromSite` into `toSite`, if it is there. */
+function linkedFrom(fromSite: string, name: string, toSite: string): boolean {
+  try {
+    linkSync(join(fromSite, name), join(toSite, name));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The sizes of `files` in `dir`, added up. */
@@ -192,6 +208,7 @@ export async function finishBuild(build: StartedBuild, { data, render, progress 
   clearInterval(progress);
   clock.end('pages (Astro)');
   killPoint('pages rendered');
+  await moveRendered(build.renderDir, site);
 
   // Kept pages are the published files: in place already in a recycled folder, else linked now.
   const linked = build.recycled ? keptPages(render) : published ? await linkKeptPages(render, published.folder.siteDir, site) : new Set<string>();
@@ -201,7 +218,13 @@ export async function finishBuild(build: StartedBuild, { data, render, progress 
 
   // Written by a worker thread while Astro made the pages (see src/data/prepared.ts): usually done by now.
   const downloads = await prepared.downloads;
-  for (const path of DOWNLOADS) linkSync(join(prepared.downloadsDir, path.slice(1)), join(site, path.slice(1)));
+  for (const path of DOWNLOADS) {
+    const name = path.slice(1);
+    // A download with the published one's bytes is the published file, on the site's own disk
+    // whatever disk the cache is on; a changed one comes from the preparation.
+    if (published && published.manifest.files[path] === downloads[path] && linkedFrom(published.folder.siteDir, name, site)) continue;
+    linkOrCopy(join(prepared.downloadsDir, name), join(site, name));
+  }
   clock.end('downloads');
 
   // Host configurations name the site where it is published, not the build's folder.
@@ -279,5 +302,12 @@ export async function finishBuild(build: StartedBuild, { data, render, progress 
 
 /** A build that did not publish: its folder goes (the lock goes with the process). */
 export function abandonBuild(build: StartedBuild): void {
-  if (!build.status.published) discardBuild(build.folder);
+  if (build.status.published) return;
+  try {
+    if (build.renderDir !== build.folder.siteDir) rmSync(build.renderDir, { recursive: true, force: true });
+    discardBuild(build.folder);
+  } catch {
+    // A read-only or vanished store: the next build that can write there removes the folder
+    // (see pruneBuilds), as it does a killed build's.
+  }
 }

@@ -17,6 +17,7 @@ import { loadConfig, type Config } from '../config.ts';
 import { awaitDataBeforePages, namePublishedFolder } from './astro-internals.ts';
 import { abandonBuild, awaitData, finishBuild, PREPARED_DIR, startBuild, type Rendering, type StartedBuild } from './build.ts';
 import { devData, serveDev, type DevData } from './dev.ts';
+import { buildFolders, faultMessage } from './faults.ts';
 import { Refusal, REFUSED_EXIT_CODE, stopWith } from './refusals.ts';
 import { datasetPlugin } from './virtual-module.ts';
 
@@ -25,6 +26,9 @@ export default function listing(): AstroIntegration {
   let build: StartedBuild | undefined;
   let ready: Rendering | undefined;
   let dev: DevData | undefined;
+  let finishing: (error: unknown) => never = (error) => {
+    throw error;
+  };
 
   return {
     name: 'listing',
@@ -35,13 +39,21 @@ export default function listing(): AstroIntegration {
         const root = fileURLToPath(astroConfig.root);
         const cacheDir = fileURLToPath(astroConfig.cacheDir);
         if (command === 'build') {
-          const started = await startBuild(config, root, cacheDir, logger);
+          const folders = buildFolders(config, cacheDir);
+          /** Stops the build on a refusal or a fault of the machine with its message; anything else is a bug, left to Astro. */
+          const stopOn =
+            (doing: string, cleanUp: () => void) =>
+            (error: unknown): never => {
+              if (error instanceof Refusal) stopWith(error, logger, cleanUp);
+              const fault = faultMessage(error, folders, doing, config.outDir);
+              if (fault !== undefined) stopWith(new Refusal(fault), logger, cleanUp);
+              throw error;
+            };
+          const started = await startBuild(config, root, cacheDir, logger).catch(stopOn('starting', () => undefined));
           build = started;
-          namePublishedFolder(logger, started.folder.siteDir, config.outDir);
-          const stop = (error: unknown): never => {
-            if (error instanceof Refusal) stopWith(error, logger, () => abandonBuild(started));
-            throw error;
-          };
+          namePublishedFolder(logger, started.renderDir, config.outDir);
+          const stop = stopOn('preparing the data', () => abandonBuild(started));
+          finishing = stopOn('finishing the build', () => abandonBuild(started));
           // A build that fails leaves the published site as it was (a refused one has said so).
           process.once('exit', (code) => {
             if (started.status.published) return;
@@ -52,7 +64,7 @@ export default function listing(): AstroIntegration {
             ready = await awaitData(started, logger).catch(stop);
           };
           updateConfig({
-            outDir: pathToFileURL(`${started.folder.siteDir}/`),
+            outDir: pathToFileURL(`${started.renderDir}/`),
             vite: {
               plugins: [datasetPlugin(config, () => ({ recordsFile: started.recordsFile, renderFile: started.renderFile, problemReport: null }), awaitDataBeforePages(whenReady))],
               build: { emptyOutDir: false },
@@ -72,14 +84,9 @@ export default function listing(): AstroIntegration {
       'astro:server:setup': ({ server }) => {
         if (dev) serveDev(server as unknown as ViteDevServer, config, dev);
       },
-      'astro:build:done': async ({ logger }) => {
+      'astro:build:done': async () => {
         if (!build || !ready) return;
-        try {
-          await finishBuild(build, ready);
-        } catch (error) {
-          if (error instanceof Refusal) stopWith(error, logger, () => abandonBuild(build!));
-          throw error;
-        }
+        await finishBuild(build, ready).catch(finishing);
       },
     },
   };

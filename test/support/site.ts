@@ -19,8 +19,8 @@ export function runScript(script: string, env: Record<string, string>, args: str
   });
 }
 
-/** The build as `npm run build` runs it: `astro build`, whose listing integration validates, builds and publishes. */
-export const ASTRO_BUILD = [join(projectRoot, 'node_modules/astro/bin/astro.mjs'), 'build'];
+/** The build as `npm run build` runs it: Astro's build, whose listing integration validates, builds and publishes (scripts/build.ts). */
+export const ASTRO_BUILD = [join(projectRoot, 'scripts/build.ts')];
 
 /** Runs the real build with the given environment (in the project, or in a copy of it at `root`). */
 export function runBuild(env: Record<string, string>, root = projectRoot): SpawnSyncReturns<string> {

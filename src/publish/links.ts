@@ -1,0 +1,26 @@
+/**
+ * Hard links where the file system allows them, copies where it does not. The build store lives
+ * beside the published site (OUT_DIR), the prepared data under the project's own cache folder: a
+ * web root on its own disk, a Docker volume or an NFS mount puts them on different file systems,
+ * where a hard link between them cannot be made (EXDEV). Files inside the store are always linked:
+ * the store is one folder on one file system.
+ */
+import { constants, copyFileSync, linkSync } from 'node:fs';
+
+/** The errors of a hard link that a copy answers: another file system, or one without hard links (or out of them). */
+const COPY_INSTEAD = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK']);
+
+/**
+ * Makes `to` a file with `from`'s bytes: a hard link where it can be made, else a copy (a
+ * copy-on-write clone where the file system has them). Says which.
+ */
+export function linkOrCopy(from: string, to: string): 'linked' | 'copied' {
+  try {
+    linkSync(from, to);
+    return 'linked';
+  } catch (error) {
+    if (!COPY_INSTEAD.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+  }
+  copyFileSync(from, to, constants.COPYFILE_FICLONE);
+  return 'copied';
+}

@@ -1,0 +1,57 @@
+/**
+ * Where Astro renders a build's pages. Astro moves the assets of its pages into the site by
+ * renaming them from a folder inside the project (`.astro/`, when the site is outside it), and a
+ * rename cannot cross file systems (EXDEV). So where the build store is on another file system than
+ * the project (a web root on its own disk, a Docker volume, an NFS mount), Astro renders into a
+ * folder of the project's cache instead, and the build copies what it rendered into the build's
+ * site: what Astro rendered, which is what changed, never a file per page.
+ */
+import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+
+const RENDERING = 'rendering';
+
+/** Whether a folder of `store` can take renames from inside `projectRoot`. */
+function sameFileSystem(store: string, projectRoot: string): boolean {
+  return statSync(store).dev === statSync(projectRoot).dev;
+}
+
+/**
+ * The folder Astro renders build `id` into: the build's own site where the store shares the
+ * project's file system, else a folder under `cacheDir` (which is inside the project).
+ */
+export function renderFolderFor(store: string, siteDir: string, projectRoot: string, cacheDir: string, id: string): string {
+  return sameFileSystem(store, projectRoot) ? siteDir : join(cacheDir, RENDERING, id);
+}
+
+/** Removes what builds killed part way left rendering (called under the build lock: no build is rendering). */
+export function clearRenderFolders(cacheDir: string): void {
+  rmSync(join(cacheDir, RENDERING), { recursive: true, force: true });
+}
+
+/**
+ * Copies every file Astro rendered into `renderDir` to the same path in `siteDir`, then removes
+ * `renderDir`; returns the site paths. A file already at a path is replaced, never written through
+ * (it may be a published file's other name). Nothing to do where Astro rendered in place.
+ */
+export async function moveRendered(renderDir: string, siteDir: string): Promise<string[]> {
+  if (renderDir === siteDir) return [];
+  const moved: string[] = [];
+  const folders = new Set<string>();
+  for (const entry of readdirSync(renderDir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const path = relative(renderDir, join(entry.parentPath, entry.name));
+    const to = join(siteDir, path);
+    if (!folders.has(dirname(to))) {
+      mkdirSync(dirname(to), { recursive: true });
+      folders.add(dirname(to));
+    }
+    rmSync(to, { force: true });
+    copyFileSync(join(renderDir, path), to);
+    moved.push(path);
+    // Lets the build lock's timer run (see lock.ts) through many pages.
+    if (moved.length % 5000 === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+  rmSync(renderDir, { recursive: true, force: true });
+  return moved;
+}
