@@ -6,7 +6,7 @@
  */
 import { build } from 'astro';
 import { loadConfigOrExit } from '../src/config.ts';
-import { buildFolders, defaultCacheDir, faultMessage } from '../src/integration/faults.ts';
+import { faultMessage, projectBuildFolders } from '../src/integration/faults.ts';
 import { REFUSED_EXIT_CODE } from '../src/integration/refusals.ts';
 
 const config = loadConfigOrExit();
@@ -14,7 +14,7 @@ const config = loadConfigOrExit();
 try {
   await build({});
 } catch (error) {
-  const fault = faultMessage(error, buildFolders(config, defaultCacheDir(process.cwd())), 'Astro built the site', config.outDir);
+  const fault = faultMessage(error, projectBuildFolders(config, process.cwd()), 'Astro built the site', config.outDir);
   if (fault === undefined) throw error;
   console.error(`\n${fault}`);
   process.exit(REFUSED_EXIT_CODE);

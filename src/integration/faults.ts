@@ -18,11 +18,11 @@ interface Cause {
 }
 
 const CAUSES: Record<string, Cause> = {
-  ENOSPC: { cause: 'the disk is full', remedy: 'Free some space on the disk that holds it (or set OUT_DIR to a folder on a disk with room)' },
-  EDQUOT: { cause: 'the disk quota is used up', remedy: 'Free some space under your quota (or set OUT_DIR to a folder on another disk)' },
-  EROFS: { cause: 'its file system is read-only', remedy: 'Make it writable (mount it read-write) or set OUT_DIR to a writable folder' },
-  EACCES: { cause: 'permission denied', remedy: 'Give the user running the build write access to it, or set OUT_DIR to a folder you can write' },
-  EPERM: { cause: 'the operation is not permitted there', remedy: 'Give the user running the build write access to it, or set OUT_DIR to a folder you can write' },
+  ENOSPC: { cause: 'the disk is full', remedy: 'Free some space on the disk that holds it' },
+  EDQUOT: { cause: 'the disk quota is used up', remedy: 'Free some space under your quota' },
+  EROFS: { cause: 'its file system is read-only', remedy: 'Make it writable (mount it read-write)' },
+  EACCES: { cause: 'permission denied', remedy: 'Give the user running the build write access to it' },
+  EPERM: { cause: 'the operation is not permitted there', remedy: 'Give the user running the build write access to it' },
   EIO: { cause: 'the disk reported an input/output error', remedy: 'Check the disk (it may be failing or disconnected)' },
   ENOENT: { cause: 'the folder vanished while the build ran (deleted, moved, or its disk unmounted)', remedy: 'Check that it is there' },
   ENOTDIR: { cause: 'the folder vanished while the build ran (something else took its name)', remedy: 'Check that it is a folder' },
@@ -32,15 +32,19 @@ const CAUSES: Record<string, Cause> = {
 export interface BuildFolderRole {
   dir: string;
   role: string;
+  /** Another way out, where the maintainer chooses the folder (`or set OUT_DIR to …`). */
+  instead?: string;
 }
 
 /** The folders a build writes to, most specific first. */
-export function buildFolders(config: Pick<Config, 'outDir' | 'deployDir'>, cacheDir: string): BuildFolderRole[] {
+export function buildFolders(config: Pick<Config, 'outDir' | 'deployDir'>, root: string, cacheDir: string): BuildFolderRole[] {
   return [
-    { dir: storeDirOf(config.outDir), role: 'the build store beside OUT_DIR' },
+    { dir: storeDirOf(config.outDir), role: 'the build store beside OUT_DIR', instead: 'or set OUT_DIR to a folder on another disk' },
     { dir: cacheDir, role: "the project's cache" },
-    { dir: dirname(resolve(config.outDir)), role: 'the folder of OUT_DIR' },
-    { dir: dirname(resolve(config.deployDir)), role: 'the folder of DEPLOY_DIR' },
+    { dir: dirname(resolve(config.outDir)), role: 'the folder of OUT_DIR', instead: 'or set OUT_DIR to a folder on another disk' },
+    { dir: dirname(resolve(config.deployDir)), role: 'the folder of DEPLOY_DIR', instead: 'or set DEPLOY_DIR to a folder on another disk' },
+    // Astro keeps its own files in the project (`.astro/`).
+    { dir: root, role: 'the project folder' },
   ];
 }
 
@@ -61,41 +65,76 @@ function showsFault(dir: string, code: string): boolean {
       const disk = statfsSync(dir);
       return disk.bavail * disk.bsize < 1024 * 1024;
     }
-    if (code === 'ENOENT' || code === 'ENOTDIR') return !existsSync(dir);
-    accessSync(dir, constants.W_OK);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return !existsSync(dir) || unwritable(dir) !== undefined;
+    return unwritable(dir) === code;
+  } catch {
     return false;
+  }
+}
+
+/** Why `dir` cannot be written, as an error code, or undefined where it can. */
+function unwritable(dir: string): string | undefined {
+  try {
+    accessSync(dir, constants.W_OK);
+    return undefined;
   } catch (error) {
-    return code !== 'ENOENT' && (error as NodeJS.ErrnoException).code === code;
+    return (error as NodeJS.ErrnoException).code;
   }
 }
 
 /** The folder a fault happened in: the one of `folders` holding the file it names, else the one whose disk shows it. */
 function faultFolder(error: NodeJS.ErrnoException, folders: readonly BuildFolderRole[]): BuildFolderRole | undefined {
-  const paths = [error.path, (error as { dest?: string }).dest].filter((path): path is string => typeof path === 'string').map((path) => resolve(path));
-  const byPath = folders.find(({ dir }) => paths.some((path) => isInside(path, dir)));
+  const byPath = folders.find(({ dir }) => pathsOf(error).some((path) => isInside(path, dir)));
   if (byPath) return byPath;
   const code = error.code ?? '';
   const showing = folders.find(({ dir }) => showsFault(dir, code));
   if (showing) return showing;
-  // A vanished folder is a fault only where a folder did vanish; else it is a bug, with its trace.
-  if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-  const [named] = paths;
+  const [named] = pathsOf(error);
   return named === undefined ? folders[0] : { dir: dirname(named), role: 'a folder of the build' };
 }
 
-/** The file-system error in `error` (itself, or its cause, as Astro and Vite wrap errors), if any. */
-function fileSystemError(error: unknown): NodeJS.ErrnoException | undefined {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
-    const code = (current as NodeJS.ErrnoException).code;
-    if (typeof code === 'string' && code in CAUSES) return current as NodeJS.ErrnoException;
-    // A worker thread's error arrives with its code only in the message ("ENOSPC: no space left…").
-    const inMessage = /^(E[A-Z]+): /.exec(current.message)?.[1];
-    if (inMessage !== undefined && inMessage in CAUSES) {
-      const path = /, \w+ '([^']+)'/.exec(current.message)?.[1];
-      return Object.assign(new Error(current.message), { code: inMessage, ...(path !== undefined && { path }) });
-    }
+const pathsOf = (error: NodeJS.ErrnoException): string[] =>
+  [error.path, (error as { dest?: string }).dest].filter((path): path is string => typeof path === 'string').map((path) => resolve(path));
+
+/**
+ * The fault's real cause. Node reports a recursive mkdir on a read-only disk as ENOENT, so a
+ * missing file is first taken as the folder's own fault where it cannot be written; it is a
+ * vanished folder only where the folder, or the one the file was in, is gone. Else it is no fault
+ * of the machine (a bug, with its trace): undefined.
+ */
+function causeCode(error: NodeJS.ErrnoException, folder: BuildFolderRole): string | undefined {
+  const code = error.code ?? '';
+  if (code !== 'ENOENT' && code !== 'ENOTDIR') return code;
+  if (!existsSync(folder.dir)) return code;
+  const cannotWrite = unwritable(folder.dir);
+  if (cannotWrite !== undefined && cannotWrite in CAUSES && cannotWrite !== 'ENOENT') return cannotWrite;
+  return pathsOf(error).some((path) => !existsSync(dirname(path))) ? code : undefined;
+}
+
+/** Linux's numbers of the errors above, as tools written in Rust (rolldown, Vite's bundler) report them: `(os error 28)`. */
+const OS_ERRORS: Record<number, string> = { 1: 'EPERM', 2: 'ENOENT', 5: 'EIO', 13: 'EACCES', 20: 'ENOTDIR', 28: 'ENOSPC', 30: 'EROFS', 122: 'EDQUOT' };
+
+/** A file-system error told only in a message: Node's from a worker thread (`ENOSPC: no space left…, open '…'`) or a Rust tool's. */
+function errorInMessage(message: string): NodeJS.ErrnoException | undefined {
+  const node = /^(E[A-Z]+): .*?, \w+ '([^']+)'/m.exec(message) ?? /^(E[A-Z]+): /m.exec(message);
+  const os = /\(os error (\d+)\)/.exec(message);
+  const code = node?.[1] ?? (os ? OS_ERRORS[Number(os[1])] : undefined);
+  if (code === undefined || !(code in CAUSES)) return undefined;
+  const path = node?.[2] ?? /(?:file|directory|folder) (?:in|at) (\/\S+)/.exec(message)?.[1];
+  return Object.assign(new Error(message), { code, ...(path !== undefined && { path }) });
+}
+
+/** The file-system error in `error` (itself, its cause or the errors it gathers, as Astro and Vite wrap them), if any. */
+function fileSystemError(error: unknown, depth = 0): NodeJS.ErrnoException | undefined {
+  if (!(error instanceof Error) || depth > 5) return undefined;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (typeof code === 'string' && code in CAUSES) return error as NodeJS.ErrnoException;
+  const gathered = (error as { errors?: unknown }).errors;
+  for (const inner of [error.cause, ...(Array.isArray(gathered) ? gathered : [])]) {
+    const found = fileSystemError(inner, depth + 1);
+    if (found) return found;
   }
-  return undefined;
+  return errorInMessage(error.message);
 }
 
 /**
@@ -107,13 +146,14 @@ export function faultMessage(error: unknown, folders: readonly BuildFolderRole[]
   const fault = fileSystemError(error);
   if (!fault) return undefined;
   const folder = faultFolder(fault, folders);
-  if (!folder) return undefined;
-  const { cause, remedy } = CAUSES[fault.code!]!;
+  const code = folder && causeCode(fault, folder);
+  if (!folder || code === undefined || !(code in CAUSES)) return undefined;
+  const { cause, remedy } = CAUSES[code]!;
   return [
-    `The build stopped while ${doing}: ${displayed(folder.dir)} (${folder.role}): ${cause} (${fault.code}).`,
-    `${remedy}, then build again. Nothing was published: ${outDir}/ is unchanged.`,
+    `The build stopped while ${doing}: ${displayed(folder.dir)} (${folder.role}): ${cause} (${code}).`,
+    `${remedy}${folder.instead === undefined ? '' : ` (${folder.instead})`}, then build again. Nothing was published: ${outDir}/ is unchanged.`,
   ].join('\n');
 }
 
-/** The project's cache folder, as Astro names it by default (`cacheDir`). */
-export const defaultCacheDir = (root: string) => join(root, 'node_modules/.astro');
+/** The folders a build of the project in `root` writes to, with Astro's default cache folder. */
+export const projectBuildFolders = (config: Pick<Config, 'outDir' | 'deployDir'>, root: string) => buildFolders(config, root, join(root, 'node_modules/.astro'));

@@ -39,7 +39,7 @@ export default function listing(): AstroIntegration {
         const root = fileURLToPath(astroConfig.root);
         const cacheDir = fileURLToPath(astroConfig.cacheDir);
         if (command === 'build') {
-          const folders = buildFolders(config, cacheDir);
+          const folders = buildFolders(config, root, cacheDir);
           /** Stops the build on a refusal or a fault of the machine with its message; anything else is a bug, left to Astro. */
           const stopOn =
             (doing: string, cleanUp: () => void) =>

@@ -4,12 +4,12 @@
  * counted from the build's own log. The randomised rebuild test (test/rebuilds/) goes further:
  * kills, reverts, two builds at once, deleted caches.
  */
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { cpSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readBuildReport } from '../../src/outputs/report.ts';
 import { VERCEL_OUTPUT_DIR } from '../../src/serve/hosts/vercel.ts';
-import { projectRoot, runBuild, tempDir, treeHashes } from '../support/site.ts';
+import { foldersIn, projectRoot, publishedTree, renderedPages, runBuild, tempDir, treeHashes } from '../support/site.ts';
 
 const workspace = tempDir('incremental');
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
@@ -19,21 +19,6 @@ const [header, ...rows] = original as [string, ...string[]];
 const csv = (lines: readonly string[]) => `${[header, ...lines].join('\n')}\n`;
 /** Sets one field of a CSV row (the default data has no quoted commas in the fields edited here). */
 const withField = (line: string, field: number, value: string) => line.split(',').with(field, value).join(',');
-
-/** The site's files by hash; the manifest without its build time and the change report left out (it describes the build, not the data). */
-function publishedTree(dir: string): Record<string, string> {
-  const { 'changes.json': changes, 'manifest.json': _manifest, ...files } = treeHashes(dir);
-  expect(changes).toBeDefined();
-  const { builtAt, ...manifest } = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { builtAt: string };
-  expect(builtAt).toMatch(/^\d{4}-/);
-  return { ...files, 'manifest.json (without builtAt)': JSON.stringify(manifest) };
-}
-
-const foldersIn = (dir: string) =>
-  readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
-    .sort();
 
 let cleanBuilds = 0;
 
@@ -67,11 +52,7 @@ function buildBoth(root: string, site: string, step: Step): string {
   return `${incremental.stdout}\n${incremental.stderr}`;
 }
 
-/** The JSON and HTML pages Astro rendered, by the build's log (the home page is always rendered). */
-const rendered = (log: string) => {
-  const [, json, html] = /rendering ([\d,]+) of [\d,]+ JSON and ([\d,]+) of [\d,]+ HTML pages/.exec(log) ?? [];
-  return { json: Number(json), html: Number(html) };
-};
+const rendered = renderedPages;
 const PAGES = Math.ceil(rows.length / 10);
 
 describe('an incremental build gives the bytes of a clean build', () => {

@@ -19,7 +19,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
@@ -27,6 +27,7 @@ import { KILL_POINTS } from '../../src/publish/kill-points.ts';
 import { pagePath } from '../../src/listing/routes.ts';
 import { storeDirOf } from '../../src/publish/store.ts';
 import { cleanEnvironment, projectRoot, tempDir } from '../../scripts/lib/servers.ts';
+import { projectCopy } from './site.ts';
 
 /** A small fast PRNG (mulberry32): a seed gives the same run on every machine. */
 function randomOf(seed: number) {
@@ -176,24 +177,6 @@ const EDITS: readonly Edit[] = [
     },
   },
 ];
-
-// ---------------------------------------------------------------------------------------------
-// The project under test: a copy, so that its caches and sources are the run's own.
-
-function projectCopy(workspace: string): string {
-  const copy = join(workspace, 'project');
-  mkdirSync(copy);
-  for (const entry of ['src', 'public', 'astro.config.mjs', 'package.json', 'package-lock.json', 'tsconfig.json']) {
-    cpSync(join(projectRoot, entry), join(copy, entry), { recursive: true });
-  }
-  // Its own node_modules folder of links to the project's packages: Astro's cache folder
-  // (node_modules/.astro) is then the copy's own.
-  mkdirSync(join(copy, 'node_modules'));
-  for (const entry of readdirSync(join(projectRoot, 'node_modules'))) {
-    if (entry !== '.astro') symlinkSync(join(projectRoot, 'node_modules', entry), join(copy, 'node_modules', entry));
-  }
-  return copy;
-}
 
 interface Env {
   BASE_URL: string;

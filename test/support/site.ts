@@ -1,8 +1,9 @@
 /** Test helpers: fixtures, the real build and check-data scripts, and tree hashes. */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { expect } from 'vitest';
 import { cleanEnvironment, projectRoot } from '../../scripts/lib/servers.ts';
 
 export { freePort, projectRoot, startPreview, tempDir, type RunningPreview } from '../../scripts/lib/servers.ts';
@@ -48,3 +49,43 @@ export function treeHashes(dir: string): Record<string, string> {
   }
   return hashes;
 }
+
+/**
+ * A copy of the project in `workspace` (its sources, not its build), so that its caches and
+ * sources are a test's own: its node_modules folder holds links to the project's packages, so
+ * Astro's cache folder (node_modules/.astro) is the copy's own, on the copy's file system.
+ */
+export function projectCopy(workspace: string): string {
+  const copy = join(workspace, 'project');
+  mkdirSync(copy, { recursive: true });
+  for (const entry of ['src', 'public', 'astro.config.mjs', 'package.json', 'package-lock.json', 'tsconfig.json']) {
+    cpSync(join(projectRoot, entry), join(copy, entry), { recursive: true });
+  }
+  mkdirSync(join(copy, 'node_modules'));
+  for (const entry of readdirSync(join(projectRoot, 'node_modules'))) {
+    if (entry !== '.astro') symlinkSync(join(projectRoot, 'node_modules', entry), join(copy, 'node_modules', entry));
+  }
+  return copy;
+}
+
+/** A site's files by hash; the manifest without its build time and the change report left out (they describe the build, not the data). */
+export function publishedTree(dir: string): Record<string, string> {
+  const { 'changes.json': changes, 'manifest.json': _manifest, ...files } = treeHashes(dir);
+  expect(changes).toBeDefined();
+  const { builtAt, ...manifest } = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { builtAt: string };
+  expect(builtAt).toMatch(/^\d{4}-/);
+  return { ...files, 'manifest.json (without builtAt)': JSON.stringify(manifest) };
+}
+
+/** The folders of a tree (a host may answer for an empty folder). */
+export const foldersIn = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .sort();
+
+/** The JSON and HTML pages Astro rendered, by the build's log (the home page is always rendered). */
+export const renderedPages = (log: string): { json: number; html: number } => {
+  const [, json, html] = /rendering ([\d,]+) of [\d,]+ JSON and ([\d,]+) of [\d,]+ HTML pages/.exec(log) ?? [];
+  return { json: Number(json), html: Number(html) };
+};

@@ -1,0 +1,217 @@
+/**
+ * Where users put the site: a web root on its own disk (another file system than the project and
+ * its caches), a disk that fills up, one that is or becomes read-only. Each on a real file system:
+ * /dev/shm, or a small tmpfs the test mounts (root, as the machines here and CI run; skipped with
+ * the reason where mounting is not permitted).
+ */
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { storeDirOf } from '../../src/publish/store.ts';
+import { VERCEL_OUTPUT_DIR } from '../../src/serve/hosts/vercel.ts';
+import { mountTmpfs, type Mount } from '../support/mounts.ts';
+import { foldersIn, projectCopy, projectRoot, publishedTree, renderedPages, runBuild, tempDir, treeHashes } from '../support/site.ts';
+
+const workspace = tempDir('file-systems');
+const mounts: Mount[] = [];
+afterAll(() => {
+  for (const mount of mounts) mount.unmount();
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+const original = readFileSync(join(projectRoot, 'data/captured-car-models.csv'), 'utf8');
+const lines = original.replace(/\n$/, '').split('\n');
+/** The default data with row `row`'s min_price set to `price` (the default data quotes no field). */
+function edited(row: number, price: string): string {
+  const file = join(workspace, `data-${row}-${price}.csv`);
+  writeFileSync(file, `${lines.map((line, index) => (index === row ? line.split(',').with(7, price).join(',') : line)).join('\n')}\n`);
+  return file;
+}
+const DEFAULT_DATA = join(projectRoot, 'data/captured-car-models.csv');
+
+/** Builds `dataFile` into `site` (deploy folder beside it) from `root`; returns the result. */
+const build = (site: string, dataFile: string, root = projectRoot) =>
+  runBuild({ DATA_FILE: dataFile, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, BASE_URL: 'https://cars.example.com' }, root);
+
+/** Builds `dataFile` into a fresh site on the project's own disk and expects `site` to hold the same bytes and folders. */
+function expectCleanBuildOf(site: string, dataFile: string, root = projectRoot): void {
+  const clean = join(workspace, `clean-${Math.random().toString(36).slice(2)}`);
+  const fresh = build(clean, dataFile, root);
+  expect(fresh.status, fresh.stderr).toBe(0);
+  expect(publishedTree(site)).toEqual(publishedTree(clean));
+  expect(foldersIn(site)).toEqual(foldersIn(clean));
+  const vercelCopy = join(`${site}-deploy`, VERCEL_OUTPUT_DIR, 'static');
+  expect(treeHashes(vercelCopy)).toEqual(treeHashes(site));
+  rmSync(clean, { recursive: true, force: true });
+  rmSync(`${clean}-deploy`, { recursive: true, force: true });
+}
+
+/** Every published file's bytes, inode and time: what must not change when a build fails. */
+function publishedState(site: string): Record<string, string> {
+  const state: Record<string, string> = {};
+  for (const [path, hash] of Object.entries(treeHashes(site))) {
+    const stats = statSync(join(site, path), { bigint: true });
+    state[path] = `${hash} ${stats.ino} ${stats.mtimeNs}`;
+  }
+  return state;
+}
+
+/** What a maintainer must see of a fault: one message, no stack trace, exit code 1. */
+function expectFaultMessage(result: ReturnType<typeof runBuild>, site: string, cause: RegExp): string {
+  const output = `${result.stdout}\n${result.stderr}`;
+  expect(result.status, output).toBe(1);
+  expect(output).toMatch(cause);
+  expect(output).toContain(`Nothing was published: ${site}/ is unchanged.`);
+  expect(output, 'no stack trace').not.toMatch(/\n\s+at .+[:(]\d+:\d+\)?\n|Stack trace/);
+  return output;
+}
+
+/** A file system other than the project's: /dev/shm where it is one, else a tmpfs of the test's own. */
+function otherFileSystem(name: string): string | undefined {
+  const projectDevice = statSync(projectRoot).dev;
+  try {
+    if (statSync('/dev/shm').dev !== projectDevice) {
+      const dir = join('/dev/shm', `listing-${name}-${process.pid}`);
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir);
+      return dir;
+    }
+  } catch {
+    // No /dev/shm.
+  }
+  const mount = mountTmpfs(join(workspace, name), '256m');
+  if (typeof mount === 'string') return undefined;
+  mounts.push(mount);
+  return mount.dir;
+}
+
+describe('a site on another file system than the project and its caches', () => {
+  const disk = otherFileSystem('web-root');
+  afterAll(() => {
+    if (disk?.startsWith('/dev/shm/')) rmSync(disk, { recursive: true, force: true });
+  });
+
+  it.skipIf(disk === undefined)('builds, rebuilds only what changed, and holds a clean build’s bytes after each build', () => {
+    const site = join(disk!, 'www/dist');
+    expect(statSync(disk!).dev).not.toBe(statSync(join(projectRoot, 'node_modules')).dev);
+    const first = build(site, DEFAULT_DATA);
+    expect(first.status, first.stderr).toBe(0);
+    expect(lstatSync(site).isSymbolicLink()).toBe(true);
+    expectCleanBuildOf(site, DEFAULT_DATA);
+
+    // Row 25 is on page 3: its JSON page and its HTML page, and the home page (always).
+    const edit = edited(25, '123456');
+    const rebuild = build(site, edit);
+    expect(rebuild.status, rebuild.stderr).toBe(0);
+    expect(renderedPages(`${rebuild.stdout}\n${rebuild.stderr}`)).toEqual({ json: 1, html: 2 });
+    expectCleanBuildOf(site, edit);
+    // Nothing Astro rendered is left in the project's cache.
+    expect(readdirSync(join(projectRoot, 'node_modules/.astro')).filter((name) => name === 'rendering')).toEqual([]);
+
+    // The same data again: no page rendered, no published file replaced.
+    const before = publishedState(site);
+    const again = build(site, edit);
+    expect(again.status, again.stderr).toBe(0);
+    expect(renderedPages(`${again.stdout}\n${again.stderr}`)).toEqual({ json: 0, html: 1 });
+    const after = publishedState(site);
+    const replaced = Object.keys(after).filter((path) => after[path] !== before[path] && path !== 'index.html');
+    expect(replaced.sort()).toEqual(['changes.json', 'manifest.json']);
+  });
+});
+
+describe('a full disk', () => {
+  const mount = mountTmpfs(join(workspace, 'full'), '16m');
+  if (typeof mount !== 'string') mounts.push(mount);
+  const reason = typeof mount === 'string' ? mount : undefined;
+  if (reason) console.warn(`Skipping the full-disk tests: ${reason}`);
+
+  // How much room is left decides which step runs out: the store's folders, the records, the
+  // pages copied in, the downloads, the host files, the Vercel copy.
+  it.skipIf(reason !== undefined).each([0, 64, 256, 512])('with %i KiB left: one message, exit 1, the published site as it was; freed, the next build is a clean build', (leftKiB) => {
+    const { dir, fill, unfill } = mount as Mount;
+    const site = join(dir, `site-${leftKiB}`);
+    const first = build(site, DEFAULT_DATA);
+    expect(first.status, first.stderr).toBe(0);
+    const before = publishedState(site);
+    const edit = edited(25, `1${leftKiB}`);
+    fill(leftKiB);
+    const failed = build(site, edit);
+    unfill();
+    if (failed.status === 0) {
+      // Room enough after all (this amount of room is what the build needs): then it is a clean build.
+      expectCleanBuildOf(site, edit);
+    } else {
+      expectFaultMessage(failed, site, new RegExp(`${storeDirOf(site).replaceAll('.', '\\.')} \\(the build store beside OUT_DIR\\): the disk is full \\(ENOSPC\\)`));
+      expect(publishedState(site)).toEqual(before);
+    }
+    const next = build(site, edit);
+    expect(next.status, next.stderr).toBe(0);
+    expectCleanBuildOf(site, edit);
+    rmSync(site, { force: true });
+    rmSync(`${site}-deploy`, { force: true });
+    rmSync(storeDirOf(site), { recursive: true, force: true });
+  });
+
+  it.skipIf(reason !== undefined)("on the project's own disk, while Astro builds the site: the same message, naming the project's cache", () => {
+    const { dir, fill, unfill } = mount as Mount;
+    const project = projectCopy(join(dir, 'checkout'));
+    const site = join(workspace, 'astro-full-site');
+    const first = build(site, DEFAULT_DATA, project);
+    expect(first.status, first.stderr).toBe(0);
+    const before = publishedState(site);
+    // The same data, so the data side writes nothing; room for the build lock, not for Astro's bundles.
+    fill(16);
+    const failed = build(site, DEFAULT_DATA, project);
+    unfill();
+    const output = expectFaultMessage(failed, site, /the disk is full \(ENOSPC\)/);
+    expect(output).toMatch(/The build stopped while Astro built the site: .*node_modules\/\.astro \(the project's cache\)/);
+    expect(publishedState(site)).toEqual(before);
+    const next = build(site, DEFAULT_DATA, project);
+    expect(next.status, next.stderr).toBe(0);
+    expectCleanBuildOf(site, DEFAULT_DATA, project);
+  });
+});
+
+describe('a read-only disk', () => {
+  const mount = mountTmpfs(join(workspace, 'read-only'), '64m');
+  if (typeof mount !== 'string') mounts.push(mount);
+  const reason = typeof mount === 'string' ? mount : undefined;
+  if (reason) console.warn(`Skipping the read-only disk tests: ${reason}`);
+
+  it.skipIf(reason !== undefined)('under the site: one message, exit 1, the site as it was; writable again, the next build is a clean build and leaves nothing behind', async () => {
+    const { dir, readOnly } = mount as Mount;
+    const site = join(dir, 'site');
+    expect(build(site, DEFAULT_DATA).status).toBe(0);
+    const before = publishedState(site);
+    const edit = edited(40, '77777');
+    readOnly(true);
+    try {
+      const failed = build(site, edit);
+      expectFaultMessage(failed, site, /\.site\.builds \(the build store beside OUT_DIR\): its file system is read-only \(EROFS\)/);
+      expect(publishedState(site)).toEqual(before);
+    } finally {
+      readOnly(false);
+    }
+    const next = build(site, edit);
+    expect(next.status, next.stderr).toBe(0);
+    expectCleanBuildOf(site, edit);
+    // The published build and the one before it, nothing else (a removal may still be under way in the background).
+    await expect.poll(() => readdirSync(storeDirOf(site)).filter((name) => /^[0-9a-z]{9,}-/.test(name)).length).toBe(2);
+  });
+
+  it.skipIf(reason !== undefined)("under the project's cache: one message naming it", () => {
+    const { dir, readOnly } = mount as Mount;
+    const project = projectCopy(join(dir, 'checkout'));
+    const site = join(workspace, 'read-only-cache-site');
+    expect(build(site, DEFAULT_DATA, project).status).toBe(0);
+    const before = publishedState(site);
+    readOnly(true);
+    try {
+      const failed = build(site, edited(41, '88888'), project);
+      expectFaultMessage(failed, site, /node_modules\/\.astro \(the project's cache\): its file system is read-only \(EROFS\)/);
+      expect(publishedState(site)).toEqual(before);
+    } finally {
+      readOnly(false);
+    }
+  });
+});
