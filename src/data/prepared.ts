@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { decodeCsv, loadText, SEPARATORS, type LoadProgress } from './load.ts';
 import { loadSince, type EarlierValidation } from './edit.ts';
 import type { Problem } from './problems.ts';
+import { checkedJson, damagedCacheLine, fileSha256, firstDamaged, readCheckedJson } from './checked-files.ts';
 import { isRecordFile, recordChunks, writeRecordFile } from './record-store.ts';
 import type { CarModel } from './schema.ts';
 
@@ -39,6 +40,8 @@ const preparedSchema = z.object({
   format: z.string(),
   /** The fingerprint of the code that validated it: a later file is validated against this one only by the same code. */
   code: z.string(),
+  /** SHA-256 of each file written beside it (records, text, since.json), checked before any is used (see checked-files.ts). */
+  files: z.record(z.string(), z.string()),
 });
 
 
@@ -95,6 +98,8 @@ export interface PrepareOptions {
   since?: string;
   /** False after a build was killed part way: no earlier preparation is taken, the file is validated whole. */
   trust?: boolean;
+  /** Told a line for each kept file found damaged (and not used). */
+  say?: (line: string) => void;
 }
 
 /**
@@ -103,7 +108,7 @@ export interface PrepareOptions {
  * it validated now, the records are returned too (the caller may need them; they are not kept).
  * The downloads are src/outputs/prepared-downloads.ts's.
  */
-export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, progress, since, trust = true }: PrepareOptions): Promise<RecordsPreparation> {
+export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, progress, since, trust = true, say = console.error }: PrepareOptions): Promise<RecordsPreparation> {
   let bytes: Buffer;
   try {
     bytes = readFileSync(dataFile);
@@ -124,7 +129,7 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
     validated,
   });
 
-  const existing = trust ? readPrepared(dir) : undefined;
+  const existing = trust ? wholePreparation(dir, say) : undefined;
   if (existing) {
     // Touched, so that pruning keeps the preparations used most recently.
     const now = new Date();
@@ -134,7 +139,7 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
 
   const text = decodeCsv(bytes, dataFile);
   if ('problems' in text) return { problems: text.problems };
-  const earlier = !trust || since === undefined || since === key ? undefined : earlierValidation(join(cacheDir, since), code);
+  const earlier = !trust || since === undefined || since === key ? undefined : earlierValidation(join(cacheDir, since), code, say);
   const edited = earlier && loadSince(text, dataFile, earlier);
   if (edited) progress?.onChangedRows?.(edited.counts);
   const { records, problems } = edited ? { records: edited.records, problems: [] } : loadText(text, dataFile, progress);
@@ -148,20 +153,23 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
   // where no row moved (a row inserted or deleted before others moves them), and not where most
   // rows changed (little to copy, and a long list).
   if (edited && since !== undefined && edited.inPlace && edited.changed.length <= records.length / 2) {
-    writeFileSync(join(staging, SINCE_FILE), JSON.stringify({ key: since, changed: edited.changed }));
+    writeFileSync(join(staging, SINCE_FILE), checkedJson({ key: since, changed: edited.changed }));
   }
   const { format } = text;
-  const prepared = { dataSha256, rows: records.length, format: `${format.encoding}, ${SEPARATORS[format.separator]}-separated`, code };
-  writeFileSync(join(staging, PREPARED_FILE), JSON.stringify(prepared));
+  const written = readdirSync(staging);
+  const files = Object.fromEntries(written.map((name) => [name, fileSha256(join(staging, name))]));
+  const prepared = { dataSha256, rows: records.length, format: `${format.encoding}, ${SEPARATORS[format.separator]}-separated`, code, files };
+  // Written last, with its own hash: a preparation without a whole prepared.json is no preparation.
+  writeFileSync(join(staging, PREPARED_FILE), checkedJson(prepared));
   rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
   prune(cacheDir, key);
   return { data: located(prepared, true), records };
 }
 
-/** The preparation in `dir` as an earlier version to validate against, if the same code made it and it is all there. */
-function earlierValidation(dir: string, code: string): EarlierValidation | undefined {
-  const prepared = readPrepared(dir);
+/** The preparation in `dir` as an earlier version to validate against, if the same code made it and it is all there and whole. */
+function earlierValidation(dir: string, code: string, say: (line: string) => void): EarlierValidation | undefined {
+  const prepared = wholePreparation(dir, say);
   const recordsFile = join(dir, RECORDS_FILE);
   if (prepared?.code !== code || !isRecordFile(recordsFile)) return undefined;
   try {
@@ -171,12 +179,21 @@ function earlierValidation(dir: string, code: string): EarlierValidation | undef
   }
 }
 
-function readPrepared(dir: string): z.infer<typeof preparedSchema> | undefined {
-  try {
-    return preparedSchema.parse(JSON.parse(readFileSync(join(dir, PREPARED_FILE), 'utf8')));
-  } catch {
-    return undefined;
-  }
+/**
+ * The preparation in `dir`, if it is complete and every file of it still has the hash it was
+ * written with; a damaged one is said, removed and not used (it is made again where needed).
+ */
+function wholePreparation(dir: string, say: (line: string) => void): z.infer<typeof preparedSchema> | undefined {
+  const damaged = (path: string) => {
+    say(damagedCacheLine(path));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const prepared = readCheckedJson(join(dir, PREPARED_FILE), preparedSchema, damaged);
+  if (!prepared) return undefined;
+  const bad = firstDamaged(dir, prepared.files);
+  if (bad === undefined) return prepared;
+  damaged(join(dir, bad));
+  return undefined;
 }
 
 /** Preparation folders in use (their downloads being written): never pruned. */
@@ -184,11 +201,7 @@ export const inUse = new Set<string>();
 
 /** The rows a preparation validated against an earlier one differ from it in (see since.json above), if it was. */
 export function readSince(dir: string): z.infer<typeof sinceSchema> | undefined {
-  try {
-    return sinceSchema.parse(JSON.parse(readFileSync(join(dir, SINCE_FILE), 'utf8')));
-  } catch {
-    return undefined;
-  }
+  return readCheckedJson(join(dir, SINCE_FILE), sinceSchema);
 }
 
 /** Removes all but the most recently used preparations (and any left half-written). */
@@ -210,7 +223,8 @@ export function preparedDownloadsDir(cacheDir: string, key: string): string {
   return join(cacheDir, key, DOWNLOADS_DIR);
 }
 
-/** The records file of the preparation named `key` (it may have been pruned). */
-export function preparedRecordsFile(cacheDir: string, key: string): string {
-  return join(cacheDir, key, RECORDS_FILE);
+/** The records file of the preparation named `key`, where it is kept and whole (see `wholePreparation`). */
+export function preparedRecordsFile(cacheDir: string, key: string, say: (line: string) => void = console.error): string | undefined {
+  const dir = join(cacheDir, key);
+  return existsSync(dir) && wholePreparation(dir, say) ? join(dir, RECORDS_FILE) : undefined;
 }

@@ -13,7 +13,7 @@
  * failure, the process killed), what is published does not change.
  */
 import { createHash } from 'node:crypto';
-import { linkSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, linkSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { deserialize } from 'node:v8';
 import type { AstroIntegrationLogger } from 'astro';
@@ -221,9 +221,10 @@ export async function finishBuild(build: StartedBuild, { data, render, progress 
   for (const path of DOWNLOADS) {
     const name = path.slice(1);
     // A download with the published one's bytes is the published file, on the site's own disk
-    // whatever disk the cache is on; a changed one comes from the preparation.
+    // whatever disk the cache is on. A changed one is copied from the preparation, never linked:
+    // a published file shares no bytes with a cache, so a damaged cache cannot reach a site.
     if (published && published.manifest.files[path] === downloads[path] && linkedFrom(published.folder.siteDir, name, site)) continue;
-    linkOrCopy(join(prepared.downloadsDir, name), join(site, name));
+    copyFileSync(join(prepared.downloadsDir, name), join(site, name), constants.COPYFILE_FICLONE);
   }
   clock.end('downloads');
 

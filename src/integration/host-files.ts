@@ -2,28 +2,32 @@
  * The host configurations of a build, written into its site and its deploy folder. Generating them
  * bundles three edge functions, so they are kept in the build store under a hash of what they are
  * made from (the listing's size and addresses, the folders, the code) and generated again only when
- * that changed. The kept copy is a hint: written whole or not at all, and checked by its key.
+ * that changed. The kept copy is a hint: written whole or not at all, checked by its key and by its
+ * own hash (a damaged copy is said and generated again).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { checkedJson, damagedCacheLine, readCheckedJson } from '../data/checked-files.ts';
 import { hostFiles, type HostFile, type HostInput } from '../serve/hosts/index.ts';
 
 const CACHE_FILE = 'host-files.json';
+/** The kept copy: its key, and the files, each with where it goes, its path and its text. */
+const cacheSchema = z.object({
+  key: z.string(),
+  files: z.array(z.object({ place: z.enum(['site', 'deploy']), path: z.string(), content: z.string() })),
+});
 
 export async function cachedHostFiles(store: string, fingerprint: string, input: HostInput, deployDir: string, trusted: boolean): Promise<HostFile[]> {
   const key = createHash('sha256').update(JSON.stringify([fingerprint, input, deployDir])).digest('hex');
   const file = join(store, CACHE_FILE);
   if (trusted) {
-    try {
-      const cached = JSON.parse(readFileSync(file, 'utf8')) as { key: string; files: HostFile[] };
-      if (cached.key === key) return cached.files;
-    } catch {
-      // No usable copy: generate them.
-    }
+    const cached = readCheckedJson(file, cacheSchema, (path) => console.error(damagedCacheLine(path)));
+    if (cached?.key === key) return cached.files;
   }
   const files = await hostFiles(input, deployDir);
-  writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify({ key, files }));
+  writeFileSync(`${file}.${process.pid}.tmp`, checkedJson({ key, files }));
   renameSync(`${file}.${process.pid}.tmp`, file);
   return files;
 }

@@ -5,17 +5,22 @@
  * on the other core); an edit's downloads copy the unchanged rows' bytes from the earlier
  * preparation's. Written aside, then renamed: complete or absent.
  */
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { checkedJson, damagedCacheLine, fileSha256, firstDamaged, readCheckedJson } from '../data/checked-files.ts';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import { inUse, preparedDownloadsDir, prepareRecords, readSince, type PrepareOptions, type Prepared, type PreparedRecords } from '../data/prepared.ts';
 import type { EarlierDownloads } from './downloads.ts';
 
-/** Written last in the downloads folder: the downloads' hashes by URL path. */
+/** Written last in the downloads folder, with its own hash: the downloads' hashes by URL path, and every other file's. */
 const HASHES_FILE = 'hashes.json';
-/** URL path of each download → SHA-256 of its bytes. */
-const hashesSchema = z.record(z.string(), z.string());
+const hashesSchema = z.object({
+  /** URL path of each download → SHA-256 of its bytes (the manifest's). */
+  downloads: z.record(z.string(), z.string()),
+  /** Every file of the folder (downloads included) → SHA-256, checked before any is used. */
+  files: z.record(z.string(), z.string()),
+});
 
 export interface PreparedData extends PreparedRecords {
   /** The downloads' hashes by URL path, once they are written (a worker thread writes them). */
@@ -48,11 +53,9 @@ const pendingDownloads = new Map<string, Promise<Record<string, string>>>();
  */
 function readyDownloads({ downloadsDir: target, recordsFile }: PreparedRecords, assetsUrl: string): Promise<Record<string, string>> {
   const dir = dirname(target);
-  try {
-    return Promise.resolve(hashesSchema.parse(JSON.parse(readFileSync(join(target, HASHES_FILE), 'utf8'))));
-  } catch {
-    // Not written yet, or cut short: write them.
-  }
+  const whole = wholeDownloads(target);
+  if (whole) return Promise.resolve(whole);
+  // Not written yet, cut short or damaged: write them.
   const pending = pendingDownloads.get(dir);
   if (pending) return pending;
   const staging = `${target}.${process.pid}.tmp`;
@@ -66,7 +69,8 @@ function readyDownloads({ downloadsDir: target, recordsFile }: PreparedRecords, 
     worker.once('error', fail);
     worker.once('exit', (code) => fail(new Error(`the downloads worker stopped (exit code ${code}) before it was done`)));
   }).then((hashes) => {
-    writeFileSync(join(staging, HASHES_FILE), JSON.stringify(hashes));
+    const files = Object.fromEntries(readdirSync(staging).map((name) => [name, fileSha256(join(staging, name))]));
+    writeFileSync(join(staging, HASHES_FILE), checkedJson({ downloads: hashes, files }));
     rmSync(target, { recursive: true, force: true });
     renameSync(staging, target);
     return hashes;
@@ -83,12 +87,30 @@ function readyDownloads({ downloadsDir: target, recordsFile }: PreparedRecords, 
   return written;
 }
 
-/** The downloads of the preparation that of `dir` was validated against, where they are complete. */
+/** The downloads of the preparation that of `dir` was validated against, where they are complete and whole: their bytes are copied. */
 function earlierDownloads(dir: string): EarlierDownloads | undefined {
   const since = readSince(dir);
   if (!since) return undefined;
   const downloads = preparedDownloadsDir(dirname(dir), since.key);
-  // The folder is renamed into place when complete.
-  return existsSync(join(downloads, HASHES_FILE)) ? { dir: downloads, changed: since.changed } : undefined;
+  return wholeDownloads(downloads) ? { dir: downloads, changed: since.changed } : undefined;
+}
+
+/**
+ * The hashes of the downloads in `dir` where the folder is complete (it is renamed into place when
+ * it is) and every file in it still has the hash it was written with; a damaged folder is said and
+ * removed.
+ */
+function wholeDownloads(dir: string): Record<string, string> | undefined {
+  if (!existsSync(dir)) return undefined;
+  const damaged = (path: string) => {
+    console.error(damagedCacheLine(path));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const hashes = readCheckedJson(join(dir, HASHES_FILE), hashesSchema, damaged);
+  if (!hashes) return undefined;
+  const bad = firstDamaged(dir, hashes.files);
+  if (bad === undefined) return hashes.downloads;
+  damaged(join(dir, bad));
+  return undefined;
 }
 

@@ -6,12 +6,13 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
+import { damagedCacheLine, withHash, withoutHash } from '../data/checked-files.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
 import type { RenderSet } from './reuse.ts';
 
 const BUILD_RECORD_FILE = 'build-record.v8';
 /** Bumped when the record's shape changes: a record of another version is no record. */
-const VERSION = 2;
+const VERSION = 3;
 
 export interface BuildRecord {
   version: typeof VERSION;
@@ -28,9 +29,25 @@ export interface BuildRecord {
   bytes: number;
 }
 
+/**
+ * The record of the build in `buildDir`, if it is of this version and whole (its bytes carry their
+ * hash: a damaged record is said and taken as none, so nothing is taken from that build on trust).
+ */
 export function readRecord(buildDir: string): BuildRecord | undefined {
+  const file = join(buildDir, BUILD_RECORD_FILE);
+  let bytes: Buffer;
   try {
-    const record = deserialize(readFileSync(join(buildDir, BUILD_RECORD_FILE))) as Partial<BuildRecord>;
+    bytes = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  const body = withoutHash(bytes);
+  if (!body) {
+    console.error(damagedCacheLine(file));
+    return undefined;
+  }
+  try {
+    const record = deserialize(body) as Partial<BuildRecord>;
     return record.version === VERSION ? (record as BuildRecord) : undefined;
   } catch {
     return undefined;
@@ -39,6 +56,6 @@ export function readRecord(buildDir: string): BuildRecord | undefined {
 
 export function writeRecord(buildDir: string, record: Omit<BuildRecord, 'version'>): void {
   const file = join(buildDir, BUILD_RECORD_FILE);
-  writeFileSync(`${file}.tmp`, serialize({ version: VERSION, ...record }));
+  writeFileSync(`${file}.tmp`, withHash(serialize({ version: VERSION, ...record })));
   renameSync(`${file}.tmp`, file);
 }

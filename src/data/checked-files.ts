@@ -1,0 +1,101 @@
+/**
+ * Kept files that are checked before use. Everything a build takes from a cache (prepared records
+ * and text, downloads, page keys, host files) was hashed when it was written, and is taken again
+ * only if its bytes still have that hash: a disk error, a sync tool or a half-restored CI cache
+ * then costs a rebuild of that cache, never a wrong byte published. A damaged file is said in one
+ * line (`damagedCacheLine`) and treated as absent.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { relative, sep } from 'node:path';
+import type { z } from 'zod';
+
+const BLOCK = 1 << 20;
+
+/** SHA-256 (hex) of a file's bytes, read a block at a time (a million-row file is hundreds of MB). */
+export function fileSha256(path: string): string {
+  const hash = createHash('sha256');
+  const block = Buffer.allocUnsafe(BLOCK);
+  const fd = openSync(path, 'r');
+  try {
+    for (let read = readSync(fd, block, 0, BLOCK, null); read > 0; read = readSync(fd, block, 0, BLOCK, null)) hash.update(block.subarray(0, read));
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest('hex');
+}
+
+/** Files already found whole in this process, by path and what their inode says: each is read once per build. */
+const checked = new Map<string, string>();
+const stamp = (path: string) => {
+  const stats = statSync(path, { bigint: true });
+  return `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+};
+
+/**
+ * The first of `files` (name → SHA-256 recorded when it was written, under `dir`) whose bytes do
+ * not have their hash now (or that is gone), or undefined when all are whole.
+ */
+export function firstDamaged(dir: string, files: Readonly<Record<string, string>>): string | undefined {
+  for (const [name, sha256] of Object.entries(files)) {
+    const path = `${dir}/${name}`;
+    let now: string;
+    try {
+      now = stamp(path);
+      if (checked.get(path) === `${now}:${sha256}`) continue;
+      if (fileSha256(path) !== sha256) return name;
+    } catch {
+      return name;
+    }
+    checked.set(path, `${now}:${sha256}`);
+  }
+  return undefined;
+}
+
+/** Bytes that carry their own SHA-256 ahead of them: for a kept file whose hash has nowhere else to live. */
+export function withHash(bytes: Uint8Array): Buffer {
+  return Buffer.concat([createHash('sha256').update(bytes).digest(), bytes]);
+}
+
+/** The bytes `withHash` wrapped, if they still have their hash. */
+export function withoutHash(file: Buffer): Buffer | undefined {
+  if (file.length < 32) return undefined;
+  const body = file.subarray(32);
+  return createHash('sha256').update(body).digest().equals(file.subarray(0, 32)) ? body : undefined;
+}
+
+/** JSON with its own hash, for the kept files that are JSON. */
+export const checkedJson = (value: unknown): Buffer => withHash(Buffer.from(JSON.stringify(value)));
+
+/**
+ * The value of a `checkedJson` file, if it is there, still has its hash and fits `schema`; else
+ * undefined (`damaged` is told when a file is there but not whole).
+ */
+export function readCheckedJson<T>(path: string, schema: z.ZodType<T>, damaged?: (path: string) => void): T | undefined {
+  let file: Buffer;
+  try {
+    file = readFileSync(path);
+  } catch {
+    return undefined;
+  }
+  const body = withoutHash(file);
+  const parsed = body && schema.safeParse(safeJson(body.toString('utf8')));
+  if (parsed?.success) return parsed.data;
+  damaged?.(path);
+  return undefined;
+}
+
+const safeJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The one line a build says of a damaged cache file. */
+export function damagedCacheLine(path: string): string {
+  const shown = relative(process.cwd(), path);
+  const name = shown.startsWith(`..${sep}`) ? path : shown;
+  return `  ${name} is damaged (its bytes are not those written and hashed): made again, not used.`;
+}
