@@ -84,15 +84,15 @@ function filesUnder(dir: string): string[] {
  * Runs each edge function of the output on `edge-runtime`, counting the calls. As Vercel names them:
  * a function by its path (`/name` for `functions/name.func`), a middleware by its `middlewarePath`.
  */
-async function edgeFunctions(outputDir: string, middleware: ReadonlySet<string>, calls: string[]): Promise<Record<string, OutputItem>> {
-  const names = readdirSync(join(outputDir, 'functions')).filter((name) => name.endsWith('.func')).map((name) => name.slice(0, -'.func'.length));
+async function edgeFunctions(functionsDir: string, middleware: ReadonlySet<string>, calls: string[]): Promise<Record<string, OutputItem>> {
+  const names = readdirSync(functionsDir).filter((name) => name.endsWith('.func')).map((name) => name.slice(0, -'.func'.length));
   const registry = Symbol.for('vercel-routing-test.functions');
   const modules = tempDir('vercel-functions');
   const entries: Record<string, OutputItem> = {};
   const runners: Record<string, (request: Request) => Promise<Response>> = {};
   await Promise.all(
     names.map(async (name) => {
-      const code = readFileSync(join(outputDir, `functions/${name}.func/index.js`), 'utf8');
+      const code = readFileSync(join(functionsDir, `${name}.func/index.js`), 'utf8');
       const script = await transform(code, { format: 'iife', globalName: '__edgeFunction' });
       const runtime = new EdgeRuntime({ initialCode: `${script.code}\naddEventListener('fetch', (event) => event.respondWith(__edgeFunction.default(event.request)));` });
       runners[name] = async (request) => {
@@ -153,22 +153,26 @@ async function writeResponse(answer: Response, method: string, response: ServerR
   response.end(method === 'HEAD' ? undefined : body);
 }
 
-/**
- * The Build Output folder of a deploy folder, deployed behind the router with Deployment Protection
- * on: only requests with `PROTECTION_BYPASS_HEADER: secret` get through.
- */
-export async function startVercelDeployment(deployDir: string, secret: string): Promise<VercelDeployment> {
-  const outputDir = join(deployDir, 'vercel/.vercel/output');
-  const { routes } = JSON.parse(readFileSync(join(outputDir, 'config.json'), 'utf8')) as { routes: Route[] };
+/** What to route: Build Output routes, the static files, and the folder of edge functions. */
+interface Deployment {
+  routes: Route[];
+  staticDir: string;
+  functionsDir: string;
+  /** Deployment Protection lets through only requests with `PROTECTION_BYPASS_HEADER: secret`. */
+  secret: string;
+}
+
+/** A deployment behind the router, on a loopback port. */
+async function startRouting({ routes, staticDir, functionsDir, secret }: Deployment): Promise<VercelDeployment> {
   const handleRequest = await loadRouter();
   const calls: string[] = [];
   const middleware = new Set(routes.flatMap((route) => (route.middlewarePath ? [route.middlewarePath] : [])));
   const output: Record<string, OutputItem> = {
-    ...Object.fromEntries(filesUnder(join(outputDir, 'static')).map((path): [string, OutputItem] => [path, { type: 'static' }])),
-    ...(await edgeFunctions(outputDir, middleware, calls)),
+    ...Object.fromEntries(filesUnder(staticDir).map((path): [string, OutputItem] => [path, { type: 'static' }])),
+    ...(await edgeFunctions(functionsDir, middleware, calls)),
   };
   const config = { routes: routesByPhase(routes) };
-  const assets = await staticFiles(join(outputDir, 'static'));
+  const assets = await staticFiles(staticDir);
   let logged = '';
 
   const port = await freePort();
@@ -201,3 +205,14 @@ export async function startVercelDeployment(deployDir: string, secret: string): 
     },
   };
 }
+
+/**
+ * The Build Output folder of a deploy folder, deployed behind the router with Deployment Protection
+ * on: only requests with `PROTECTION_BYPASS_HEADER: secret` get through.
+ */
+export async function startVercelDeployment(deployDir: string, secret: string): Promise<VercelDeployment> {
+  const outputDir = join(deployDir, 'vercel/.vercel/output');
+  const { routes } = JSON.parse(readFileSync(join(outputDir, 'config.json'), 'utf8')) as { routes: Route[] };
+  return startRouting({ routes, staticDir: join(outputDir, 'static'), functionsDir: join(outputDir, 'functions'), secret });
+}
+
