@@ -121,6 +121,7 @@ type OutputRoute =
       middlewarePath?: string;
     }
   | { handle: 'filesystem' | 'error' };
+
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Every listing path: the listing itself and anything under it. */
 const LISTING_SRC = `^${escapeRegExp(LISTING_PATH)}(?:/.*)?$`;
@@ -130,12 +131,12 @@ const FILE_METHODS = ['GET', 'HEAD'];
 /**
  * The routes that answer a page with its static file, one per page and form (the bare path, `?page=N`
  * with leading zeros, `/page/N`, `/page/N.json`), each with the page's `Link`: GET and HEAD of a
- * page run no function. A `has` value is anchored here, as routers differ on whether they anchor it.
- * Only what a route decides for certain: digits and whether a parameter is
- * there at all. A request with `format` goes to the middleware, since a route's `has` may match
- * values without regard to case (the router in the tests does) and `format=API` is "Not found.".
- * Past PER_PAGE_RULE_LIMIT pages the middleware answers every page (Vercel caps a deployment's
- * routes), with the same headers.
+ * page run no function. They decide only what a route decides for certain on any router: digits,
+ * and whether a parameter is there at all. So a `has` value is anchored (routers differ on whether
+ * they anchor it), and a request with `format` goes to the middleware, since a router may match a
+ * `has` value without regard to case (the one in the tests does) and `format=API` is "Not found.".
+ * Past PER_PAGE_RULE_LIMIT pages there are none (Vercel caps a deployment's routes): the middleware
+ * answers every page, with the same headers.
  */
 function pageRoutes(input: HostInput): OutputRoute[] {
   if (pageCount(input.count) > PER_PAGE_RULE_LIMIT) return [];
