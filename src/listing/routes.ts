@@ -11,7 +11,7 @@ export const LISTING_PATH = '/car/api/capture_car/latest';
 /** Path of one page's JSON: `${PAGE_PATH_PREFIX}N`. */
 export const PAGE_PATH_PREFIX = `${LISTING_PATH}/page/`;
 /** Every page file is named after its number with this extension, so hosts send the right type. */
-const PAGE_FILE_EXTENSION = '.json';
+export const PAGE_FILE_EXTENSION = '.json';
 
 /** The URL path that serves page `page` directly, on every host. */
 export function pagePath(page: number): string {

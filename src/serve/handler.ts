@@ -1,11 +1,13 @@
 /**
  * The one request handler of the listing, on the Fetch API (`Request` → `Response`): the route
  * table's answer with DRF's bodies and headers, a strong `ETag` from the page's bytes, and `304`
- * for a matching `If-None-Match`. The preview server (through a Node adapter), the Cloudflare
- * worker and the Netlify and Vercel edge functions all call it; each host only says how it reads
- * a page file of the built site.
+ * for a matching `If-None-Match`. The preview server (through a Node adapter), the dev server, the
+ * Cloudflare worker and the Netlify Edge Function all call it; each host only says how it reads a
+ * page file of the built site, always within the request it answers (never a new HTTP request to
+ * its own site, which a protected deployment refuses: docs/hosting.md). The Vercel middleware takes
+ * the route table's decision alone (`listingDecision`) and lets Vercel serve the page file.
  */
-import { resolveListingRequest, pageFile, type HeaderFields, type ListingState } from '../listing/routes.ts';
+import { resolveListingRequest, type HeaderFields, type ListingAnswer, type ListingState } from '../listing/routes.ts';
 
 export interface ListingSite {
   state: ListingState;
@@ -13,15 +15,6 @@ export interface ListingSite {
   readPage: (page: number, url: URL) => Promise<Uint8Array | undefined>;
   /** The page's SHA-256 (hex) where the host knows it already (from the manifest); else it is computed. */
   pageHash?: (page: number) => string | undefined;
-}
-
-/** Marks a host's own request for a page file, so that its function lets the static file through. */
-export const PAGE_FILE_REQUEST_HEADER = 'x-listing-page-file';
-
-/** Reads a page file over HTTP from the same site, past the function (Netlify, Vercel). */
-export async function fetchPageFile(page: number, url: URL): Promise<Uint8Array | undefined> {
-  const response = await fetch(new URL(`/${pageFile(page)}`, url), { headers: { [PAGE_FILE_REQUEST_HEADER]: '1' } });
-  return response.ok ? new Uint8Array(await response.arrayBuffer()) : undefined;
 }
 
 async function sha256Hex(bytes: Uint8Array): Promise<string> {
@@ -55,17 +48,25 @@ export interface ListingReply {
 }
 
 /**
+ * The route table's answer to a request for a listing path: a page (with its headers) or a body of
+ * its own. A path that does not decode is a 400.
+ */
+export function listingDecision(method: string, url: URL, state: ListingState): ListingAnswer {
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(url.pathname);
+  } catch {
+    return { status: 400, headers: JSON_TYPE, body: '{"detail":"Bad request."}' };
+  }
+  return resolveListingRequest({ method, pathname, query: url.searchParams }, state);
+}
+
+/**
  * The answer to a request for a listing path (`isListingPath`; other paths are the host's static
  * files), as plain data: the Node adapter writes it out without building Fetch objects per request.
  */
 export async function listingReply(request: ListingRequestLine, site: ListingSite): Promise<ListingReply> {
-  let pathname: string;
-  try {
-    pathname = decodeURIComponent(request.url.pathname);
-  } catch {
-    return { status: 400, headers: JSON_TYPE, body: '{"detail":"Bad request."}' };
-  }
-  const answer = resolveListingRequest({ method: request.method, pathname, query: request.url.searchParams }, site.state);
+  const answer = listingDecision(request.method, request.url, site.state);
   if (!('page' in answer)) return { status: answer.status, headers: answer.headers, body: answer.body };
   const body = await site.readPage(answer.page, request.url);
   if (body === undefined) return { status: 500, headers: JSON_TYPE, body: '{"detail":"The page file is missing from the built site."}' };

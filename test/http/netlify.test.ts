@@ -1,22 +1,45 @@
 /**
  * Netlify's own local server, `netlify dev --offline`, over the fixture build: with the generated
- * edge function it runs the whole behaviour suite.
+ * edge function it runs the whole behaviour suite, open and behind site protection (modelled in
+ * front of it: a request without the credential gets 401, the test client has it).
  */
-import { afterAll, beforeAll, describe, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { listingBehaviour } from '../support/listing-behaviour.ts';
-import { hasNetlifyCli, startNetlifyDev, type RunningHost } from '../support/hosts.ts';
+import { hasNetlifyCli, startNetlifyDev, startProtection, type RunningHost } from '../support/hosts.ts';
 
 const required = process.env['CI'] === 'true';
 if (!hasNetlifyCli && !required) console.warn('netlify-cli is not installed: skipping the Netlify suite (npm ci --prefix test/hosts/netlify)');
 
+/** The test client's credential for the protected site (Basic auth, as Netlify's basic password protection asks). */
+const credential = { name: 'Authorization', value: `Basic ${Buffer.from('reviewer:secret').toString('base64')}` };
+
 describe.runIf(hasNetlifyCli || required)('Netlify with the generated edge function, on netlify dev', () => {
   let host: RunningHost | undefined;
+  let protectedHost: RunningHost | undefined;
   beforeAll(async () => {
     host = await startNetlifyDev(inject('deployDir'), 'netlify', inject('outDir'));
+    protectedHost = await startProtection(host, credential);
   });
   afterAll(async () => {
+    await protectedHost?.stop();
     await host?.stop();
   });
 
-  listingBehaviour({ origin: () => host?.origin ?? '', outDir: inject('outDir'), baseUrl: inject('baseUrl'), differences: { ownStaticMethodNotAllowed: true } });
+  describe('open', () => {
+    listingBehaviour({ origin: () => host?.origin ?? '', outDir: inject('outDir'), baseUrl: inject('baseUrl'), differences: { ownStaticMethodNotAllowed: true } });
+  });
+
+  describe('behind site protection', () => {
+    it('refuses a request without the credential', async () => {
+      expect((await fetch(`${protectedHost?.origin}/car/api/capture_car/latest?page=2`)).status).toBe(401);
+    });
+
+    listingBehaviour({
+      origin: () => protectedHost?.origin ?? '',
+      outDir: inject('outDir'),
+      baseUrl: inject('baseUrl'),
+      credentials: { [credential.name]: credential.value },
+      differences: { ownStaticMethodNotAllowed: true },
+    });
+  });
 });

@@ -1,16 +1,15 @@
 /**
  * The hosts' own local software, started on loopback over a built site and its generated
  * configuration: Cloudflare's workerd (`wrangler dev --local`), Netlify's `netlify dev --offline`
- * (with Deno from the npm package `deno`), Vercel's `edge-runtime` for the edge function, and
- * Debian's apache2. Each answers the shared behaviour suite.
+ * (with Deno from the npm package `deno`), Debian's apache2, and a stand-in for Vercel's routing of
+ * the function-free `vercel.json` (the Build Output with its middleware runs on another
+ * implementation: vercel-routing.ts). Each answers the shared behaviour suite.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 import { getTransformedRoutes } from '@vercel/routing-utils';
-import { EdgeRuntime } from 'edge-runtime';
-import { transform } from 'esbuild';
 import { freePort, projectRoot, stopChild, tempDir } from '../../scripts/lib/servers.ts';
 
 export interface RunningHost {
@@ -112,6 +111,36 @@ export async function startNetlifyDev(deployDir: string, folder: 'netlify' | 'ne
   return { origin, output, stop: () => stopGroup(child) };
 }
 
+/**
+ * Site protection in front of a running host, as Netlify's password protection (or any host's)
+ * puts it in front of a site: every HTTP request without `credential` gets 401, and the others go
+ * on with their Host header, so that the host sees its public address as the protected one, and a
+ * function that fetched its own site over HTTP would come back here without the credential.
+ */
+export async function startProtection(host: RunningHost, credential: { name: string; value: string }): Promise<RunningHost> {
+  const target = new URL(host.origin);
+  const port = await freePort();
+  const server = createServer((incoming, response) => {
+    if (incoming.headers[credential.name.toLowerCase()] !== credential.value) {
+      response.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Basic realm="protected"' }).end('Unauthorized');
+      return;
+    }
+    const forward = httpRequest(
+      { hostname: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    forward.on('error', (error) => {
+      if (!response.headersSent) response.writeHead(502).end(String(error));
+    });
+    incoming.pipe(forward);
+  });
+  await new Promise<void>((listening) => server.listen(port, '127.0.0.1', () => listening()));
+  return { origin: `http://127.0.0.1:${port}`, output: host.output, stop: () => new Promise<void>((closed) => server.close(() => closed())) };
+}
+
 interface Condition {
   type: 'query' | 'header';
   key: string;
@@ -146,9 +175,8 @@ const CONTENT_TYPES: Record<string, string> = {
  * named groups join the captures), `headers` merged, `continue` to go on, `dest` rewrites the path
  * with `$1`/`$name` and keeps the original query, `status`, `check` (the destination must exist),
  * `handle: filesystem` serves an existing file, and after the routes the `handle: error` phase.
- * A `dest` of `/listing…` goes to the edge function.
  */
-function vercelFront(routes: readonly VercelRoute[], staticDir: string, runFunction?: (url: string, init: RequestInit) => Promise<Response>) {
+function vercelFront(routes: readonly VercelRoute[], staticDir: string) {
   const staticFile = (path: string) => {
     const file = join(staticDir, decodeURIComponent(path.endsWith('/') ? `${path}index.html` : path));
     return file.startsWith(staticDir) && existsSync(file) && statSync(file).isFile() ? file : undefined;
@@ -209,16 +237,6 @@ function vercelFront(routes: readonly VercelRoute[], staticDir: string, runFunct
         const dest = route.dest.replace(/\$(\w+)/g, (_, name: string) => captures[name] ?? '');
         const target = new URL(dest, origin);
         for (const [name, value] of original.searchParams) target.searchParams.append(name, value);
-        if (runFunction && target.pathname === '/listing') {
-          const requestHeaders: Record<string, string> = {};
-          for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') requestHeaders[name] = value;
-          const answer = await runFunction(target.href, { method, headers: requestHeaders });
-          const body = Buffer.from(await answer.arrayBuffer());
-          // Vercel sends the length of a body it has whole, and no body to HEAD.
-          response.writeHead(answer.status, { ...Object.fromEntries(answer.headers), 'content-length': String(body.length) });
-          response.end(method === 'HEAD' ? undefined : body);
-          return;
-        }
         if (route.check && !staticFile(target.pathname)) continue;
         path = target.pathname;
       }
@@ -249,26 +267,6 @@ async function listen(handle: ReturnType<typeof vercelFront>): Promise<RunningHo
   });
   await new Promise<void>((listening) => server.listen(port, '127.0.0.1', () => listening()));
   return { origin, output: () => logged, stop: () => new Promise<void>((closed) => server.close(() => closed())) };
-}
-
-/**
- * The generated Vercel Build Output (`deploy/vercel/.vercel/output/`): its edge function runs in
- * Vercel's `edge-runtime` exactly as generated (made a script, since EdgeRuntime evaluates
- * scripts), behind its `config.json` routes.
- */
-export async function startVercelFunction(deployDir: string): Promise<RunningHost> {
-  const output = join(deployDir, 'vercel/.vercel/output');
-  const { routes } = JSON.parse(readFileSync(join(output, 'config.json'), 'utf8')) as { routes: VercelRoute[] };
-  const functionCode = readFileSync(join(output, 'functions/listing.func/index.js'), 'utf8');
-  const script = await transform(functionCode, { format: 'iife', globalName: '__vercelFunction' });
-  const runtime = new EdgeRuntime({
-    initialCode: `${script.code}\naddEventListener('fetch', (event) => event.respondWith(__vercelFunction.default(event.request)));`,
-  });
-  return listen(vercelFront(routes, join(output, 'static'), async (url, init) => {
-    const answer = await runtime.dispatchFetch(url, init);
-    await answer.waitUntil();
-    return answer;
-  }));
 }
 
 /** The site's `vercel.json`, turned into Vercel's own route list by `@vercel/routing-utils`. */

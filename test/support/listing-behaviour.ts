@@ -23,6 +23,8 @@ export interface ListingTarget {
   outDir: string;
   baseUrl: string;
   differences?: HostDifferences;
+  /** Headers sent with every request: the credentials of a protected deployment. */
+  credentials?: Record<string, string>;
 }
 
 export function listingBehaviour(target: ListingTarget): void {
@@ -30,7 +32,10 @@ export function listingBehaviour(target: ListingTarget): void {
   const differences = target.differences ?? {};
   const LISTING = '/car/api/capture_car/latest';
   const pageBytes = (page: number) => readFileSync(join(outDir, `car/api/capture_car/latest/page/${page}.json`), 'utf8');
-  const get = (path: string, init: RequestInit = {}) => fetch(`${target.origin()}${path}`, init);
+  const credentials = target.credentials ?? {};
+  const get = (path: string, init: RequestInit = {}) =>
+    fetch(`${target.origin()}${path}`, { ...init, headers: { ...credentials, ...(init.headers as Record<string, string> | undefined) } });
+  const raw = (method: string, path: string) => rawRequest(target.origin(), method, path, credentials);
 
   interface Envelope {
     count: number;
@@ -215,7 +220,7 @@ export function listingBehaviour(target: ListingTarget): void {
     });
 
     it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'PROPFIND'])('answers %s with 405 naming the method', async (method) => {
-      const response = await rawRequest(target.origin(), method, `${LISTING}?page=1`);
+      const response = await raw(method, `${LISTING}?page=1`);
       expect(response.status).toBe(405);
       expect(response.headers['allow']).toBe('GET, HEAD, OPTIONS');
       expect(response.headers['content-type']).toBe('application/json');
@@ -223,7 +228,7 @@ export function listingBehaviour(target: ListingTarget): void {
     });
 
     it('answers an unknown format before the method, as DRF does', async () => {
-      const response = await rawRequest(target.origin(), 'POST', `${LISTING}?format=xml`);
+      const response = await raw('POST', `${LISTING}?format=xml`);
       expect(response.status).toBe(404);
       expect(response.body).toBe('{"detail":"Not found."}');
     });
@@ -252,7 +257,7 @@ export function listingBehaviour(target: ListingTarget): void {
     });
 
     it('refuses methods other than GET, HEAD and OPTIONS on static files', async () => {
-      const response = await rawRequest(target.origin(), 'POST', '/manifest.json');
+      const response = await raw('POST', '/manifest.json');
       expect(response.status).toBe(405);
       if (!differences.ownStaticMethodNotAllowed) expect(response.headers['allow']).toBe('GET, HEAD');
     });

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { HostInput } from './shared.ts';
 
-export type EdgeEntry = 'cloudflare-worker' | 'netlify-edge-function' | 'vercel-function';
+export type EdgeEntry = 'cloudflare-worker' | 'netlify-edge-function' | 'vercel-middleware';
 
 export async function bundleEdge(entry: EdgeEntry, { count, baseUrl }: HostInput): Promise<string> {
   const source = `src/serve/edge/${entry}.ts`;

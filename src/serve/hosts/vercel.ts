@@ -1,7 +1,12 @@
 /**
- * Vercel: `vercel.json` rewrites on the listing path with `has`/`missing` query conditions (anchored
- * regular expressions, named groups usable in the destination), JSON 404s through rewrites with a
- * `statusCode`, and headers. Existing files win over rewrites, so `/page/N.json` is served as is.
+ * Vercel, two ways. The Build Output folder (`deploy/vercel/.vercel/output/`): routes that answer
+ * every page with its static file (no function runs for GET or HEAD of a page), and a Routing
+ * Middleware (src/serve/edge/vercel-middleware.ts) for the rest, which rewrites to page files and
+ * never reads one, so Deployment Protection leaves the listing whole (docs/hosting.md). Without
+ * functions, `vercel.json` in the site: rewrites on the listing path with `has`/`missing` query
+ * conditions (anchored regular expressions, named groups usable in the destination), JSON 404s
+ * through rewrites with a `statusCode`, and headers. Existing files win over rewrites, so
+ * `/page/N.json` is served as is.
  */
 import toRegexRange from 'to-regex-range';
 import { LAST_PAGE_STRING, pageCount, pageNumbers } from '../../listing/pagination.ts';
@@ -11,14 +16,14 @@ import {
   LISTING_HEADERS,
   LISTING_PATH,
   linkHeader,
+  PAGE_FILE_EXTENSION,
   PAGE_PATH_PREFIX,
   pageFile,
   pagePath,
   QUERY,
   siteHeaders,
+  type HeaderFields,
 } from '../../listing/routes.ts';
-import { LISTING_PATH_PARAMETER } from '../edge/vercel-function.ts';
-import { PAGE_FILE_REQUEST_HEADER } from '../handler.ts';
 import { bundleEdge } from './edge-bundle.ts';
 import { PER_PAGE_RULE_LIMIT, pageValuePattern, type HostFile, type HostInput } from './shared.ts';
 
@@ -97,23 +102,71 @@ function vercelConfig(input: HostInput): VercelConfig {
 
 /** Where the Build Output API folder goes in the deploy folder; `static/` in it is linked to the site by the build. */
 export const VERCEL_OUTPUT_DIR = 'vercel/.vercel/output';
-const FUNCTION_NAME = 'listing';
+/** The Routing Middleware's name: `functions/listing.func/`, named by the routes' `middlewarePath`. */
+const MIDDLEWARE_NAME = 'listing';
+
+/** A Build Output API (v3) route: a source route, or a phase marker. */
+type OutputRoute =
+  | {
+      src: string;
+      dest?: string;
+      headers?: HeaderFields;
+      methods?: string[];
+      has?: Condition[];
+      missing?: Condition[];
+      continue?: boolean;
+      check?: boolean;
+      important?: boolean;
+      status?: number;
+      middlewarePath?: string;
+    }
+  | { handle: 'filesystem' | 'error' };
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Every listing path: the listing itself and anything under it. */
+const LISTING_SRC = `^${escapeRegExp(LISTING_PATH)}(?:/.*)?$`;
+/** The methods a route may answer with a static file; any other goes on to the middleware. */
+const FILE_METHODS = ['GET', 'HEAD'];
 
 /**
- * The Build Output API (v3) routes: the listing's paths go to the edge function (which gets the
- * path asked for as a parameter, and reads page files past itself), the site headers apply to
- * everything else, then the static files, then the site's 404 page.
+ * The routes that answer a page with its static file, one per page and form (the bare path, `?page=N`
+ * with leading zeros, `/page/N`, `/page/N.json`), each with the page's `Link`: GET and HEAD of a
+ * page run no function. They decide only what a route decides for certain on any router: digits,
+ * and whether a parameter is there at all. So a `has` value is anchored (routers differ on whether
+ * they anchor it), and a request with `format` goes to the middleware, since a router may match a
+ * `has` value without regard to case (the one in the tests does) and `format=API` is "Not found.".
+ * Past PER_PAGE_RULE_LIMIT pages there are none (Vercel caps a deployment's routes): the middleware
+ * answers every page, with the same headers.
+ */
+function pageRoutes(input: HostInput): OutputRoute[] {
+  if (pageCount(input.count) > PER_PAGE_RULE_LIMIT) return [];
+  const noFormat: Condition[] = [{ type: 'query', key: QUERY.format }];
+  return pageNumbers(input.count).flatMap((page): OutputRoute[] => {
+    const link = linkHeader(page, input);
+    const common = { methods: FILE_METHODS, missing: noFormat, dest: `/${pageFile(page)}`, ...(link ? { headers: { Link: link } } : {}) };
+    return [
+      ...(page === 1 ? [{ src: `^${escapeRegExp(LISTING_PATH)}$`, ...common, missing: [...noFormat, { type: 'query' as const, key: QUERY.page }] }] : []),
+      { src: `^${escapeRegExp(LISTING_PATH)}$`, has: [{ type: 'query', key: QUERY.page, value: `^0*${page}$` }], ...common },
+      { src: `^${escapeRegExp(pagePath(page))}(?:${escapeRegExp(PAGE_FILE_EXTENSION)})?$`, ...common },
+    ];
+  });
+}
+
+/**
+ * The Build Output API (v3) routes: the site headers on everything but the listing; on the listing,
+ * its headers (`important`, so that they are the answer's, not the static file's type), the page
+ * routes, then the Routing Middleware for the rest. A folder's `index.html` answers the folder, and
+ * the site's 404 page a path that matches nothing.
  */
 function buildOutputConfig(input: HostInput): string {
-  const routes = [
-    {
-      src: `^(${LISTING_PATH}(?:/.*)?)$`,
-      missing: [{ type: 'header', key: PAGE_FILE_REQUEST_HEADER }],
-      dest: `/${FUNCTION_NAME}?${LISTING_PATH_PARAMETER}=$1`,
-    },
-    { src: '^/(.*)$', headers: siteHeaders(input.assetsUrl), continue: true },
-    { src: `^${PAGE_PATH_PREFIX}.*$`, headers: LISTING_HEADERS, continue: true },
+  const routes: OutputRoute[] = [
+    { src: `^(?!${escapeRegExp(LISTING_PATH)}(?:/|$)).*$`, headers: siteHeaders(input.assetsUrl), continue: true },
+    { src: LISTING_SRC, headers: { ...LISTING_HEADERS }, important: true, continue: true },
+    ...pageRoutes(input),
+    { src: LISTING_SRC, middlewarePath: MIDDLEWARE_NAME, continue: true },
     { handle: 'filesystem' },
+    { src: '^/$', dest: '/index.html', check: true },
+    { src: '^/(.+)/$', dest: '/$1/index.html', check: true },
     { handle: 'error' },
     { status: 404, src: '^/(.*)$', dest: '/404.html' },
   ];
@@ -121,11 +174,11 @@ function buildOutputConfig(input: HostInput): string {
 }
 
 export async function vercelFiles(input: HostInput): Promise<HostFile[]> {
-  const functionDir = `${VERCEL_OUTPUT_DIR}/functions/${FUNCTION_NAME}.func`;
+  const functionDir = `${VERCEL_OUTPUT_DIR}/functions/${MIDDLEWARE_NAME}.func`;
   return [
     { place: 'site', path: 'vercel.json', content: `${JSON.stringify(vercelConfig(input), null, 2)}\n` },
     { place: 'deploy', path: `${VERCEL_OUTPUT_DIR}/config.json`, content: buildOutputConfig(input) },
-    { place: 'deploy', path: `${functionDir}/index.js`, content: await bundleEdge('vercel-function', input) },
+    { place: 'deploy', path: `${functionDir}/index.js`, content: await bundleEdge('vercel-middleware', input) },
     { place: 'deploy', path: `${functionDir}/.vc-config.json`, content: `${JSON.stringify({ runtime: 'edge', entrypoint: 'index.js' }, null, 2)}\n` },
   ];
 }
