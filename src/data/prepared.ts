@@ -19,6 +19,7 @@ import { loadSince, type EarlierValidation } from './edit.ts';
 import type { Problem } from './problems.ts';
 import { checkedJson, damagedCacheLine, fileSha256, firstDamaged, readCheckedJson } from './checked-files.ts';
 import { isRecordFile, recordChunks, writeRecordFile } from './record-store.ts';
+import { readSettled, StillChanging } from './settled-read.ts';
 import type { CarModel } from './schema.ts';
 
 const RECORDS_FILE = 'records.v8';
@@ -111,10 +112,10 @@ export interface PrepareOptions {
 export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, progress, since, trust = true, say = console.error }: PrepareOptions): Promise<RecordsPreparation> {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(dataFile);
+    bytes = await readSettled(dataFile, say);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { problems: [{ file: dataFile, line: 0, rule: `cannot be read: ${reason}` }] };
+    const reason = error instanceof StillChanging ? error.message : `cannot be read: ${error instanceof Error ? error.message : String(error)}`;
+    return { problems: [{ file: dataFile, line: 0, rule: reason }] };
   }
   const dataSha256 = createHash('sha256').update(bytes).digest('hex');
   const code = sourceFingerprint(root, ['src/data', 'src/listing', 'src/outputs']);

@@ -18,6 +18,7 @@ import { awaitDataBeforePages, namePublishedFolder } from './astro-internals.ts'
 import { abandonBuild, awaitData, finishBuild, PREPARED_DIR, startBuild, type Rendering, type StartedBuild } from './build.ts';
 import { devData, serveDev, type DevData } from './dev.ts';
 import { buildFolders, faultMessage } from './faults.ts';
+import { isInterrupted, stopOnInterrupt } from './interrupts.ts';
 import { Refusal, REFUSED_EXIT_CODE, stopWith } from './refusals.ts';
 import { datasetPlugin } from './virtual-module.ts';
 
@@ -49,6 +50,7 @@ export default function listing(): AstroIntegration {
               if (fault !== undefined) stopWith(new Refusal(fault), logger, cleanUp);
               throw error;
             };
+          stopOnInterrupt(() => build?.status.published ?? false, config.outDir, logger);
           const started = await startBuild(config, root, cacheDir, logger).catch(stopOn('starting', () => undefined));
           build = started;
           namePublishedFolder(logger, started.renderDir, config.outDir);
@@ -58,8 +60,9 @@ export default function listing(): AstroIntegration {
           process.once('exit', (code) => {
             if (started.status.published) return;
             abandonBuild(started);
-            if (code !== REFUSED_EXIT_CODE) console.error(`\nThe build failed; ${config.outDir}/ is unchanged.`);
+            if (code !== REFUSED_EXIT_CODE && !isInterrupted(code)) console.error(`\nThe build failed; ${config.outDir}/ is unchanged.`);
           });
+
           const whenReady = async () => {
             ready = await awaitData(started, logger).catch(stop);
           };

@@ -1,0 +1,28 @@
+/**
+ * Ctrl-C (SIGINT), SIGTERM (a CI runner's cancel, `kill`) and SIGHUP (a closed terminal) during a
+ * build: the build says so, removes its own folder and releases the build lock on its way out
+ * (the integration's exit handler, and lock.ts's), so nothing published changes and the next build
+ * neither waits nor doubts what was kept. Publication itself is one synchronous step that a signal
+ * cannot cut in two: a signal that arrives during it is handled after it, when the build is
+ * published and there is nothing to undo.
+ */
+import type { AstroIntegrationLogger } from 'astro';
+import { constants } from 'node:os';
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** The exit code of a process ended by `signal`, as shells report it: 128 + its number (130 for Ctrl-C). */
+const exitCodeOf = (signal: (typeof SIGNALS)[number]) => 128 + constants.signals[signal];
+
+/** Whether `code` is the exit of an interrupted build. */
+export const isInterrupted = (code: number): boolean => SIGNALS.some((signal) => exitCodeOf(signal) === code);
+
+/** From now on, a signal ends the build as above. */
+export function stopOnInterrupt(published: () => boolean, outDir: string, logger: AstroIntegrationLogger): void {
+  for (const signal of SIGNALS) {
+    process.once(signal, () => {
+      if (!published()) logger.warn(`Interrupted (${signal}): the build stopped; nothing was published, ${outDir}/ is unchanged.`);
+      process.exit(exitCodeOf(signal));
+    });
+  }
+}
