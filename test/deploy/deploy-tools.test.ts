@@ -152,6 +152,9 @@ describe.runIf(hasTools || required)('the deploy commands after each build: aws 
     previousFiles = files;
     previousFolders = folders;
 
+    // And the other way round: an upload in the same second as the build would be kept as older
+    // than the files it uploaded (S3 truncates to the second), and they would all travel again.
+    await sleep(1100);
     const syncOutput = await aws('s3', 'sync', 'dist/', `s3://${BUCKET}/`, '--delete', '--no-progress');
     for (const line of syncOutput.split('\n').filter(Boolean)) {
       const upload = new RegExp(`^upload: dist/.* to s3://${BUCKET}/(.+)$`).exec(line);

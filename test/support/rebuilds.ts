@@ -19,7 +19,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
@@ -342,6 +342,45 @@ function checkTimes(where: string, before: Tree, after: Tree, { unchangedKeepTim
 }
 
 // ---------------------------------------------------------------------------------------------
+// A kept file damaged in place, as a disk error, a sync tool or a half-restored CI cache leaves it.
+
+const DAMAGES = ['truncated', 'bytes flipped', 'zeroed', 'emptied'] as const;
+
+/** Every kept file a build takes bytes from: the preparations' files, the host files, the published build's record. */
+function keptFiles(project: string, store: string): string[] {
+  const prepared = join(project, 'node_modules/.astro/listing-data');
+  const files = existsSync(prepared)
+    ? readdirSync(prepared, { withFileTypes: true, recursive: true })
+        .filter((entry) => entry.isFile() && !entry.parentPath.includes('.tmp'))
+        .map((entry) => join(entry.parentPath, entry.name))
+    : [];
+  for (const file of [join(store, 'host-files.json'), join(store, 'current', 'build-record.v8')]) if (existsSync(file)) files.push(file);
+  return files.sort();
+}
+
+/** Damages one kept file, chosen and damaged by `draws` (numbers in [0, 1)); says which and how. */
+function damageKeptFile(project: string, store: string, [which, how, where]: number[]): string | undefined {
+  const files = keptFiles(project, store).filter((file) => statSync(file).size > 0);
+  if (files.length === 0) return undefined;
+  const file = files[Math.floor(which! * files.length)]!;
+  const damage = DAMAGES[Math.floor(how! * DAMAGES.length)]!;
+  const bytes = readFileSync(file);
+  const at = Math.floor(where! * bytes.length);
+  if (damage === 'truncated') truncateSync(file, at);
+  else if (damage === 'emptied') truncateSync(file, 0);
+  else {
+    const fd = openSync(file, 'r+');
+    try {
+      const patch = damage === 'zeroed' ? Buffer.alloc(Math.min(64, bytes.length - at)) : Buffer.from([bytes[at]! ^ 0xff]);
+      writeSync(fd, patch, 0, patch.length, at);
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return `damaged ${relative(project, file).startsWith('..') ? relative(store, file) : relative(project, file)} (${damage})`;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The run.
 
 const MODES = ['plain', 'killed at a step', 'two at once', 'plain', 'killed at random'] as const;
@@ -350,6 +389,8 @@ export interface RebuildOptions {
   seed: number;
   rounds: number;
   rows: number;
+  /** A folder on another file system than the project (and its caches) for the site: a web root on its own disk. */
+  siteDisk?: string;
   log?: (line: string) => void;
 }
 
@@ -365,7 +406,7 @@ export interface RebuildSummary {
   seconds: number;
 }
 
-export async function runRebuilds({ seed, rounds, rows, log = () => undefined }: RebuildOptions): Promise<RebuildSummary> {
+export async function runRebuilds({ seed, rounds, rows, siteDisk, log = () => undefined }: RebuildOptions): Promise<RebuildSummary> {
   const started = performance.now();
   // Each round draws from its own generator: a kill's timing or the winner of two builds at once
   // does not change what later rounds do, so a seed replays the same rounds.
@@ -374,8 +415,9 @@ export async function runRebuilds({ seed, rounds, rows, log = () => undefined }:
   const summary: RebuildSummary = { seed, rounds, builds: 0, published: 0, refused: 0, killed: 0, killedAfterPublishing: 0, concurrent: 0, seconds: 0 };
   try {
     const project = projectCopy(workspace);
-    const site = join(project, 'dist');
-    const deploy = join(project, 'deploy');
+    const siteParent = siteDisk === undefined ? project : mkdtempSync(join(siteDisk, 'rebuilds-'));
+    const site = join(siteParent, 'dist');
+    const deploy = join(siteParent, 'deploy');
     const store = storeDirOf(site);
     const dataFile = join(workspace, 'cars.csv');
     let data = generated(rows, dataFile);
@@ -419,7 +461,8 @@ export async function runRebuilds({ seed, rounds, rows, log = () => undefined }:
       random = randomOf(seed * 100_003 + round);
       // The maintainer's actions between builds.
       const actions: string[] = [];
-      const [deleteDist, deleteCaches, deletePrevious, editSource, goBack, newAddresses] = [0.08, 0.08, 0.08, 0.06, 0.12, 0.08].map((p) => random.chance(p));
+      const [deleteDist, deleteCaches, deletePrevious, editSource, goBack, newAddresses, damageCache] = [0.08, 0.08, 0.08, 0.06, 0.12, 0.08, 0.15].map((p) => random.chance(p));
+      const damageDraws = [random.next(), random.next(), random.next()];
       if (deleteDist) {
         rmSync(site, { recursive: true, force: true });
         actions.push('deleted dist/');
@@ -431,6 +474,10 @@ export async function runRebuilds({ seed, rounds, rows, log = () => undefined }:
       if (deletePrevious && isLink(join(store, 'previous')) && existsSync(join(store, 'previous'))) {
         rmSync(realpathSync(join(store, 'previous')), { recursive: true, force: true });
         actions.push('deleted the kept previous build');
+      }
+      if (damageCache) {
+        const damaged = damageKeptFile(project, store, damageDraws);
+        if (damaged) actions.push(damaged);
       }
       if (editSource) {
         const pagination = join(project, 'src/components/Pagination.astro');
@@ -569,6 +616,7 @@ export async function runRebuilds({ seed, rounds, rows, log = () => undefined }:
     }
   } finally {
     rmSync(workspace, { recursive: true, force: true });
+    if (siteDisk !== undefined) for (const name of readdirSync(siteDisk)) if (name.startsWith('rebuilds-')) rmSync(join(siteDisk, name), { recursive: true, force: true });
   }
 }
 
