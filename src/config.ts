@@ -66,6 +66,12 @@ const environmentSchema = z.object({
   ALLOW_SHRINK: z.enum(['1', '0', 'true', 'false'], { error: 'ALLOW_SHRINK must be 1 (or true) to allow, 0 (or false) not to' }).optional(),
 });
 
+/**
+ * The environment variables the configuration reads, from the schema itself: the tests clear them
+ * from a child's environment (scripts/lib/servers.ts), so that none leaks in from the shell.
+ */
+export const CONFIG_VARIABLES = Object.keys(environmentSchema.shape) as readonly (keyof typeof environmentSchema.shape)[];
+
 /** Thrown for an invalid environment; its message lists every bad variable. */
 export class ConfigError extends Error {
   override name = 'ConfigError';

@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CONFIG_VARIABLES } from '../../src/config.ts';
 
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -32,10 +33,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
-const CONFIG_VARIABLES = ['BASE_URL', 'ASSETS_URL', 'DATA_FILE', 'OUT_DIR', 'DEPLOY_DIR', 'PORT', 'HOST', 'REPORT_FILE'];
-
 /**
- * This process's environment without the project's configuration (Vite sets BASE_URL=/ in it) and
+ * This process's environment without the project's configuration (every variable src/config.ts
+ * reads: Vite sets BASE_URL=/ in it, and a maintainer's shell may hold ALLOW_SHRINK=1) and
  * without vitest's own variables (`VITEST`, `NODE_ENV=test`), which would make a child Vite (astro
  * dev, astro build) behave as under test.
  */
@@ -88,18 +88,30 @@ export async function startDevServer(env: { DATA_FILE: string } & Record<string,
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
   const origin = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`astro dev exited (${child.exitCode}):\n${output}`);
-    if (Date.now() > deadline) throw new Error(`astro dev did not start:\n${output}`);
-    const ready = await fetch(`${origin}/`).then(
-      (response) => response.ok,
+  // The home page once it is made (before, the server may answer with an error page).
+  await waitForHttp(origin, { child, output: () => output, timeoutMs: 120_000, ready: (response) => response.ok });
+  return { origin, output: () => output, stop: () => stopChild(child, 'SIGTERM') };
+}
+
+/**
+ * Waits until `origin` answers HTTP (`ready` says which answer counts: any, unless told), or the
+ * child serving it exits, or the time is up; each failure says what the child printed.
+ */
+export async function waitForHttp(
+  origin: string,
+  { child, output, timeoutMs = 60_000, ready = () => true }: { child?: ChildProcess; output: () => string; timeoutMs?: number; ready?: (response: Response) => boolean },
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`${origin}: its server exited with ${child.exitCode}:\n${output()}`);
+    const answered = await fetch(`${origin}/`, { signal: AbortSignal.timeout(2000) }).then(
+      (response) => ready(response),
       () => false,
     );
-    if (ready) break;
+    if (answered) return;
     await new Promise((wait) => setTimeout(wait, 200));
   }
-  return { origin, output: () => output, stop: () => stopChild(child, 'SIGTERM') };
+  throw new Error(`${origin} did not answer in ${timeoutMs} ms:\n${output()}`);
 }
 
 /** Sends `signal` to a child process and resolves once it has exited. */

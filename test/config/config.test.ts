@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_DATA_FILE, loadConfig } from '../../src/config.ts';
+import { cleanEnvironment } from '../../scripts/lib/servers.ts';
+import { CONFIG_VARIABLES, ConfigError, DEFAULT_DATA_FILE, loadConfig } from '../../src/config.ts';
 
 describe('loadConfig', () => {
   it('works with no configuration: local addresses, the embedded dataset', () => {
@@ -48,5 +49,32 @@ describe('loadConfig', () => {
 
   it('refuses a base URL with a query or fragment', () => {
     expect(() => loadConfig({ BASE_URL: 'https://cars.example.com/?a=1' })).toThrow(/must not have a query string/);
+  });
+});
+
+describe('a child process started by the tests', () => {
+  /** A value for every variable the configuration reads (the type insists on each) that changes what it gives. */
+  const set: Record<(typeof CONFIG_VARIABLES)[number], string> = {
+    PORT: '8088',
+    HOST: '0.0.0.0',
+    BASE_URL: 'https://shell.example.com',
+    ASSETS_URL: 'https://shell.example.com/img',
+    DATA_FILE: 'shell.csv',
+    OUT_DIR: 'shell-dist',
+    DEPLOY_DIR: 'shell-deploy',
+    REPORT_FILE: 'shell-report.json',
+    ALLOW_SHRINK: '1',
+  };
+
+  it('gets none of the configuration the shell that ran them holds (ALLOW_SHRINK included)', () => {
+    const saved = { ...process.env };
+    try {
+      Object.assign(process.env, set);
+      for (const [name, value] of Object.entries(set)) expect(loadConfig({ [name]: value }), name).not.toEqual(loadConfig({}));
+      expect(loadConfig(cleanEnvironment())).toEqual(loadConfig({}));
+    } finally {
+      for (const name of Object.keys(set)) delete process.env[name];
+      Object.assign(process.env, saved);
+    }
   });
 });
