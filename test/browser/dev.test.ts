@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevServer, type RunningDevServer } from '../../scripts/lib/servers.ts';
 import { hasChromium, launchChromium } from '../support/browser.ts';
 import { projectRoot, tempDir } from '../support/site.ts';
+import { runsWith } from '../support/software.ts';
 
-const required = process.env['CI'] === 'true';
 const workspace = tempDir('dev-loop');
 const dataFile = join(workspace, 'cars.csv');
 const original = readFileSync(join(projectRoot, 'data/captured-car-models.csv'), 'utf8').replace(/\r?\n$/, '').split(/\r?\n/);
@@ -20,7 +20,7 @@ const ROW = 15;
 const write = (lines: readonly string[]) => writeFileSync(dataFile, `${lines.join('\n')}\n`);
 const withField = (line: string, field: number, value: string) => line.split(',').with(field, value).join(',');
 
-describe.runIf(hasChromium || required)('npm run dev in Chromium', () => {
+describe.runIf(runsWith(hasChromium, 'the dev loop in Chromium', 'chromium', 'apt-get install chromium'))('npm run dev in Chromium', () => {
   let dev: RunningDevServer;
   let browser: Browser;
   let page: Page;

@@ -8,14 +8,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeViolations, hasChromium, launchChromium } from '../support/browser.ts';
 import { projectRoot } from '../support/site.ts';
+import { runsWith } from '../support/software.ts';
 
 const origin = inject('origin');
-const required = process.env['CI'] === 'true';
-if (!hasChromium && !required) console.warn('chromium is not installed: skipping the browser suite (apt-get install chromium)');
 const SCREENSHOTS = join(projectRoot, 'test-results/screenshots');
 const XSS_NAME = '<script>alert("xss")</script> & "Quotes"';
 
-describe.runIf(hasChromium || required)('the browsable listing in Chromium', () => {
+describe.runIf(runsWith(hasChromium, 'the browser suite', 'chromium', 'apt-get install chromium'))('the browsable listing in Chromium', () => {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
   const problems: string[] = [];

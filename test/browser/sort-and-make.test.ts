@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, hasChromium, launchChromium } from '../support/browser.ts';
 import { buildSite, freePort, projectRoot, startPreview, tempDir, type RunningPreview } from '../support/site.ts';
+import { runsWith } from '../support/software.ts';
 
 interface Model {
   id: number;
@@ -22,10 +23,9 @@ interface Model {
   logo: string | null;
 }
 
-const required = process.env['CI'] === 'true';
 const SCREENSHOTS = join(projectRoot, 'test-results/screenshots');
 
-describe.runIf(hasChromium || required)('sort and make filter in Chromium, on the default dataset', () => {
+describe.runIf(runsWith(hasChromium, 'sort and make in Chromium', 'chromium', 'apt-get install chromium'))('sort and make filter in Chromium, on the default dataset', () => {
   const workspace = tempDir('sort-make');
   let preview: RunningPreview;
   let browser: Browser;

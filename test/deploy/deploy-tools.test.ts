@@ -14,14 +14,12 @@ import { promisify } from 'node:util';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { projectRoot, runBuild, tempDir, treeHashes } from '../support/site.ts';
+import { runsWith } from '../support/software.ts';
 
 const AWS = '/usr/bin/aws';
 const RSYNC = '/usr/bin/rsync';
 
-// CI installs both (.ci/run); elsewhere the deploy suite is skipped, loudly, when one is missing.
-const required = process.env['CI'] === 'true';
-const hasTools = existsSync(AWS) && existsSync(RSYNC);
-if (!hasTools && !required) console.warn('the AWS CLI or rsync is not installed: skipping the deploy suite (apt-get install awscli rsync)');
+const runs = runsWith(existsSync(AWS) && existsSync(RSYNC), 'the deploy suite', 'the AWS CLI or rsync', 'apt-get install awscli rsync');
 
 const BUCKET = 'site';
 /** Written anew by every build (they describe the build), so they may travel whatever their bytes. */
@@ -103,7 +101,7 @@ interface Publication {
   rsyncDeletedFolders: string[];
 }
 
-describe.runIf(hasTools || required)('the deploy commands after each build: aws s3 sync --delete, rsync -a --delete', () => {
+describe.runIf(runs)('the deploy commands after each build: aws s3 sync --delete, rsync -a --delete', () => {
   let s3: S3rver | undefined;
   let endpoint = '';
   beforeAll(async () => {

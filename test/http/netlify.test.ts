@@ -6,14 +6,13 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { listingBehaviour } from '../support/listing-behaviour.ts';
 import { hasNetlifyCli, startNetlifyDev, startProtection, type RunningHost } from '../support/hosts.ts';
+import { runsWith } from '../support/software.ts';
 
-const required = process.env['CI'] === 'true';
-if (!hasNetlifyCli && !required) console.warn('netlify-cli is not installed: skipping the Netlify suite (npm ci --prefix test/hosts/netlify)');
 
 /** The test client's credential for the protected site (Basic auth, as Netlify's basic password protection asks). */
 const credential = { name: 'Authorization', value: `Basic ${Buffer.from('reviewer:secret').toString('base64')}` };
 
-describe.runIf(hasNetlifyCli || required)('Netlify with the generated edge function, on netlify dev', () => {
+describe.runIf(runsWith(hasNetlifyCli, 'the Netlify suite', 'netlify-cli', 'npm ci --prefix test/hosts/netlify'))('Netlify with the generated edge function, on netlify dev', () => {
   let host: RunningHost | undefined;
   let protectedHost: RunningHost | undefined;
   beforeAll(async () => {

@@ -7,12 +7,10 @@
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { listingBehaviour } from '../support/listing-behaviour.ts';
 import { hasNginx, startNginx, type RunningNginx } from '../../scripts/lib/nginx.ts';
+import { runsWith } from '../support/software.ts';
 
-// CI installs nginx (.ci/run); elsewhere the suite is skipped, loudly, when it is missing.
-const required = process.env['CI'] === 'true';
-if (!hasNginx && !required) console.warn('nginx is not installed: skipping the nginx suite (apt-get install nginx)');
 
-describe.runIf(hasNginx || required)('nginx with the generated configuration', () => {
+describe.runIf(runsWith(hasNginx, 'the nginx suite', 'nginx', 'apt-get install nginx'))('nginx with the generated configuration', () => {
   let nginx: RunningNginx | undefined;
   beforeAll(async () => {
     nginx = await startNginx(inject('deployDir'));

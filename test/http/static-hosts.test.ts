@@ -11,13 +11,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { differencesFrom } from '../support/differences.ts';
 import { hasApache, hasNetlifyCli, startApache, startNetlifyDev, startVercelStatic, type RunningHost } from '../support/hosts.ts';
 import { projectRoot } from '../support/site.ts';
+import { runsWith } from '../support/software.ts';
 import { EXPECTED } from './static-hosts.expected.ts';
 
-const required = process.env['CI'] === 'true';
 const hosts: [keyof typeof EXPECTED, boolean, () => Promise<RunningHost>][] = [
-  ['Netlify without functions (deploy/netlify-static on netlify dev)', hasNetlifyCli || required, () => startNetlifyDev(inject('deployDir'), 'netlify-static', inject('outDir'))],
+  ['Netlify without functions (deploy/netlify-static on netlify dev)', runsWith(hasNetlifyCli, 'Netlify without functions', 'netlify-cli', 'npm ci --prefix test/hosts/netlify'), () => startNetlifyDev(inject('deployDir'), 'netlify-static', inject('outDir'))],
   ['Vercel without functions (vercel.json)', true, () => startVercelStatic(inject('outDir'))],
-  ['Apache (.htaccess on apache2)', hasApache || required, () => startApache(inject('outDir'))],
+  ['Apache (.htaccess on apache2)', runsWith(hasApache, 'Apache', 'apache2', 'apt-get install apache2'), () => startApache(inject('outDir'))],
 ];
 
 for (const [name, available, start] of hosts) {

@@ -7,14 +7,13 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { listingBehaviour } from '../support/listing-behaviour.ts';
 import { hasVercelRouter, PROTECTION_BYPASS_HEADER, ROUTER_ENTRY, startVercelDeployment, type VercelDeployment } from '../support/vercel-routing.ts';
+import { runsWith } from '../support/software.ts';
 
 /** The test client's credential: the deployment refuses every request without it. */
 const credentials = { [PROTECTION_BYPASS_HEADER]: 'test-client-secret' };
 
-const required = process.env['CI'] === 'true';
-if (!hasVercelRouter && !required) console.warn('@cloudflare/next-on-pages is not installed: skipping the Vercel suite (npm ci --prefix test/hosts/vercel)');
 
-describe.runIf(hasVercelRouter || required)('Vercel Build Output with Deployment Protection, on the router of @cloudflare/next-on-pages', () => {
+describe.runIf(runsWith(hasVercelRouter, 'the Vercel suite', '@cloudflare/next-on-pages', 'npm ci --prefix test/hosts/vercel'))('Vercel Build Output with Deployment Protection, on the router of @cloudflare/next-on-pages', () => {
   let host: VercelDeployment | undefined;
   beforeAll(async () => {
     host = await startVercelDeployment(inject('deployDir'), credentials[PROTECTION_BYPASS_HEADER]);
