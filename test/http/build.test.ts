@@ -33,13 +33,13 @@ describe('npm run check-data', () => {
   });
 
   it('takes the file as an argument too', () => {
-    const result = runScript('check-data.ts', {}, [fixture('bad/encoding-big5.csv')]);
+    const result = runScript('check-data.ts', {}, { args: [fixture('bad/encoding-big5.csv')] });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('encoding-big5.csv:3: is not UTF-8 text');
   });
 
   it('reads a spreadsheet\'s "Unicode Text" export and says how it read it', () => {
-    const result = runScript('check-data.ts', {}, [fixture('spreadsheet/unicode-text.txt')]);
+    const result = runScript('check-data.ts', {}, { args: [fixture('spreadsheet/unicode-text.txt')] });
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/unicode-text\.txt: 259 rows valid, 26 pages, read as UTF-16LE, tab-separated \(/);
   });

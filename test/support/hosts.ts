@@ -10,28 +10,13 @@ import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } 
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 import { getTransformedRoutes } from '@vercel/routing-utils';
-import { freePort, projectRoot, stopChild, tempDir } from '../../scripts/lib/servers.ts';
+import { freePort, projectRoot, stopChild, tempDir, waitForHttp } from '../../scripts/lib/servers.ts';
 
 export interface RunningHost {
   origin: string;
   /** What the host printed, for assertions about its warnings. */
   output: () => string;
   stop: () => Promise<void>;
-}
-
-/** Waits until `origin` answers HTTP at all, or the child exits, or the time is up. */
-async function waitForHttp(origin: string, child: ChildProcess | undefined, output: () => string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child && child.exitCode !== null) throw new Error(`exited with ${child.exitCode}:\n${output()}`);
-    try {
-      await fetch(`${origin}/`, { signal: AbortSignal.timeout(2000) });
-      return;
-    } catch {
-      await new Promise((wait) => setTimeout(wait, 200));
-    }
-  }
-  throw new Error(`${origin} did not answer in ${timeoutMs} ms:\n${output()}`);
 }
 
 function startProcess(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): { child: ChildProcess; output: () => string } {
@@ -76,7 +61,7 @@ export async function startWrangler(deployDir: string): Promise<RunningHost> {
     { cwd: join(deployDir, 'cloudflare'), env: { CI: 'true', WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: tempDir('wrangler-logs') } },
   );
   const origin = `http://127.0.0.1:${port}`;
-  await waitForHttp(origin, child, output);
+  await waitForHttp(origin, { child, output });
   return { origin, output, stop: () => stopGroup(child) };
 }
 
@@ -99,7 +84,7 @@ export async function startNetlifyDev(deployDir: string, folder: 'netlify' | 'ne
     env: { PATH: `${NETLIFY_BIN}:${process.env['PATH'] ?? ''}`, NETLIFY_EDGE_BOOTSTRAP: `file://${bootstrap}`, BROWSER: 'none', CI: 'true' },
   });
   const origin = `http://127.0.0.1:${port}`;
-  await waitForHttp(origin, child, output, 90_000);
+  await waitForHttp(origin, { child, output, timeoutMs: 90_000 });
   if (folder === 'netlify') {
     // The edge function loads after the server answers; wait until it says so.
     const deadline = Date.now() + 60_000;
@@ -307,6 +292,6 @@ export async function startApache(siteDir: string): Promise<RunningHost> {
   );
   const { child, output } = startProcess(APACHE_BINARY, ['-X', '-f', join(dir, 'httpd.conf')], { cwd: dir, env: { APACHE_RUN_DIR: dir } });
   const origin = `http://127.0.0.1:${port}`;
-  await waitForHttp(origin, child, () => `${output()}${existsSync(join(dir, 'logs/error.log')) ? readFileSync(join(dir, 'logs/error.log'), 'utf8') : ''}`);
+  await waitForHttp(origin, { child, output: () => `${output()}${existsSync(join(dir, 'logs/error.log')) ? readFileSync(join(dir, 'logs/error.log'), 'utf8') : ''}` });
   return { origin, output, stop: () => stopChild(child, 'SIGTERM') };
 }

@@ -10,10 +10,13 @@ export { freePort, projectRoot, startPreview, tempDir, type RunningPreview } fro
 
 export const fixture = (name: string): string => join(projectRoot, 'test/fixtures', name);
 
-/** Runs one of the project's npm scripts (by its file) with the given environment. */
-export function runScript(script: string, env: Record<string, string>, args: string[] = []): SpawnSyncReturns<string> {
+/**
+ * Runs one of the project's npm scripts (by its file in scripts/) as npm runs it, with the given
+ * environment and nothing of the test's own configuration, in the project or in a copy of it at `root`.
+ */
+export function runScript(script: string, env: Record<string, string>, { args = [], root = projectRoot }: { args?: string[]; root?: string } = {}): SpawnSyncReturns<string> {
   return spawnSync(process.execPath, [join(projectRoot, 'scripts', script), ...args], {
-    cwd: projectRoot,
+    cwd: root,
     env: { ...cleanEnvironment(), ASTRO_TELEMETRY_DISABLED: '1', ...env },
     encoding: 'utf8',
     timeout: 300_000,
@@ -24,14 +27,7 @@ export function runScript(script: string, env: Record<string, string>, args: str
 export const ASTRO_BUILD = [join(projectRoot, 'scripts/build.ts')];
 
 /** Runs the real build with the given environment (in the project, or in a copy of it at `root`). */
-export function runBuild(env: Record<string, string>, root = projectRoot): SpawnSyncReturns<string> {
-  return spawnSync(process.execPath, ASTRO_BUILD, {
-    cwd: root,
-    env: { ...cleanEnvironment(), ASTRO_TELEMETRY_DISABLED: '1', ...env },
-    encoding: 'utf8',
-    timeout: 300_000,
-  });
-}
+export const runBuild = (env: Record<string, string>, root = projectRoot): SpawnSyncReturns<string> => runScript('build.ts', env, { root });
 
 /** Builds `dataFile` into `outDir` with the real build; throws with its output on failure. */
 export function buildSite(env: { DATA_FILE: string; OUT_DIR: string } & Record<string, string>): void {
