@@ -1,11 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { acquireBuildLock } from '../../src/publish/lock.ts';
+import { acquireBuildLock, type BuildLock } from '../../src/publish/lock.ts';
 import { projectRoot, tempDir } from '../support/site.ts';
 
 let workspace: string;
+const WAITERS = 4;
 afterEach(() => rmSync(workspace, { recursive: true, force: true }));
 
 /** A script that takes the lock, says so, and exits after `holdMs`. */
@@ -28,17 +29,27 @@ describe('the build lock', () => {
     workspace = tempDir('lock');
     const store = join(workspace, '.dist.builds');
     const first = await acquireBuildLock(store, () => undefined);
+    // What happens, in the order it happens: the second build may take the lock only after the release.
+    const events: string[] = [];
     const told: string[] = [];
-    let second = false;
-    const waiting = acquireBuildLock(store, (message) => told.push(message)).then((lock) => {
-      second = true;
+    const waiting = acquireBuildLock(store, (message) => {
+      told.push(message);
+      events.push('second told it waits');
+    }).then((lock) => {
+      events.push('second has the lock');
       return lock;
     });
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(second).toBe(false);
-    expect(told).toEqual([expect.stringMatching(new RegExp(`^Another build is running in this project \\(pid ${process.pid}, started \\d\\d:\\d\\d:\\d\\d UTC\\); waiting for it to finish…$`))]);
+    // Held until the second build found it held and then tried again: each try checks for a dead
+    // holder in a folder it makes and removes in the store, so the store's time moves once more
+    // after it was told. It had its chance to take a held lock, and did not.
+    await expect.poll(() => told.length, { interval: 5 }).toBe(1);
+    const before = statSync(store, { bigint: true }).mtimeNs;
+    await expect.poll(() => statSync(store, { bigint: true }).mtimeNs !== before, { interval: 20 }).toBe(true);
+    events.push('first releases');
     await first.release();
     const lock = await waiting;
+    expect(events).toEqual(['second told it waits', 'first releases', 'second has the lock']);
+    expect(told).toEqual([expect.stringMatching(new RegExp(`^Another build is running in this project \\(pid ${process.pid}, started \\d\\d:\\d\\d:\\d\\d UTC\\); waiting for it to finish…$`))]);
     expect(lock.lost()).toBe(false);
     await lock.release();
   });
@@ -48,9 +59,12 @@ describe('the build lock', () => {
     const store = join(workspace, '.dist.builds');
     await leaveDeadLock(store);
     expect(existsSync(join(store, 'listing-build.lock'))).toBe(true);
-    const started = performance.now();
-    const lock = await acquireBuildLock(store, () => undefined);
-    expect(performance.now() - started).toBeLessThan(2000);
+    // Taken without waiting: a build that waits is told so (and would wait until the lock went
+    // stale, ten minutes), which fails the test there and then.
+    const lock = await new Promise<BuildLock>((taken, failed) => {
+      acquireBuildLock(store, (message) => failed(new Error(`told to wait for a dead build: ${message}`))).then(taken, failed);
+    });
+    expect(lock.lost()).toBe(false);
     await lock.release();
   });
 
@@ -58,22 +72,26 @@ describe('the build lock', () => {
     workspace = tempDir('lock');
     const store = join(workspace, '.dist.builds');
     await leaveDeadLock(store);
-    // Each waiter holds the lock a moment and claims a marker only one may have at a time.
+    // Each waiter says it started, takes the lock and claims a marker only one may have at a time,
+    // and holds both until every waiter has started (so the others are trying meanwhile).
     const waiter = join(workspace, 'waiter.ts');
     const marker = join(workspace, 'held');
+    const started = join(workspace, 'started');
+    mkdirSync(started);
     writeFileSync(
       waiter,
-      `import { closeSync, openSync, rmSync } from 'node:fs';\n` +
+      `import { closeSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';\n` +
         `import { acquireBuildLock } from ${JSON.stringify(join(projectRoot, 'src/publish/lock.ts'))};\n` +
+        `writeFileSync(${JSON.stringify(started)} + '/' + process.pid, '');\n` +
         `const lock = await acquireBuildLock(${JSON.stringify(store)}, () => {});\n` +
         `closeSync(openSync(${JSON.stringify(marker)}, 'wx'));\n` +
-        `await new Promise((resolve) => setTimeout(resolve, 150));\n` +
+        `while (readdirSync(${JSON.stringify(started)}).length < ${WAITERS}) await new Promise((resolve) => setTimeout(resolve, 10));\n` +
         `rmSync(${JSON.stringify(marker)});\nawait lock.release();\n`,
     );
     const codes = await Promise.all(
-      Array.from({ length: 4 }, () => new Promise<number | null>((resolve) => spawn(process.execPath, [waiter], { stdio: 'inherit' }).once('close', resolve))),
+      Array.from({ length: WAITERS }, () => new Promise<number | null>((resolve) => spawn(process.execPath, [waiter], { stdio: 'inherit' }).once('close', resolve))),
     );
-    expect(codes).toEqual([0, 0, 0, 0]);
+    expect(codes).toEqual(Array.from({ length: WAITERS }, () => 0));
   });
 
   it('a build that exits releases its lock', () => {
