@@ -1,0 +1,146 @@
+/**
+ * Which pages a build renders and which it takes from the published build, on real folders: a
+ * page is kept only where its key is the published one and its file is there; a recycled folder's
+ * pages are made this build's before Astro renders (rendered ones removed, kept ones the published
+ * files, pages past the new count gone), touching only the pages that need it.
+ */
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PageKeys } from '../../src/listing/page-keys.ts';
+import { htmlPageFile, pageFile } from '../../src/listing/routes.ts';
+import { flaggedPages, keptPages, linkKeptPages, pagesIn, pagesToRender, prepareRecycledPages, renderedCount, type RenderSet } from '../../src/publish/reuse.ts';
+import { tempDir } from '../support/site.ts';
+
+let workspace: string | undefined;
+afterEach(() => {
+  if (workspace) rmSync(workspace, { recursive: true, force: true });
+  workspace = undefined;
+});
+
+/** Keys for `pages` pages: `k<page>` unless `changed` gives another. */
+const keysOf = (pages: number, changed: { json?: number[]; html?: number[] } = {}): PageKeys => ({
+  json: Array.from({ length: pages }, (_, index) => (changed.json?.includes(index + 1) ? `new${index + 1}` : `k${index + 1}`)),
+  html: Array.from({ length: pages }, (_, index) => (changed.html?.includes(index + 1) ? `new${index + 1}` : `h${index + 1}`)),
+  count: pages * 10,
+  listing: 'makes',
+});
+
+/** The page files of `pages` pages (the home page's HTML is its own route's: not a page file here). */
+const pageFilesOf = (pages: number): string[] =>
+  Array.from({ length: pages }, (_, index) => [pageFile(index + 1), ...(index > 0 ? [htmlPageFile(index + 1)] : [])]).flat();
+
+/** Writes each file under `dir` with its own text. */
+function writeFiles(dir: string, files: readonly string[], text: (path: string) => string): void {
+  for (const path of files) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text(path));
+  }
+}
+
+const flags = (pages: number, on: number[]): Uint8Array => Uint8Array.from({ length: pages }, (_, index) => (on.includes(index + 1) ? 1 : 0));
+const renderSet = (pages: number, json: number[], html: number[]): RenderSet => ({ json: flags(pages, json), html: flags(pages, html) });
+const inode = (path: string) => statSync(path).ino;
+
+describe('the pages to render', () => {
+  it('are every page (but the home page, its own route) without a published build', () => {
+    const render = pagesToRender(keysOf(3), undefined);
+    expect(flaggedPages(render.json)).toEqual([1, 2, 3]);
+    expect(flaggedPages(render.html)).toEqual([2, 3]);
+    expect(renderedCount(render)).toEqual({ json: 3, html: 2 });
+    expect(keptPages(render)).toEqual(new Set());
+  });
+
+  it('are those whose key changed or whose published file is gone; the others are kept', () => {
+    const dir = (workspace = tempDir('reuse'));
+    const published = join(dir, 'published');
+    writeFiles(published, pageFilesOf(4), (path) => path);
+    rmSync(join(published, htmlPageFile(4)));
+    const render = pagesToRender(keysOf(5, { json: [2], html: [3] }), { siteDir: published, keys: keysOf(4) });
+    // JSON 2 changed, 5 is new; HTML 3 changed, 4's file is gone, 5 is new.
+    expect(flaggedPages(render.json)).toEqual([2, 5]);
+    expect(flaggedPages(render.html)).toEqual([3, 4, 5]);
+    expect(renderedCount(render)).toEqual({ json: 2, html: 3 });
+    expect(keptPages(render)).toEqual(new Set([pageFile(1), pageFile(3), pageFile(4), htmlPageFile(2)]));
+    // Nothing changed: nothing rendered, every page kept.
+    const none = pagesToRender(keysOf(3), { siteDir: published, keys: keysOf(3) });
+    expect(renderedCount(none)).toEqual({ json: 0, html: 0 });
+    expect(keptPages(none)).toEqual(new Set(pageFilesOf(3)));
+  });
+
+  it('kept, are linked from the published site after Astro is done: the same files', async () => {
+    const dir = (workspace = tempDir('reuse'));
+    const published = join(dir, 'published');
+    const site = join(dir, 'site');
+    writeFiles(published, pageFilesOf(3), (path) => path);
+    const render = renderSet(3, [2], [3]);
+    const kept = await linkKeptPages(render, published, site);
+    expect(kept).toEqual(new Set([pageFile(1), pageFile(3), htmlPageFile(2)]));
+    for (const path of kept) expect(inode(join(site, path))).toBe(inode(join(published, path)));
+    expect(existsSync(join(site, pageFile(2)))).toBe(false);
+    expect(existsSync(join(site, htmlPageFile(3)))).toBe(false);
+    expect(pagesIn(site)).toBe(3);
+    expect(pagesIn(join(dir, 'nowhere'))).toBe(0);
+  });
+});
+
+describe('a recycled folder made ready for a build', () => {
+  /**
+   * The published build (4 pages; it rendered JSON 2 and HTML 4, and kept the rest from the build
+   * before it) and the recycled folder, which is that build before: 5 pages, the ones the published
+   * build kept being the same files, the ones it rendered older files of their own.
+   */
+  function folders() {
+    const dir = (workspace = tempDir('recycled'));
+    const published = join(dir, 'published');
+    const recycled = join(dir, 'recycled');
+    writeFiles(published, pageFilesOf(4), (path) => `published ${path}`);
+    const publishedRendered = renderSet(4, [2], [4]);
+    const renderedByPublished = new Set([pageFile(2), htmlPageFile(4)]);
+    for (const path of pageFilesOf(5)) {
+      mkdirSync(dirname(join(recycled, path)), { recursive: true });
+      if (existsSync(join(published, path)) && !renderedByPublished.has(path)) linkSync(join(published, path), join(recycled, path));
+      else writeFileSync(join(recycled, path), `older ${path}`);
+    }
+    return { published, recycled, publishedRendered };
+  }
+
+  it('has the pages this build renders removed, the kept ones the published files, and the pages past its count gone', async () => {
+    const { published, recycled, publishedRendered } = folders();
+    // This build: 4 pages; it renders JSON 3 and HTML 2.
+    const render = renderSet(4, [3], [2]);
+    const touched = await prepareRecycledPages(recycled, render, { siteDir: published, rendered: publishedRendered }, 5);
+    for (const path of [pageFile(3), htmlPageFile(2), pageFile(5), htmlPageFile(5)]) expect(existsSync(join(recycled, path)), path).toBe(false);
+    expect(existsSync(join(recycled, dirname(htmlPageFile(5))))).toBe(false);
+    for (const path of keptPages(render)) {
+      expect(inode(join(recycled, path)), path).toBe(inode(join(published, path)));
+      expect(readFileSync(join(recycled, path), 'utf8')).toBe(`published ${path}`);
+    }
+    // Only what changed: the removed pages, and the kept pages the published build rendered (linked again).
+    expect(touched).toEqual(new Set([pageFile(3), htmlPageFile(2), pageFile(5), htmlPageFile(5), pageFile(2), htmlPageFile(4)]));
+  });
+
+  it('links every kept page again where the published build did not record what it rendered', async () => {
+    const { published, recycled } = folders();
+    const render = renderSet(4, [3], [2]);
+    const touched = await prepareRecycledPages(recycled, render, { siteDir: published, rendered: undefined }, 5);
+    for (const path of keptPages(render)) expect(inode(join(recycled, path)), path).toBe(inode(join(published, path)));
+    expect(touched).toEqual(new Set([...keptPages(render), pageFile(3), htmlPageFile(2), pageFile(5), htmlPageFile(5)]));
+  });
+
+  it('gains the pages past its old count from the published build', async () => {
+    const { published, recycled, publishedRendered } = folders();
+    rmSync(join(recycled, pageFile(4)));
+    rmSync(join(recycled, dirname(htmlPageFile(4))), { recursive: true });
+    rmSync(join(recycled, pageFile(5)));
+    rmSync(join(recycled, dirname(htmlPageFile(5))), { recursive: true });
+    const render = renderSet(4, [], []);
+    await prepareRecycledPages(recycled, render, { siteDir: published, rendered: publishedRendered }, 3);
+    for (const path of pageFilesOf(4)) expect(inode(join(recycled, path)), path).toBe(inode(join(published, path)));
+  });
+
+  it('refuses to keep a page when nothing is published', async () => {
+    const { recycled } = folders();
+    await expect(prepareRecycledPages(recycled, renderSet(2, [1], []), undefined, 2)).rejects.toThrow(/is kept but nothing is published/);
+  });
+});
