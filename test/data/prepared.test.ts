@@ -1,0 +1,126 @@
+/**
+ * The prepared data (src/data/prepared.ts) on a real cache folder: a data file is validated once
+ * and its preparation reused; bad data gives its problems and no preparation; an edit is checked
+ * row by row against the earlier preparation and gives the records of a whole validation; a
+ * damaged preparation is said, removed and made again; after a killed build (`trust: false`)
+ * nothing kept is taken.
+ */
+import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { prepareRecords, preparedRecordsFile, type PrepareOptions, type RecordsPreparation } from '../../src/data/prepared.ts';
+import { readRecordFile } from '../../src/data/record-store.ts';
+import { fixture, tempDir } from '../support/site.ts';
+
+const ASSETS = 'https://img.example.com';
+let workspace: string | undefined;
+afterEach(() => {
+  if (workspace) rmSync(workspace, { recursive: true, force: true });
+  workspace = undefined;
+});
+
+/**
+ * A workspace with `text` as its data file, saved a while ago (a file saved a moment ago is waited
+ * for: settled-read.ts). Its `root` holds no sources: the code fingerprint is the same for every
+ * preparation of the test.
+ */
+function project(text: string) {
+  const dir = (workspace = tempDir('prepared'));
+  const dataFile = join(dir, 'cars.csv');
+  const said: string[] = [];
+  const save = (next: string) => {
+    writeFileSync(dataFile, next);
+    const past = new Date(Date.now() - 10_000);
+    utimesSync(dataFile, past, past);
+  };
+  save(text);
+  const options: PrepareOptions = { root: dir, cacheDir: join(dir, 'cache'), dataFile, assetsUrl: ASSETS, say: (line) => said.push(line) };
+  return { dir, dataFile, options, said, save };
+}
+
+const LISTING = readFileSync(fixture('listing-23.csv'), 'utf8');
+/** The listing with row `row`'s (1-based) max_price (the 9th field of a plain row) changed. */
+const withPrice = (text: string, row: number, price: string) =>
+  text.split('\n').map((line, index) => (index === row ? line.replace(/^((?:[^,]*,){8})[^,]*/, `$1${price}`) : line)).join('\n');
+
+function prepared(preparation: RecordsPreparation) {
+  if ('problems' in preparation) throw new Error(`unexpected problems: ${JSON.stringify(preparation.problems)}`);
+  return preparation;
+}
+
+describe('prepared data', () => {
+  it('is validated once: the same bytes again take the preparation, without validating', async () => {
+    const { options } = project(LISTING);
+    const first = prepared(await prepareRecords(options));
+    expect(first.data.validated).toBe(true);
+    expect(first.records).toHaveLength(23);
+    expect(first.data.rows).toBe(23);
+    expect(first.data.format).toBe('UTF-8, comma-separated');
+    expect(readRecordFile(first.data.recordsFile)).toEqual(first.records);
+    const again = prepared(await prepareRecords(options));
+    expect(again.data).toEqual({ ...first.data, validated: false });
+    expect(again.records).toBeUndefined();
+    expect(preparedRecordsFile(options.cacheDir, first.data.key)).toBe(first.data.recordsFile);
+  });
+
+  it('is another preparation for other bytes or another assets address', async () => {
+    const { options, save } = project(LISTING);
+    const first = prepared(await prepareRecords(options));
+    expect(prepared(await prepareRecords({ ...options, assetsUrl: 'https://cdn.example.org' })).data).toMatchObject({ validated: true });
+    save(withPrice(LISTING, 4, '999999'));
+    const edited = prepared(await prepareRecords(options));
+    expect(edited.data.validated).toBe(true);
+    expect(edited.data.key).not.toBe(first.data.key);
+    expect(edited.data.dataSha256).not.toBe(first.data.dataSha256);
+  });
+
+  it('is no preparation for bad data: every problem, and nothing kept', async () => {
+    const { options } = project(readFileSync(fixture('bad/many-problems.csv'), 'utf8'));
+    const result = await prepareRecords(options);
+    expect('problems' in result && result.problems.length).toBeGreaterThan(1);
+    expect(existsSync(options.cacheDir) ? readdirSync(options.cacheDir) : []).toEqual([]);
+  });
+
+  it('of an edit is checked row by row against the earlier one, and gives the records of a whole validation', async () => {
+    const { options, save } = project(LISTING);
+    const earlier = prepared(await prepareRecords(options));
+    const edit = withPrice(LISTING, 5, '777777');
+    save(edit);
+    let counts: unknown;
+    const edited = prepared(await prepareRecords({ ...options, since: earlier.data.key, progress: { onChangedRows: (rows) => (counts = rows) } }));
+    expect(counts).toEqual({ validated: 1, changed: 1, added: 0, unchanged: 22, removed: 0 });
+    const whole = prepared(await prepareRecords({ ...options, cacheDir: join(options.cacheDir, '..', 'other-cache') }));
+    expect(edited.records).toEqual(whole.records);
+    expect(readFileSync(edited.data.recordsFile)).toEqual(readFileSync(whole.data.recordsFile));
+    expect(edited.records?.[4]?.max_price).toBe(777777);
+  });
+
+  it.each([
+    ['records.v8 truncated', (file: string) => truncateSync(file, 10)],
+    ['text.csv flipped', (file: string) => writeFileSync(file, Buffer.from(readFileSync(file)).map((byte, index) => (index === 5 ? byte ^ 1 : byte)))],
+    ['prepared.json emptied', (file: string) => writeFileSync(file, '')],
+  ])('damaged (%s) is said, removed and made again', async (what, damage) => {
+    const { options, said } = project(LISTING);
+    const first = prepared(await prepareRecords(options));
+    const name = what.split(' ')[0]!;
+    damage(join(options.cacheDir, first.data.key, name));
+    const again = prepared(await prepareRecords(options));
+    expect(said).toEqual([expect.stringMatching(new RegExp(`${name.replace('.', '\\.')} is damaged \\(its bytes are not those written and hashed\\): made again, not used\\.$`))]);
+    expect(again.data.validated).toBe(true);
+    expect(again.records).toEqual(first.records);
+    expect(readRecordFile(again.data.recordsFile)).toEqual(first.records);
+    // Made whole again: taken the next time.
+    expect(prepared(await prepareRecords(options)).data.validated).toBe(false);
+  });
+
+  it('is not taken after a killed build (trust: false): the file is validated whole, the earlier one not used', async () => {
+    const { options, save } = project(LISTING);
+    const earlier = prepared(await prepareRecords(options));
+    expect(prepared(await prepareRecords({ ...options, trust: false })).data.validated).toBe(true);
+    save(withPrice(LISTING, 5, '777777'));
+    let checkedRowByRow = false;
+    const edited = prepared(await prepareRecords({ ...options, since: earlier.data.key, trust: false, progress: { onChangedRows: () => (checkedRowByRow = true) } }));
+    expect(checkedRowByRow).toBe(false);
+    expect(edited.records).toHaveLength(23);
+  });
+});
