@@ -1,0 +1,114 @@
+/**
+ * A preparation's downloads (src/outputs/prepared-downloads.ts), written by the worker thread into
+ * a real cache folder: their bytes are those written from scratch from the same records (after an
+ * edit too, where unchanged rows' bytes are copied from the earlier downloads), their hashes the
+ * manifest's; whole, they are taken again as they are; damaged, they are said and written again.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { inChunks } from '../../src/data/record-store.ts';
+import type { CarModel } from '../../src/data/schema.ts';
+import { DOWNLOADS, writeDownloadFiles } from '../../src/outputs/downloads.ts';
+import { prepareData, withDownloads, type Preparation } from '../../src/outputs/prepared-downloads.ts';
+import type { PrepareOptions } from '../../src/data/prepared.ts';
+import { fixture, tempDir } from '../support/site.ts';
+
+const ASSETS = 'https://img.example.com';
+const LISTING = readFileSync(fixture('listing-23.csv'), 'utf8');
+
+let workspace: string | undefined;
+afterEach(() => {
+  if (workspace) rmSync(workspace, { recursive: true, force: true });
+  workspace = undefined;
+  vi.restoreAllMocks();
+});
+
+/** A workspace whose data file is `text`, saved a while ago (settled-read.ts waits for a fresh save). */
+function project(text: string) {
+  const dir = (workspace = tempDir('prepared-downloads'));
+  const dataFile = join(dir, 'cars.csv');
+  const save = (next: string) => {
+    writeFileSync(dataFile, next);
+    const past = new Date(Date.now() - 10_000);
+    utimesSync(dataFile, past, past);
+  };
+  save(text);
+  const options: PrepareOptions = { root: dir, cacheDir: join(dir, 'cache'), dataFile, assetsUrl: ASSETS, say: () => undefined };
+  return { dir, options, save };
+}
+
+function prepared(preparation: Preparation) {
+  if ('problems' in preparation) throw new Error(`unexpected problems: ${JSON.stringify(preparation.problems)}`);
+  return preparation;
+}
+
+/** Each download's bytes in `dir`, by URL path. */
+const bytesIn = (dir: string) => Object.fromEntries(DOWNLOADS.map((path) => [path, readFileSync(join(dir, path.slice(1)))]));
+
+/** The downloads of `records` written from scratch on this thread, in a folder of their own: bytes and hashes. */
+function fromScratch(records: readonly CarModel[], under: string) {
+  const dir = join(under, 'from-scratch');
+  const hashes = writeDownloadFiles(dir, () => inChunks(records), ASSETS);
+  return { bytes: bytesIn(dir), hashes };
+}
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+describe("a preparation's downloads", () => {
+  it('are the bytes written from scratch from its records, hashed as the manifest hashes them', async () => {
+    const { dir, options } = project(LISTING);
+    const preparation = prepared(await prepareData(options));
+    const hashes = await preparation.data.downloads;
+    const expected = fromScratch(preparation.records!, dir);
+    expect(bytesIn(preparation.data.downloadsDir)).toEqual(expected.bytes);
+    expect(hashes).toEqual(expected.hashes);
+    for (const path of DOWNLOADS) expect(hashes[path], path).toBe(sha256(expected.bytes[path]!));
+  });
+
+  it('are taken as they are when whole: not written again', async () => {
+    const { options } = project(LISTING);
+    const first = prepared(await prepareData(options));
+    const hashes = await first.data.downloads;
+    const stamps = DOWNLOADS.map((path) => statSync(join(first.data.downloadsDir, path.slice(1)), { bigint: true })).map(({ ino, mtimeNs }) => `${ino}:${mtimeNs}`);
+    const again = prepared(await prepareData(options));
+    expect(again.data.validated).toBe(false);
+    expect(await again.data.downloads).toEqual(hashes);
+    expect(DOWNLOADS.map((path) => statSync(join(again.data.downloadsDir, path.slice(1)), { bigint: true })).map(({ ino, mtimeNs }) => `${ino}:${mtimeNs}`)).toEqual(stamps);
+    // Asked twice at once, one worker writes them (the same promise's hashes).
+    const { data } = prepared(await prepareData({ ...options, assetsUrl: 'https://cdn.example.org' }));
+    const [a, b] = await Promise.all([data.downloads, withDownloads(data, 'https://cdn.example.org').downloads]);
+    expect(a).toEqual(b);
+  });
+
+  it('after an edit, copying the unchanged rows from the earlier ones, are the bytes written from scratch', async () => {
+    const { dir, options, save } = project(LISTING);
+    const earlier = prepared(await prepareData(options));
+    await earlier.data.downloads;
+    const lines = LISTING.split('\n');
+    lines[6] = lines[6]!.replace(/^((?:[^,]*,){8})[^,]*/, '$1888888');
+    save(lines.join('\n'));
+    const edited = prepared(await prepareData({ ...options, since: earlier.data.key }));
+    const hashes = await edited.data.downloads;
+    const expected = fromScratch(edited.records!, dir);
+    expect(edited.records![5]!.max_price).toBe(888888);
+    expect(bytesIn(edited.data.downloadsDir)).toEqual(expected.bytes);
+    expect(hashes).toEqual(expected.hashes);
+  });
+
+  it('damaged, are said and written again: the bytes written from scratch', async () => {
+    const { dir, options } = project(LISTING);
+    const first = prepared(await prepareData(options));
+    await first.data.downloads;
+    const records = first.records!;
+    truncateSync(join(first.data.downloadsDir, 'all.csv'), 100);
+    const said = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const again = prepared(await prepareData(options));
+    const hashes = await again.data.downloads;
+    expect(said).toHaveBeenCalledWith(expect.stringMatching(/all\.csv is damaged \(its bytes are not those written and hashed\): made again, not used\.$/));
+    const expected = fromScratch(records, dir);
+    expect(bytesIn(again.data.downloadsDir)).toEqual(expected.bytes);
+    expect(hashes).toEqual(expected.hashes);
+  });
+});
