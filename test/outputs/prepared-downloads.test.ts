@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inChunks } from '../../src/data/record-store.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 import { DOWNLOADS, writeDownloadFiles } from '../../src/outputs/downloads.ts';
@@ -18,16 +18,13 @@ import { fixture, tempDir } from '../support/site.ts';
 const ASSETS = 'https://img.example.com';
 const LISTING = readFileSync(fixture('listing-23.csv'), 'utf8');
 
-let workspace: string | undefined;
 afterEach(() => {
-  if (workspace) rmSync(workspace, { recursive: true, force: true });
-  workspace = undefined;
   vi.restoreAllMocks();
 });
 
 /** A workspace whose data file is `text`, saved a while ago (settled-read.ts waits for a fresh save). */
 function project(text: string) {
-  const dir = (workspace = tempDir('prepared-downloads'));
+  const dir = tempDir('prepared-downloads');
   const dataFile = join(dir, 'cars.csv');
   const save = (next: string) => {
     writeFileSync(dataFile, next);
@@ -57,58 +54,58 @@ function fromScratch(records: readonly CarModel[], under: string) {
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 describe("a preparation's downloads", () => {
-  it('are the bytes written from scratch from its records, hashed as the manifest hashes them', async () => {
-    const { dir, options } = project(LISTING);
-    const preparation = prepared(await prepareData(options));
-    const hashes = await preparation.data.downloads;
-    const expected = fromScratch(preparation.records!, dir);
-    expect(bytesIn(preparation.data.downloadsDir)).toEqual(expected.bytes);
-    expect(hashes).toEqual(expected.hashes);
-    for (const path of DOWNLOADS) expect(hashes[path], path).toBe(sha256(expected.bytes[path]!));
+  // One preparation of the listing, its downloads written once by the worker thread, for every
+  // test in turn (a worker thread costs a few hundred milliseconds to start).
+  let setup: ReturnType<typeof project>;
+  let first: ReturnType<typeof prepared>;
+  let firstHashes: Record<string, string>;
+  beforeAll(async () => {
+    setup = project(LISTING);
+    first = prepared(await prepareData(setup.options));
+    firstHashes = await first.data.downloads;
+  });
+  afterAll(() => rmSync(setup.dir, { recursive: true, force: true }));
+
+  it('are the bytes written from scratch from its records, hashed as the manifest hashes them', () => {
+    const expected = fromScratch(first.records!, setup.dir);
+    expect(bytesIn(first.data.downloadsDir)).toEqual(expected.bytes);
+    expect(firstHashes).toEqual(expected.hashes);
+    for (const path of DOWNLOADS) expect(firstHashes[path], path).toBe(sha256(expected.bytes[path]!));
   });
 
   it('are taken as they are when whole: not written again', async () => {
-    const { options } = project(LISTING);
-    const first = prepared(await prepareData(options));
-    const hashes = await first.data.downloads;
-    const stamps = DOWNLOADS.map((path) => statSync(join(first.data.downloadsDir, path.slice(1)), { bigint: true })).map(({ ino, mtimeNs }) => `${ino}:${mtimeNs}`);
-    const again = prepared(await prepareData(options));
+    const stamps = () => DOWNLOADS.map((path) => statSync(join(first.data.downloadsDir, path.slice(1)), { bigint: true })).map(({ ino, mtimeNs }) => `${ino}:${mtimeNs}`);
+    const before = stamps();
+    const again = prepared(await prepareData(setup.options));
     expect(again.data.validated).toBe(false);
-    expect(await again.data.downloads).toEqual(hashes);
-    expect(DOWNLOADS.map((path) => statSync(join(again.data.downloadsDir, path.slice(1)), { bigint: true })).map(({ ino, mtimeNs }) => `${ino}:${mtimeNs}`)).toEqual(stamps);
-    // Asked twice at once, one worker writes them (the same promise's hashes).
-    const { data } = prepared(await prepareData({ ...options, assetsUrl: 'https://cdn.example.org' }));
-    const [a, b] = await Promise.all([data.downloads, withDownloads(data, 'https://cdn.example.org').downloads]);
-    expect(a).toEqual(b);
+    expect(await again.data.downloads).toEqual(firstHashes);
+    expect(stamps()).toEqual(before);
   });
 
   it('after an edit, copying the unchanged rows from the earlier ones, are the bytes written from scratch', async () => {
-    const { dir, options, save } = project(LISTING);
-    const earlier = prepared(await prepareData(options));
-    await earlier.data.downloads;
     const lines = LISTING.split('\n');
     lines[6] = lines[6]!.replace(/^((?:[^,]*,){8})[^,]*/, '$1888888');
-    save(lines.join('\n'));
-    const edited = prepared(await prepareData({ ...options, since: earlier.data.key }));
+    setup.save(lines.join('\n'));
+    const edited = prepared(await prepareData({ ...setup.options, since: first.data.key }));
+    setup.save(LISTING);
     const hashes = await edited.data.downloads;
-    const expected = fromScratch(edited.records!, dir);
+    const expected = fromScratch(edited.records!, join(setup.dir, 'edited'));
     expect(edited.records![5]!.max_price).toBe(888888);
     expect(bytesIn(edited.data.downloadsDir)).toEqual(expected.bytes);
     expect(hashes).toEqual(expected.hashes);
   });
 
-  it('damaged, are said and written again: the bytes written from scratch', async () => {
-    const { dir, options } = project(LISTING);
-    const first = prepared(await prepareData(options));
-    await first.data.downloads;
-    const records = first.records!;
+  it('damaged, are said and written again (by one worker, however many ask): the bytes written from scratch', async () => {
     truncateSync(join(first.data.downloadsDir, 'all.csv'), 100);
     const said = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const again = prepared(await prepareData(options));
-    const hashes = await again.data.downloads;
+    const again = prepared(await prepareData(setup.options));
+    expect(again.data.key).toBe(first.data.key);
+    const [hashes, asked] = await Promise.all([again.data.downloads, withDownloads(again.data, ASSETS).downloads]);
     expect(said).toHaveBeenCalledWith(expect.stringMatching(/all\.csv is damaged \(its bytes are not those written and hashed\): made again, not used\.$/));
-    const expected = fromScratch(records, dir);
+    expect(said).toHaveBeenCalledTimes(1);
+    const expected = fromScratch(first.records!, join(setup.dir, 'again'));
     expect(bytesIn(again.data.downloadsDir)).toEqual(expected.bytes);
     expect(hashes).toEqual(expected.hashes);
+    expect(asked).toEqual(hashes);
   });
 });
