@@ -7,7 +7,14 @@ import { tempDir } from '../support/site.ts';
 let workspace: string;
 afterEach(() => rmSync(workspace, { recursive: true, force: true }));
 
+/**
+ * A build folder, in a millisecond of its own: builds are ordered by their names, which start with
+ * the time they started, and two real builds never start in the same millisecond (one at a time);
+ * three made at once here could, and sort by their random part.
+ */
 function build(store: string, text: string) {
+  const started = Date.now();
+  while (Date.now() === started);
   const folder = newBuildFolder(store);
   writeFileSync(join(folder.siteDir, 'index.html'), text);
   mkdirSync(join(folder.deployDir, 'nginx'), { recursive: true });
