@@ -4,8 +4,10 @@ export default defineConfig({
   test: {
     projects: [
       {
-        // Pure logic: no build, no server, no browser. `npm run test:unit`; files run in parallel.
-        test: { name: 'unit', include: ['test/{config,data,listing,outputs,publish,serve,integration}/**/*.test.ts'] },
+        // Pure logic: no build, no server, no browser. `npm run test:unit`; files run in parallel, on
+        // worker threads (a thread starts in a fraction of the time a process takes: the whole
+        // project runs in about three quarters of the time it takes in child processes).
+        test: { name: 'unit', include: ['test/{config,data,listing,outputs,publish,serve,integration}/**/*.test.ts'], pool: 'threads' },
       },
       {
         // The real build, the real servers (preview, nginx), Chromium, linkinator.
