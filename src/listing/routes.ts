@@ -50,6 +50,9 @@ export const PUBLISHED = {
   changesSchema: '/schema/changes.schema.json',
 } as const;
 
+/** Where the shipped logo images live in the built site: the default assets address is `{base_url}/assets`. */
+export const SHIPPED_ASSETS_PATH = '/assets';
+
 /** The HTML page of listing page `page`: the first is the home page, the others `/page/N/`. */
 export function htmlPagePath(page: number): string {
   return page === 1 ? '/' : `/page/${page}/`;
