@@ -108,6 +108,18 @@ export function siteHeaders(assetsUrl?: string): HeaderFields {
   };
 }
 
+/**
+ * The folder where the build writes its bundled CSS and scripts, each named after a hash of its
+ * content (astro.config.mjs sets Astro's `build.assets` to it).
+ */
+export const FINGERPRINTED_FOLDER = '_astro';
+
+/**
+ * Headers on the fingerprinted files, beside the site headers: new content gets a new name, so a
+ * browser or CDN may keep one for a year and never ask again. Every host's configuration uses them.
+ */
+export const FINGERPRINTED_HEADERS = { 'Cache-Control': 'public, max-age=31536000, immutable' } as const;
+
 /** Response bodies of the origin, byte for byte. */
 export const BODIES = {
   invalidPage: ERROR_FILES.invalidPage.body,

@@ -90,7 +90,7 @@ describe('sortEntries', () => {
     expect(ids({ sort: 'name' })).toEqual([2, 3, 1, 4]);
     expect(ids({ sort: '-name' })).toEqual([4, 1, 3, 2]);
     const numbered = [model(1, '豐田 Toyota Model 10'), model(2, '豐田 Toyota Model 9'), model(3, 'toyota model 9')];
-    const numberedIndex = indexOf(numbered, (logo) => logo);
+    const numberedIndex = indexOf(numbered);
     expect(sortEntries(numberedIndex.entries, 'name').map(([id]) => id)).toEqual([3, 2, 1]);
   });
 

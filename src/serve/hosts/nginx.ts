@@ -11,6 +11,8 @@ import {
   ACCEPTED_FORMATS,
   ALLOWED_METHODS,
   BODIES,
+  FINGERPRINTED_FOLDER,
+  FINGERPRINTED_HEADERS,
   LISTING_HEADERS,
   LISTING_PATH,
   linkHeader,
@@ -80,6 +82,12 @@ server {
     location / {
 ${addHeaders(siteHeaders(input.assetsUrl), '        ')}
         try_files $uri $uri.html $uri/index.html =404;
+    }
+
+    # A location's add_header replaces the server's: the site headers again, with the fingerprinted files' own.
+    location ^~ /${FINGERPRINTED_FOLDER}/ {
+${addHeaders({ ...siteHeaders(input.assetsUrl), ...FINGERPRINTED_HEADERS }, '        ')}
+        try_files $uri =404;
     }
 
     location = ${LISTING_PATH} {

@@ -8,6 +8,8 @@ import { LAST_PAGE_STRING, pageCount, pageNumbers } from '../../listing/paginati
 import {
   ACCEPTED_FORMATS,
   ERROR_FILES,
+  FINGERPRINTED_FOLDER,
+  FINGERPRINTED_HEADERS,
   LISTING_HEADERS,
   LISTING_PATH,
   linkHeader,
@@ -87,6 +89,7 @@ function vercelConfig(input: HostInput): VercelConfig {
     rewrites,
     headers: [
       { source: '/(.*)', headers: headerList(siteHeaders(input.assetsUrl)) },
+      { source: `/${FINGERPRINTED_FOLDER}/(.*)`, headers: headerList(FINGERPRINTED_HEADERS) },
       { source: LISTING_PATH, headers: headerList(LISTING_HEADERS) },
       { source: `${LISTING_PATH}/:path*`, headers: headerList(LISTING_HEADERS) },
       { source: '/_errors/:path*', headers: headerList(LISTING_HEADERS) },
@@ -112,6 +115,7 @@ function buildOutputConfig(input: HostInput): string {
       dest: `/${FUNCTION_NAME}?${LISTING_PATH_PARAMETER}=$1`,
     },
     { src: '^/(.*)$', headers: siteHeaders(input.assetsUrl), continue: true },
+    { src: `^/${FINGERPRINTED_FOLDER}/.*$`, headers: FINGERPRINTED_HEADERS, continue: true },
     { src: `^${PAGE_PATH_PREFIX}.*$`, headers: LISTING_HEADERS, continue: true },
     { handle: 'filesystem' },
     { handle: 'error' },
