@@ -9,7 +9,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium } from '../support/browser.ts';
+import { hasChromium, launchChromium } from '../support/browser.ts';
 import { describeAudit, LighthouseRunner, type FormFactor, type PageAudit } from '../support/lighthouse.ts';
 import { buildSite, freePort, startPreview, tempDir, type RunningPreview } from '../support/site.ts';
 
@@ -42,7 +42,7 @@ describe.runIf(hasChromium || required)('Lighthouse on the shipped data, as a vi
     rmSync(workspace, { recursive: true, force: true });
   });
 
-  it('shows the shipped logos on a preview at another port than the build was made for, and keeps the API absolute', async () => {
+  it('shows the shipped logos on a preview at another port than the build was made for, in the page and in search results, and keeps the API absolute', async () => {
     const html = await (await fetch(`${preview.origin}/`)).text();
     const logos = [...html.matchAll(/<img class="logo" src="([^"]+)"/g)].map(([, src]) => src!);
     expect(logos.length).toBe(10);
@@ -52,7 +52,20 @@ describe.runIf(hasChromium || required)('Lighthouse on the shipped data, as a vi
       expect(response.status, src).toBe(200);
       expect(response.headers.get('content-type'), src).toMatch(/^image\/svg\+xml/);
     }
-    expect(html).toContain('data-logo-base="/assets"');
+    // The search's rows, built by the script from the index, take the page's logo base too.
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${preview.origin}/?q=toyota`);
+      const images = page.locator('#search-results-table img');
+      await expect.poll(() => images.count()).toBeGreaterThan(10);
+      await expect
+        .poll(() => images.evaluateAll((list) => list.filter((image) => !(image as HTMLImageElement).complete || (image as HTMLImageElement).naturalWidth === 0).length))
+        .toBe(0);
+      expect(new Set(await images.evaluateAll((list) => list.map((image) => image.getAttribute('src'))))).toEqual(new Set(['/assets/media/brand/logo/toyota.svg']));
+    } finally {
+      await browser.close();
+    }
     const api = (await (await fetch(`${preview.origin}/car/api/capture_car/latest?page=1`)).json()) as { results: { logo: string | null }[] };
     expect(api.results[0]?.logo).toMatch(/^http:\/\/localhost:4321\/assets\/media\/brand\/logo\/[a-z-]+\.svg$/);
   });
