@@ -25,6 +25,9 @@ import { pageValuePattern, type HostFile, type HostInput } from './shared.ts';
 /** The port the generated server block listens on; change the `listen` line to suit. */
 export const NGINX_DEFAULT_LISTEN = '8080';
 
+/** What gzip compresses besides HTML (CSV where nginx's mime.types names it: Debian's does not). */
+const NGINX_GZIP_TYPES = ['text/css', 'application/javascript', 'text/javascript', 'image/svg+xml', 'application/json', 'application/xml', 'text/xml', 'text/csv'];
+
 /** A string literal for nginx: single-quoted, with `'` and `\` escaped. */
 const quote = (text: string) => `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 
@@ -36,7 +39,8 @@ const addHeaders = (headers: Record<string, string>, indent: string) =>
 
 function nginxConfig(input: HostInput): string {
   const last = pageCount(input.count);
-  const json = `default_type application/json;\n    types { }`;
+  // The listing's answers are the origin's bytes and headers: never compressed (gzip would add Content-Encoding and Vary).
+  const json = `default_type application/json;\n    types { }\n    gzip off;`;
   const methods = ALLOWED_METHODS.join('|');
   const listingHeaders = addHeaders(LISTING_HEADERS, '    ');
   // The origin's order: an unknown format is "Not found." whatever the method, then OPTIONS, then 405.
@@ -78,6 +82,11 @@ server {
     charset off;
     server_tokens off;
     error_page 404 /404.html;
+    # The pages, their CSS and script, the logos and the downloads, gzipped as a CDN would (text/html always is).
+    gzip on;
+    gzip_vary on;
+    gzip_min_length 256;
+    gzip_types ${NGINX_GZIP_TYPES.join(' ')};
 
     location / {
 ${addHeaders(siteHeaders(input.assetsUrl), '        ')}
