@@ -2,6 +2,7 @@
 import { defineConfig } from 'astro/config';
 import listing from './src/integration/index.ts';
 import { loadConfigOrExit } from './src/config.ts';
+import { FINGERPRINTED_FOLDER } from './src/listing/routes.ts';
 
 // A bad environment exits here, with its message alone and code 2, before Astro can report it as a crash.
 const { baseUrl, outDir, deployDir } = loadConfigOrExit();
@@ -14,6 +15,8 @@ export default defineConfig({
   trailingSlash: 'ignore',
   build: {
     format: 'directory',
+    // Bundled CSS and scripts, named by their content: the hosts serve this folder as immutable.
+    assets: FINGERPRINTED_FOLDER,
     // The Content-Security-Policy allows no inline style or script: everything goes in files.
     inlineStylesheets: 'never',
     // Pages are small and independent: rendering several at once overlaps their file writes.

@@ -10,10 +10,10 @@ export default defineConfig({
         test: { name: 'unit', include: ['test/{config,data,listing,outputs,publish,serve,integration}/**/*.test.ts'], pool: 'threads' },
       },
       {
-        // The real build, the real servers (preview, nginx), Chromium, linkinator.
+        // The real build, the real servers (preview, nginx), Chromium, Lighthouse, linkinator.
         test: {
           name: 'e2e',
-          include: ['test/http/**/*.test.ts', 'test/browser/**/*.test.ts', 'test/deploy/**/*.test.ts', 'test/rebuilds/**/*.test.ts'],
+          include: ['test/http/**/*.test.ts', 'test/browser/**/*.test.ts', 'test/audit/**/*.test.ts', 'test/deploy/**/*.test.ts', 'test/rebuilds/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
           // Builds and servers are shared through the global setup; files with their own builds run one at a time.
           fileParallelism: false,

@@ -3,6 +3,7 @@
  * work with no configuration: the embedded dataset, logos served by the preview server itself.
  */
 import { z } from 'zod';
+import { SHIPPED_ASSETS_PATH } from './listing/routes.ts';
 
 /** The embedded default dataset, relative to the project folder (where npm runs every script). */
 export const DEFAULT_DATA_FILE = 'data/captured-car-models.csv';
@@ -12,8 +13,6 @@ const DEFAULT_OUT_DIR = 'dist';
 const DEFAULT_DEPLOY_DIR = 'deploy';
 const DEFAULT_PORT = 4321;
 const DEFAULT_HOST = '127.0.0.1';
-/** Where the shipped logo images live in the built site, and so the default assets address. */
-const DEFAULT_ASSETS_PATH = '/assets';
 
 export interface Config {
   /** The spec's {base_url}: scheme, host and optional path prefix, no trailing slash. */
@@ -98,7 +97,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   const outDir = (OUT_DIR ?? DEFAULT_OUT_DIR).replace(/\/+$/, '');
   return {
     baseUrl,
-    assetsUrl: ASSETS_URL ?? `${baseUrl}${DEFAULT_ASSETS_PATH}`,
+    assetsUrl: ASSETS_URL ?? `${baseUrl}${SHIPPED_ASSETS_PATH}`,
     dataFile: DATA_FILE ?? DEFAULT_DATA_FILE,
     outDir,
     deployDir: DEPLOY_DIR ?? DEFAULT_DEPLOY_DIR,

@@ -98,18 +98,18 @@ export interface PrepareOptions {
    */
   since?: string;
   /** False after a build was killed part way: no earlier preparation is taken, the file is validated whole. */
-  trust?: boolean;
+  trusted?: boolean;
   /** Told a line for each kept file found damaged (and not used). */
   say?: (line: string) => void;
 }
 
 /**
  * The records of `dataFile`, validating it only if no earlier preparation of the same bytes
- * exists (and `trust` allows taking one). Returns every problem instead when the data is bad. When
+ * exists (and `trusted` allows taking one). Returns every problem instead when the data is bad. When
  * it validated now, the records are returned too (the caller may need them; they are not kept).
  * The downloads are src/outputs/prepared-downloads.ts's.
  */
-export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, progress, since, trust = true, say = console.error }: PrepareOptions): Promise<RecordsPreparation> {
+export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, progress, since, trusted = true, say = console.error }: PrepareOptions): Promise<RecordsPreparation> {
   let bytes: Buffer;
   try {
     bytes = await readSettled(dataFile, say);
@@ -130,7 +130,7 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
     validated,
   });
 
-  const existing = trust ? wholePreparation(dir, say) : undefined;
+  const existing = trusted ? wholePreparation(dir, say) : undefined;
   if (existing) {
     // Touched, so that pruning keeps the preparations used most recently.
     const now = new Date();
@@ -140,7 +140,7 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
 
   const text = decodeCsv(bytes, dataFile);
   if ('problems' in text) return { problems: text.problems };
-  const earlier = !trust || since === undefined || since === key ? undefined : earlierValidation(join(cacheDir, since), code, say);
+  const earlier = !trusted || since === undefined || since === key ? undefined : earlierValidation(join(cacheDir, since), code, say);
   const edited = earlier && loadSince(text, dataFile, earlier);
   if (edited) progress?.onChangedRows?.(edited.counts);
   const { records, problems } = edited ? { records: edited.records, problems: [] } : loadText(text, dataFile, progress);

@@ -31,16 +31,16 @@ import { manifestJson, manifestOf, manifestPath, manifestSchema, type Manifest }
 import { counted, formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
 import { writeSitemaps } from '../outputs/sitemap.ts';
 import { keepUnchangedFiles } from '../publish/file-times.ts';
-import { linkFiles, refreshCopy } from '../publish/host-copies.ts';
+import { refreshCopy } from '../publish/host-copies.ts';
 import { linkOrCopy } from '../publish/links.ts';
 import { clearRenderFolders, moveRendered, renderFolderFor } from '../publish/render-folder.ts';
 import { cachedHostFiles, writeFiles } from './host-files.ts';
 import { acquireBuildLock, type BuildLock } from '../publish/lock.ts';
 import { readRecord, writeRecord, type BuildRecord } from '../publish/record.ts';
-import { keptPages, linkKeptPages, pagesIn, type RenderSet } from '../publish/reuse.ts';
+import { keptPages, pagesIn, type RenderSet } from '../publish/reuse.ts';
 import { filesIn, siteFilesOf } from '../publish/site-files.ts';
 import { killPoint } from '../publish/kill-points.ts';
-import { discardBuild, linkSiteForHostFiles, newBuildFolder, publish, publishedBuild, pruneBuilds, recycledBuildFolder, storeDirOf, trustAgain, type BuildFolder } from '../publish/store.ts';
+import { discardBuild, keptIsTrusted, linkSiteForHostFiles, newBuildFolder, notALink, publish, publishedBuild, pruneBuilds, recycledBuildFolder, storeDirOf, trustAgain, type BuildFolder } from '../publish/store.ts';
 import { VERCEL_OUTPUT_DIR } from '../serve/hosts/vercel.ts';
 import { startDataSide } from './data-side.ts';
 import { Refusal } from './refusals.ts';
@@ -63,9 +63,6 @@ export interface StartedBuild {
   config: Config;
   store: string;
   folder: BuildFolder;
-  /** Whether the folder is the recycled one of the build before the published one (holding `oldPages` pages), or new. */
-  recycled: boolean;
-  oldPages: number;
   published: Published | undefined;
   fingerprint: string;
   /** False when an earlier build was killed part way: then no kept copy is taken on trust. */
@@ -91,6 +88,10 @@ interface ReadyData {
   rendered: { json: number; html: number };
   /** Site paths of a recycled folder's pages removed or linked again before Astro rendered. */
   touched: ReadonlySet<string>;
+  /** The JSON pages the data thread writes while Astro renders the HTML pages: each one's SHA-256 by page number. */
+  jsonPages: Promise<Map<number, string>>;
+  /** How many of them are written so far. */
+  jsonWritten: () => number;
 }
 
 function readPublished(store: string, outDir: string): Published | undefined {
@@ -106,20 +107,20 @@ function readPublished(store: string, outDir: string): Published | undefined {
 
 /** Step 1. */
 export async function startBuild(config: Config, root: string, cacheDir: string, logger: AstroIntegrationLogger): Promise<StartedBuild> {
+  const notPublishable = notALink(config.outDir, 'OUT_DIR') ?? notALink(config.deployDir, 'DEPLOY_DIR');
+  if (notPublishable !== undefined) throw new Refusal(notPublishable);
   const store = storeDirOf(config.outDir);
   // One build at a time in a checkout, whatever site it publishes: Astro writes its bundles into
   // the project's own folders.
   const lock = await acquireBuildLock(cacheDir, (message) => logger.warn(message));
   const clock = new PhaseClock();
   // Folders left by builds killed part way are the marks of a build that never finished.
-  const { unfinished } = pruneBuilds(store);
-  const trusted = unfinished === 0;
+  const trusted = keptIsTrusted(store, pruneBuilds(store).unfinished);
   if (!trusted) logger.warn('An earlier build was stopped part way: this build checks everything again instead of reusing what was kept.');
   const published = readPublished(store, config.outDir);
-  // The build before the published one gives its folder, pages in place, where everything is trusted.
-  const recycled = trusted && published ? recycledBuildFolder(store, VERCEL_STATIC) : undefined;
-  const folder = recycled ?? newBuildFolder(store);
-  const oldPages = recycled ? pagesIn(recycled.siteDir) : 0;
+  // The build before the published one gives its folder, pages in place, where everything is
+  // trusted; else the folder is new: a recycled folder with no pages, made ready the same way.
+  const folder = (trusted && published ? recycledBuildFolder(store, VERCEL_STATIC) : undefined) ?? newBuildFolder(store);
   clearRenderFolders(cacheDir);
   const renderDir = renderFolderFor(store, folder.siteDir, root, cacheDir, folder.id);
   const addresses = { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl };
@@ -134,9 +135,10 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
     addresses,
     outDir: config.outDir,
     allowShrink: config.allowShrink,
-    trustPrepared: trusted,
+    trusted,
     renderFile,
-    ...(recycled && published && { recycled: { siteDir: recycled.siteDir, oldPages, publishedRendered: published.record?.rendered } }),
+    siteDir: folder.siteDir,
+    pages: { oldPages: pagesIn(folder.siteDir), publishedRendered: published?.record?.rendered },
     ...(published && {
       published: {
         dir: published.folder.siteDir,
@@ -155,11 +157,11 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
     if (!prepared) throw new Error("the build's data thread ended without its records");
     for (const [name, seconds] of side.phases) clock.beside(name, seconds);
     linkOrCopy(prepared.recordsFile, recordsFile);
-    return { prepared, rows: side.rows, keys: side.keys, rendered: side.rendered, touched: new Set(side.touched) };
+    return { prepared, rows: side.rows, keys: side.keys, rendered: side.rendered, touched: new Set(side.touched), jsonPages: run.jsonPages, jsonWritten: run.jsonWritten };
   });
   // Awaited before the pages are rendered; if Astro fails before that, its error is the one to report.
   data.catch(() => undefined);
-  return { config, store, folder, recycled: recycled !== undefined, oldPages, published, fingerprint, trusted, lock, clock, recordsFile, renderFile, renderDir, data, status: { published: false } };
+  return { config, store, folder, published, fingerprint, trusted, lock, clock, recordsFile, renderFile, renderDir, data, status: { published: false } };
 }
 
 /** What step 2 hands to step 3. */
@@ -179,7 +181,7 @@ export async function awaitData(build: StartedBuild, logger: AstroIntegrationLog
   logger.info(
     `${build.config.dataFile}: ${counted(data.prepared.rows)} rows valid${reused}; rendering ${counted(data.rendered.json)} of ${counted(pages)} JSON and ${counted(data.rendered.html + 1)} of ${counted(pages)} HTML pages`,
   );
-  return { data, render, progress: reportPagesWritten(build.renderDir, data.rendered) };
+  return { data, render, progress: reportPagesWritten(build.renderDir, data.jsonWritten, data.rendered) };
 }
 
 /** Links site path `name` from `fromSite` into `toSite`, if it is there. */
@@ -205,13 +207,16 @@ export async function finishBuild(build: StartedBuild, { data, render, progress 
   const { prepared } = data;
   const site = folder.siteDir;
   const pages = pageCount(prepared.rows);
-  clearInterval(progress);
   clock.end('pages (Astro)');
+  // Written by the data thread while Astro rendered the HTML pages: usually done by now.
+  const jsonHashes = await data.jsonPages;
+  clearInterval(progress);
+  clock.end('JSON pages');
   killPoint('pages rendered');
   await moveRendered(build.renderDir, site);
 
-  // Kept pages are the published files: in place already in a recycled folder, else linked now.
-  const linked = build.recycled ? keptPages(render) : published ? await linkKeptPages(render, published.folder.siteDir, site) : new Set<string>();
+  // Kept pages are the published files, made so before Astro rendered (see reuse.ts).
+  const linked = keptPages(render);
   rmSync(build.renderFile);
   await writeSitemaps(site, config.baseUrl, prepared.rows);
   clock.end('kept pages');
@@ -230,7 +235,7 @@ export async function finishBuild(build: StartedBuild, { data, render, progress 
 
   // Host configurations name the site where it is published, not the build's folder.
   const hostInput = { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl, count: prepared.rows, siteDir: resolve(config.outDir) };
-  const hostFiles = await cachedHostFiles(build.store, build.fingerprint, hostInput, resolve(config.deployDir), build.trusted);
+  const hostFiles = await cachedHostFiles(build.store, { fingerprint: build.fingerprint, input: hostInput, deployDir: resolve(config.deployDir), trusted: build.trusted });
   const siteHostFiles = hostFiles.filter((file) => file.place === 'site');
   writeFiles(site, siteHostFiles);
   writeFiles(folder.deployDir, hostFiles.filter((file) => file.place === 'deploy'));
@@ -254,8 +259,8 @@ export async function finishBuild(build: StartedBuild, { data, render, progress 
     assetsUrl: config.assetsUrl,
     data: { file: prepared.dataFile, sha256: prepared.dataSha256 },
     downloads,
-    // A page file that is the published one has its published hash.
-    knownPageHash: (page) => (published && !changed.has(pageFile(page)) ? published.manifest.files[pagePath(page)] : undefined),
+    // A page file that is the published one has its published hash; one written now, the hash taken as it was written.
+    knownPageHash: (page) => (published && !changed.has(pageFile(page)) ? published.manifest.files[pagePath(page)] : undefined) ?? jsonHashes.get(page),
   });
   writeFileSync(manifestPath(site), manifestJson(manifest));
   const newFiles = new Set(files);
@@ -273,8 +278,7 @@ export async function finishBuild(build: StartedBuild, { data, render, progress 
   clock.end('changes');
 
   const copy = join(folder.deployDir, VERCEL_STATIC);
-  if (build.recycled) await refreshCopy(site, [...data.touched, ...files.filter((path) => !linked.has(path))], copy);
-  else await linkFiles(site, files, copy);
+  await refreshCopy(site, [...data.touched, ...files.filter((path) => !linked.has(path))], copy);
   clock.end('Vercel copy');
 
   const bytes = bytesOf(site, files);

@@ -18,7 +18,8 @@ import { pageKeysOf, type PageKeys } from '../listing/page-keys.ts';
 import type { Addresses } from '../listing/serialise.ts';
 import { counted } from '../outputs/report.ts';
 import { NO_ROW_CHANGES, publishedRecords, rowChanges, type PublishedSite } from '../outputs/row-changes.ts';
-import { pagesToRender, prepareRecycledPages, renderedCount, type RenderSet } from '../publish/reuse.ts';
+import { writeJsonPages } from '../outputs/json-pages.ts';
+import { flaggedPages, pagesToRender, preparePages, renderedCount, type RenderSet } from '../publish/reuse.ts';
 import { shrinkRefusal } from '../publish/shrink-guard.ts';
 
 /** What the data side knows of the published build. */
@@ -40,16 +41,19 @@ export interface DataSideInput {
   outDir: string;
   allowShrink: boolean;
   /** False after a build was killed part way: no kept preparation is taken on trust. */
-  trustPrepared: boolean;
+  trusted: boolean;
   published?: PublishedData;
   /** Where the pages to render are written for the pages' routes to read (see dataset.ts). */
   renderFile: string;
+  /** The build's own site folder, where the JSON pages to render are written (src/outputs/json-pages.ts). */
+  siteDir: string;
   /**
-   * Where the build's folder is the recycled one of the build before the published one (see
-   * src/publish/store.ts): its site, how many pages it holds, and the pages the published build
-   * rendered. Its pages are made this build's here, beside Astro's start.
+   * The build's folder as it starts: how many pages its site holds (those of the build before the
+   * published one, when its folder was taken, see src/publish/store.ts; none in a new folder) and
+   * the pages the published build rendered. Its pages are made this build's here, beside Astro's
+   * start (src/publish/reuse.ts).
    */
-  recycled?: { siteDir: string; oldPages: number; publishedRendered: RenderSet | undefined };
+  pages: { oldPages: number; publishedRendered: RenderSet | undefined };
 }
 
 type DataSide =
@@ -67,6 +71,12 @@ type DataSide =
       /** How long validating (with the comparison) and the page keys (with the pages to render) took. */
       phases: [string, number][];
     };
+
+/** What the thread does once the pages to render are known: the JSON pages, from these records. */
+interface JsonPagesToWrite {
+  records: () => readonly CarModel[];
+  pages: number[];
+}
 
 /**
  * Rows added, removed and changed against the published site. Nothing to compare when the data
@@ -88,7 +98,7 @@ function compareRows(input: DataSideInput, prepared: PreparedRecords, records: (
 }
 
 /** Does the data side of a build; `onRecords` is told as soon as the records are prepared (the downloads can start). */
-async function prepareDataSide(input: DataSideInput, onRecords: (prepared: PreparedRecords) => void = () => undefined): Promise<DataSide> {
+async function prepareDataSide(input: DataSideInput, onRecords: (prepared: PreparedRecords) => void = () => undefined): Promise<{ side: DataSide; json?: JsonPagesToWrite }> {
   let phaseStarted = performance.now();
   const phases: [string, number][] = [];
   const endPhase = (name: string) => {
@@ -107,15 +117,15 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
       onChangedRows: ({ validated, changed, added, unchanged, removed }) => console.error(`  ${counted(validated)} ${validated === 1 ? 'row' : 'rows'} validated (${counted(changed)} changed, ${counted(added)} added); ${unchanged === 0 ? 'none' : `the other ${counted(unchanged)}`} ${unchanged === 1 ? 'is' : 'are'} unchanged since the published build${removed === 0 ? '' : `, and ${counted(removed)} of its rows ${removed === 1 ? 'is' : 'are'} gone`}`),
     },
     ...(published?.dataKey !== undefined && { since: published.dataKey }),
-    trust: input.trustPrepared,
+    trusted: input.trusted,
   });
-  if ('problems' in preparation) return { kind: 'problems', problems: preparation.problems };
+  if ('problems' in preparation) return { side: { kind: 'problems', problems: preparation.problems } };
   const { data: prepared } = preparation;
   onRecords(prepared);
   let records = preparation.records;
   const recordsOnce = () => (records ??= readRecordFile(prepared.recordsFile));
   const { rows, refusal, changedInPlace } = compareRows(input, prepared, recordsOnce);
-  if (refusal) return { kind: 'refused', message: refusal };
+  if (refusal) return { side: { kind: 'refused', message: refusal } };
   endPhase('validate');
 
   // Keys of the published build are a hint: taken only where they describe the same records (the
@@ -123,49 +133,76 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
   const earlierKeys = published?.keys;
   const since = earlierKeys && changedInPlace ? { keys: earlierKeys, changedPositions: changedInPlace } : undefined;
   const keys = earlierKeys && published?.dataKey === prepared.key ? earlierKeys : pageKeysOf(recordsOnce(), input.addresses, since);
-  records = undefined;
   const render = pagesToRender(keys, published?.keys && { siteDir: published.dir, keys: published.keys });
-  const { recycled } = input;
-  const touched =
-    recycled && published ? await prepareRecycledPages(recycled.siteDir, render, { siteDir: published.dir, rendered: recycled.publishedRendered }, recycled.oldPages) : new Set<string>();
+  const touched = await preparePages(input.siteDir, render, published && { siteDir: published.dir, rendered: input.pages.publishedRendered }, input.pages.oldPages);
   // Written last: the pages' routes read it, and Astro renders into the folder only after it.
   writeFileSync(input.renderFile, serialize(render));
   endPhase('page keys');
-  return { kind: 'ready', prepared, rows, keys, rendered: renderedCount(render), touched: [...touched], phases };
+  return {
+    side: { kind: 'ready', prepared, rows, keys, rendered: renderedCount(render), touched: [...touched], phases },
+    json: { records: recordsOnce, pages: flaggedPages(render.json) },
+  };
 }
 
-/** A message of the worker thread: the records prepared, then what it found. */
-type DataSideMessage = { kind: 'records'; prepared: PreparedRecords } | DataSide;
+/** A message of the worker thread: the records prepared, what it found, then the JSON pages written. */
+type DataSideMessage =
+  | { kind: 'records'; prepared: PreparedRecords }
+  | DataSide
+  | { kind: 'json progress'; written: number }
+  | { kind: 'json pages'; hashes: [number, string][] };
 
 export interface DataSideRun {
   /** The preparation, once its records are written (undefined if the data is bad or the thread failed first). */
   records: Promise<PreparedRecords | undefined>;
-  /** What the data side found; settled once the worker thread has ended (its memory is free again). */
+  /** What the data side found: settled before the JSON pages are written (Astro renders meanwhile). */
   result: Promise<DataSide>;
+  /** The JSON pages the data side wrote, each one's SHA-256 by page number, once all are written. */
+  jsonPages: Promise<Map<number, string>>;
+  /** How many JSON pages are written so far. */
+  jsonWritten: () => number;
 }
 
 /** Starts `prepareDataSide` on a worker thread. */
 export function startDataSide(input: DataSideInput): DataSideRun {
   const worker = new Worker(new URL('./data-side-worker.ts', import.meta.url), { workerData: input });
-  let found: DataSide | undefined;
+  let found: (side: DataSide) => void = () => undefined;
   let recordsPrepared: (prepared: PreparedRecords | undefined) => void = () => undefined;
+  let jsonWritten = 0;
+  let pagesWritten: (hashes: Map<number, string>) => void = () => undefined;
   const records = new Promise<PreparedRecords | undefined>((done) => (recordsPrepared = done));
+  let failed: (error: Error) => void = () => undefined;
   const result = new Promise<DataSide>((done, fail) => {
-    worker.on('message', (message: DataSideMessage) => {
-      if (message.kind === 'records') recordsPrepared(message.prepared);
-      else found = message;
-    });
-    worker.once('error', fail);
+    found = done;
+    failed = fail;
+  });
+  const jsonPages = new Promise<Map<number, string>>((done, fail) => {
+    pagesWritten = done;
+    const failBoth = (error: Error) => {
+      failed(error);
+      fail(error);
+    };
+    worker.once('error', failBoth);
     worker.once('exit', (code) => {
       recordsPrepared(undefined);
-      if (found) done(found);
-      else fail(new Error(`the build's data thread stopped (exit code ${code}) before it was done`));
+      failBoth(new Error(`the build's data thread stopped (exit code ${code}) before it was done`));
     });
   });
-  return { records, result };
+  // Awaited only once the data is ready; a thread that stopped earlier is reported through `result`.
+  jsonPages.catch(() => undefined);
+  worker.on('message', (message: DataSideMessage) => {
+    if (message.kind === 'records') recordsPrepared(message.prepared);
+    else if (message.kind === 'json progress') jsonWritten = message.written;
+    else if (message.kind === 'json pages') pagesWritten(new Map(message.hashes));
+    else found(message);
+  });
+  return { records, result, jsonPages, jsonWritten: () => jsonWritten };
 }
 
-/** The worker thread's side of `startDataSide`. */
+/** The worker thread's side of `startDataSide`: what it found, then (where the data is ready) the JSON pages. */
 export async function runDataSideWorker(input: DataSideInput, post: (message: DataSideMessage) => void): Promise<void> {
-  post(await prepareDataSide(input, (prepared) => post({ kind: 'records', prepared })));
+  const { side, json } = await prepareDataSide(input, (prepared) => post({ kind: 'records', prepared }));
+  post(side);
+  if (!json) return;
+  const hashes = await writeJsonPages(input.siteDir, json.records(), json.pages, input.addresses, (written) => post({ kind: 'json progress', written }));
+  post({ kind: 'json pages', hashes: [...hashes] });
 }

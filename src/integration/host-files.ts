@@ -19,7 +19,15 @@ const cacheSchema = z.object({
   files: z.array(z.object({ place: z.enum(['site', 'deploy']), path: z.string(), content: z.string() })),
 });
 
-export async function cachedHostFiles(store: string, fingerprint: string, input: HostInput, deployDir: string, trusted: boolean): Promise<HostFile[]> {
+/** What a build's host files are made from, and whether a kept copy may be taken. */
+export interface HostFilesOf {
+  fingerprint: string;
+  input: HostInput;
+  deployDir: string;
+  trusted: boolean;
+}
+
+export async function cachedHostFiles(store: string, { fingerprint, input, deployDir, trusted }: HostFilesOf): Promise<HostFile[]> {
   const key = createHash('sha256').update(JSON.stringify([fingerprint, input, deployDir])).digest('hex');
   const file = join(store, CACHE_FILE);
   if (trusted) {

@@ -31,8 +31,8 @@ function listingDigest(records: readonly CarModel[]): string {
 /**
  * The HTML page's key: what its JSON page holds (every field of its models and the listing's size:
  * the JSON key covers them) and what the HTML page shows besides: its number, its models' makes,
- * the make filter's counts, and the addresses (its canonical link and the search's sample logo use
- * them even where no model has a logo or a neighbour).
+ * the make filter's counts, and the addresses (its canonical link, its logos' base, `pageAssetsUrl`
+ * of them, and the search's logo base use them even where no model has a logo or a neighbour).
  */
 function htmlPageKey(records: readonly CarModel[], page: number, jsonKey: string, addresses: Addresses): string {
   const { makeOf } = makeTable(records);

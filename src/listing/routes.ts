@@ -50,6 +50,9 @@ export const PUBLISHED = {
   changesSchema: '/schema/changes.schema.json',
 } as const;
 
+/** Where the shipped logo images live in the built site: the default assets address is `{base_url}/assets`. */
+export const SHIPPED_ASSETS_PATH = '/assets';
+
 /** The HTML page of listing page `page`: the first is the home page, the others `/page/N/`. */
 export function htmlPagePath(page: number): string {
   return page === 1 ? '/' : `/page/${page}/`;
@@ -104,6 +107,18 @@ export function siteHeaders(assetsUrl?: string): HeaderFields {
       `connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
   };
 }
+
+/**
+ * The folder where the build writes its bundled CSS and scripts, each named after a hash of its
+ * content (astro.config.mjs sets Astro's `build.assets` to it).
+ */
+export const FINGERPRINTED_FOLDER = '_astro';
+
+/**
+ * Headers on the fingerprinted files, beside the site headers: new content gets a new name, so a
+ * browser or CDN may keep one for a year and never ask again. Every host's configuration uses them.
+ */
+export const FINGERPRINTED_HEADERS = { 'Cache-Control': 'public, max-age=31536000, immutable' } as const;
 
 /** Response bodies of the origin, byte for byte. */
 export const BODIES = {

@@ -15,7 +15,7 @@ export type IndexEntry = [number, string, number, number, number, number, number
 export interface SearchIndex {
   /** The listing's order; the position of an entry is its place in the listing. */
   entries: IndexEntry[];
-  /** Logo URLs, each once (a make's models share one). */
+  /** Logo paths under the assets address, as the data gives them, each once (a make's models share one). */
   logos: string[];
   /** Each make once, as [local-script make (the `make=` value), Latin make], in Latin alphabetical order. */
   makes: [string, string][];

@@ -5,7 +5,7 @@
  */
 import type { CarModel } from '../data/schema.ts';
 import { neighbours, pageSlice } from './pagination.ts';
-import { pageLink } from './routes.ts';
+import { pageLink, SHIPPED_ASSETS_PATH } from './routes.ts';
 
 /** Where the page's links and logos point. */
 export interface Addresses {
@@ -51,6 +51,16 @@ export function jsonString(text: string): string {
 /** The absolute logo URL of a logo path under the assets address, or null. */
 export function logoUrl(logo: string | null, assetsUrl: string): string | null {
   return logo === null ? null : `${assetsUrl}/${logo}`;
+}
+
+/**
+ * The assets address of the HTML pages. The default one (`{base_url}/assets`, the shipped logos in
+ * the site itself) becomes a path, so the pages show their logos on whatever host and port serves
+ * the site (a preview on another port than the build's, a staging host); any other address is
+ * kept. The API and the downloads keep the spec's absolute URLs (`logoUrl` with `assetsUrl`).
+ */
+export function pageAssetsUrl({ baseUrl, assetsUrl }: Addresses): string {
+  return assetsUrl === `${baseUrl}${SHIPPED_ASSETS_PATH}` ? SHIPPED_ASSETS_PATH : assetsUrl;
 }
 
 /** One record, its fields in the spec's order. */

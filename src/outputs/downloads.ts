@@ -12,7 +12,6 @@ import type { RecordChunks, RecordText } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
 import { PUBLISHED } from '../listing/routes.ts';
 import { searchIndexText, searchTablesOf } from './search-index.ts';
-import { logoUrl } from '../listing/serialise.ts';
 
 /** The downloads, as URL paths of the site: the one list the build, the dev server and the change report use. */
 export const DOWNLOADS = [PUBLISHED.allJson, PUBLISHED.allCsv, PUBLISHED.searchIndex] as const;
@@ -176,7 +175,7 @@ export function writeDownloadFiles(dir: string, listing: () => RecordChunks, ass
       yield* chunk;
     }
   };
-  const index = searchIndexText(searchTablesOf(firstRead(), (logo) => logoUrl(logo, assetsUrl) ?? ''));
+  const index = searchIndexText(searchTablesOf(firstRead()));
   const indexFile = open(PUBLISHED.searchIndex, index);
   for (const chunk of listing()) indexFile.records(chunk, unchanged);
   const downloads = [...exports, { path: PUBLISHED.searchIndex, text: index, file: indexFile }];

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { pageCount } from '../listing/pagination.ts';
-import { htmlPagePath, pageFile } from '../listing/routes.ts';
+import { htmlPagePath } from '../listing/routes.ts';
 
 const buildReportSchema = z.object({
   /** The published site's folder. */
@@ -120,15 +120,14 @@ const countEntries = (dir: string) => {
 /** A count as the build's messages write it: `100,000`. */
 export const counted = (count: number) => count.toLocaleString('en');
 
-/** Every few seconds, how many of the pages it renders Astro has written into `siteDir`. */
-export function reportPagesWritten(siteDir: string, rendering: { json: number; html: number }, everyMs = 5000): NodeJS.Timeout {
-  const jsonDir = join(siteDir, dirname(pageFile(1)));
-  const htmlDir = join(siteDir, dirname(htmlPagePath(2)));
+/** Every few seconds, how many of the JSON pages are written (`jsonWritten`) and how many HTML pages Astro has written into `renderDir`. */
+export function reportPagesWritten(renderDir: string, jsonWritten: () => number, rendering: { json: number; html: number }, everyMs = 5000): NodeJS.Timeout {
+  const htmlDir = join(renderDir, dirname(htmlPagePath(2)));
   const started = performance.now();
   const timer = setInterval(() => {
     const elapsed = ((performance.now() - started) / 1000).toFixed(0);
     console.error(
-      `  ${elapsed} s: ${counted(countEntries(jsonDir))} of ${counted(rendering.json)} JSON pages, ${counted(countEntries(htmlDir))} of ${counted(rendering.html)} HTML pages written`,
+      `  ${elapsed} s: ${counted(jsonWritten())} of ${counted(rendering.json)} JSON pages, ${counted(countEntries(htmlDir))} of ${counted(rendering.html)} HTML pages written`,
     );
   }, everyMs);
   timer.unref();

@@ -1,7 +1,9 @@
 /**
  * The compact index of the whole listing that the browsable pages search in, written at build
- * time: arrays instead of objects, each logo URL and each make once. Its shape lives in
- * `search.ts`, which the browser script bundles; this module stays out of the bundle.
+ * time: arrays instead of objects, each logo and each make once. Logos are the data's paths under
+ * the assets address, which the page that searches gives (`pageAssetsUrl`): the index is the same
+ * file whatever the addresses. Its shape lives in `search.ts`, which the browser script bundles;
+ * this module stays out of the bundle.
  */
 import { makeTableOf, type MakeTable } from '../listing/makes.ts';
 import type { RecordText } from '../data/record-store.ts';
@@ -15,13 +17,13 @@ export interface SearchTables {
   makes: MakeTable;
 }
 
-/** The index's tables of the listing's `records`, read once in order: each logo URL and each make once. */
-export function searchTablesOf(records: Iterable<CarModel>, logoUrl: (logo: string) => string): SearchTables {
+/** The index's tables of the listing's `records`, read once in order: each logo path and each make once. */
+export function searchTablesOf(records: Iterable<CarModel>): SearchTables {
   const logos: string[] = [];
   const logoPositions = new Map<string, number>();
   const withLogos = function* () {
     for (const record of records) {
-      if (record.logo !== null && !logoPositions.has(record.logo)) logoPositions.set(record.logo, logos.push(logoUrl(record.logo)) - 1);
+      if (record.logo !== null && !logoPositions.has(record.logo)) logoPositions.set(record.logo, logos.push(record.logo) - 1);
       yield record;
     }
   };

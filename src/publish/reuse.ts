@@ -9,7 +9,6 @@
 import { existsSync, linkSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { PageKeys } from '../listing/page-keys.ts';
-import { linkFiles } from './host-copies.ts';
 import { htmlPageFile, pageFile } from '../listing/routes.ts';
 
 /** Which pages Astro renders: `json[n - 1]` / `html[n - 1]` is 1 for page n's JSON / HTML page. */
@@ -53,17 +52,6 @@ export function renderedCount(render: RenderSet): { json: number; html: number }
   return { json: count(render.json), html: count(render.html) };
 }
 
-/**
- * Hard-links the pages Astro did not render from the published site into `siteDir`, after Astro is
- * done; returns their site paths. A page that vanished from the published site since it was
- * checked stops the build (nothing is published), rather than publishing a site without it.
- */
-export async function linkKeptPages(render: RenderSet, publishedSiteDir: string, siteDir: string): Promise<Set<string>> {
-  const kept = keptPages(render);
-  await linkFiles(publishedSiteDir, kept, siteDir);
-  return kept;
-}
-
 /** The pages of a site folder, by its JSON page files (the highest page number there). */
 export function pagesIn(siteDir: string): number {
   let pages = 0;
@@ -86,26 +74,33 @@ export interface PublishedRendering {
 }
 
 /**
- * Makes the pages of a recycled folder (the build published before the current one, see
- * store.ts) what this build needs, before Astro renders anything: a page Astro renders is removed
- * (it may share its inode with a published file: Astro must write a new file, not through it); a
- * page kept becomes the published file, linked again where the published build rendered it (the
- * recycled folder holds the older file), else it is that file already; pages past the new count
- * go. Costs the pages this build and the published one rendered, not one per page. Returns the
- * site paths removed or linked again: their copies for Vercel follow them.
+ * Makes the pages of a build's folder what this build needs, before any page is rendered. The
+ * folder is the build published before the current one (see store.ts) or a new one, which is the
+ * same with no pages: a page to render is removed (it may share its inode with a published file:
+ * it must be written as a new file, not through it); a page kept becomes the published file,
+ * linked again where the published build rendered it or the folder does not hold it (a recycled
+ * folder holds the older file; a new one none), else it is that file already; pages past the new
+ * count go. In a recycled folder this costs the pages this build and the published one rendered,
+ * not one per page. Returns the site paths removed or linked again: their copies for Vercel follow.
+ * A kept page that vanished from the published site stops the build (nothing is published).
  */
-export async function prepareRecycledPages(siteDir: string, render: RenderSet, published: PublishedRendering | undefined, oldPages: number): Promise<Set<string>> {
+export async function preparePages(siteDir: string, render: RenderSet, published: PublishedRendering | undefined, oldPages: number): Promise<Set<string>> {
   const touched = new Set<string>();
   const pages = render.json.length;
   const remove = (path: string) => {
     rmSync(join(siteDir, path), { force: true });
     touched.add(path);
   };
-  const relink = (path: string) => {
+  const folders = new Set<string>();
+  /** Links the published page at `path`; `held` where the folder may hold an older file there. */
+  const relink = (path: string, held: boolean) => {
     if (!published) throw new Error(`page ${path} is kept but nothing is published`);
     const to = join(siteDir, path);
-    rmSync(to, { force: true });
-    mkdirSync(dirname(to), { recursive: true });
+    if (held) rmSync(to, { force: true });
+    if (!folders.has(dirname(to))) {
+      mkdirSync(dirname(to), { recursive: true });
+      folders.add(dirname(to));
+    }
     linkSync(join(published.siteDir, path), to);
     touched.add(path);
   };
@@ -120,7 +115,7 @@ export async function prepareRecycledPages(siteDir: string, render: RenderSet, p
       }
       const rendered = published?.rendered?.[kind];
       const stale = rendered === undefined || index >= rendered.length || rendered[index] === 1 || index >= oldPages;
-      if (stale) relink(path);
+      if (stale) relink(path, index < oldPages);
     }
     if (index % 5000 === 4999) await new Promise((resolve) => setImmediate(resolve));
   }

@@ -139,24 +139,26 @@ function pointAt(link: string, target: string): void {
 
 /**
  * Makes `path` a link to `target` (relative, so the checkout can move) if it is not one already.
- * A folder there (a site published before the build store existed) is moved aside and removed.
+ * An empty folder there (made for the site ahead of a first build) goes first; a folder with files
+ * was refused before the build began (`notALink`).
  */
 function ensureLink(path: string, target: string): void {
   const wanted = relative(dirname(path), target);
   if (linkTarget(path) === wanted) return;
-  let existing;
-  try {
-    existing = lstatSync(path);
-  } catch {
-    existing = undefined;
-  }
-  if (existing?.isDirectory()) {
-    const aside = `${path}.${process.pid}.old`;
-    renameSync(path, aside);
-    removeInBackground(aside);
-  }
+  if (lstatSync(path, { throwIfNoEntry: false })?.isDirectory()) rmdirSync(path);
   mkdirSync(dirname(path), { recursive: true });
   pointAt(path, wanted);
+}
+
+/**
+ * Why `path` (OUT_DIR or DEPLOY_DIR, named `name`) cannot become the link a build publishes
+ * through, or undefined where it can: a folder with files in it is someone's, and is never
+ * replaced or removed.
+ */
+export function notALink(path: string, name: string): string | undefined {
+  const stats = lstatSync(path, { throwIfNoEntry: false });
+  if (!stats?.isDirectory() || readdirSync(path).length === 0) return undefined;
+  return `${name}=${path} is a folder with files in it; a build publishes by making ${name} a link to the build it publishes, and never replaces a folder that holds files. Move the folder away, or set ${name} to a path that does not exist yet (or is an empty folder), then build again.`;
 }
 
 /**
@@ -176,10 +178,10 @@ export function publish(store: string, build: BuildFolder, outDir: string, deplo
 
 /**
  * Removes every build folder but the published one and the one before it: folders of builds that
- * were killed part way (counted: their marks make the next build trust nothing kept), and older
- * publications. Called under the build lock, so no other build is under way. Renamed
- * first (a name no build looks at), then removed by a detached process, so that deleting a large
- * old site does not hold up the build.
+ * were killed part way, and older publications; returns how many were builds that never finished
+ * (the next build takes nothing kept on trust after one: see `doubtKept`). Called under the build
+ * lock, so no other build is under way. Renamed first (a name no build looks at), then removed by a
+ * detached process, so that deleting a large old site does not hold up the build.
  */
 export function pruneBuilds(store: string): { unfinished: number } {
   const current = linkTarget(join(store, CURRENT));
@@ -203,18 +205,29 @@ export function pruneBuilds(store: string): { unfinished: number } {
     } else if (name.startsWith('.trash-') || (name.endsWith('.tmp') && olderThanAMinute(path))) doomed.push(path);
   }
   if (doomed.length > 0) removeInBackground(...doomed);
-  // The marks are kept until a build that trusted nothing publishes: a refused build removes the
-  // folders of killed ones, not the doubt about what they left.
-  if (unfinished > 0) writeFileSync(join(store, UNTRUSTED), '');
-  return { unfinished: unfinished > 0 || existsSync(join(store, UNTRUSTED)) ? Math.max(unfinished, 1) : 0 };
+  return { unfinished };
 }
 
 /** Written when a build finds the marks of one that never finished; removed once a build that trusted nothing has published. */
-const UNTRUSTED = 'untrusted';
+const DOUBT = 'untrusted';
 
-/** After a build that trusted nothing published: the caches are whole again. */
+/**
+ * Whether what is kept may be taken on trust. A build that finds builds that never finished
+ * (`unfinished`) marks the store, and the mark stays until a build that trusted nothing publishes
+ * (`trustAgain`): a refused build in between removes the folders of killed ones, not the doubt
+ * about what they left.
+ */
+export function keptIsTrusted(store: string, unfinished: number): boolean {
+  if (unfinished > 0) {
+    mkdirSync(store, { recursive: true });
+    writeFileSync(join(store, DOUBT), '');
+  }
+  return !existsSync(join(store, DOUBT));
+}
+
+/** After a build that trusted nothing published: what is kept is whole again. */
 export function trustAgain(store: string): void {
-  rmSync(join(store, UNTRUSTED), { force: true });
+  rmSync(join(store, DOUBT), { force: true });
 }
 
 function olderThanAMinute(path: string): boolean {

@@ -24,7 +24,6 @@ const RESULTS_PER_STEP = 50;
 function setUpJump(): void {
   const form = document.querySelector<HTMLFormElement>('form.jump');
   if (!form) return;
-  form.hidden = false;
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const pageCount = Number(form.dataset['pageCount']);
@@ -45,7 +44,8 @@ function setUpSearch(): void {
   if (!section || !form || !status || !results || !body || !showMore || !template || !listing) return;
   const [rowWithLogo, rowWithoutLogo] = [...template.content.querySelectorAll('tbody tr')] as HTMLTableRowElement[];
   if (!rowWithLogo || !rowWithoutLogo) return;
-  section.hidden = false;
+  // The page's address for the index's logo paths: a path for the shipped logos, so they load on any host and port.
+  const logoBase = template.dataset['logoBase'] ?? '';
 
   let index: SearchIndex | undefined;
   let loading: Promise<SearchIndex> | undefined;
@@ -68,7 +68,7 @@ function setUpSearch(): void {
     const make = makes[makeIndex]?.[1] ?? '';
     const image = row.querySelector('img');
     if (image) {
-      image.src = logos[logo] ?? '';
+      image.src = `${logoBase}/${logos[logo] ?? ''}`;
       image.alt = `${make} logo`;
     }
     const placeholder = row.querySelector<HTMLElement>('.logo-missing');

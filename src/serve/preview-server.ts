@@ -1,6 +1,7 @@
 /**
  * The local preview server: answers the listing API's URLs exactly as the route table says (query
- * strings included, which serve-handler never reads), and hands every other path to serve-handler.
+ * strings included, which serve-handler never reads), and hands every other path to serve-handler,
+ * compressed as a CDN would (`compress.ts`), the fingerprinted assets marked immutable.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -9,8 +10,18 @@ import { join, resolve } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import serveHandler from 'serve-handler';
 import { MANIFEST_FILE, manifestSchema, type Manifest } from '../outputs/manifest.ts';
+import { compressFiles } from './compress.ts';
 import { listingReply } from './handler.ts';
-import { isListingPath, pageFile, pagePath, siteHeaders, staticMethodAnswer, type HeaderFields } from '../listing/routes.ts';
+import {
+  FINGERPRINTED_FOLDER,
+  FINGERPRINTED_HEADERS,
+  isListingPath,
+  pageFile,
+  pagePath,
+  siteHeaders,
+  staticMethodAnswer,
+  type HeaderFields,
+} from '../listing/routes.ts';
 
 export interface PreviewOptions {
   /** The built site to serve. */
@@ -25,11 +36,14 @@ const MANIFEST_RECHECK_MS = 500;
 /** Page files kept in memory, at most this many bytes (the most recently used stay). */
 const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
 
-/** serve-handler's header rules: the site headers on every file it serves. */
+/** serve-handler's header rules: the site headers on every file it serves, and the fingerprinted files' own. */
 type HeaderRules = { source: string; headers: { key: string; value: string }[] }[];
 
+const headerList = (headers: HeaderFields) => Object.entries(headers).map(([key, value]) => ({ key, value }));
+
 const headerRules = (assetsUrl: string | undefined): HeaderRules => [
-  { source: '**', headers: Object.entries(siteHeaders(assetsUrl)).map(([key, value]) => ({ key, value })) },
+  { source: '**', headers: headerList(siteHeaders(assetsUrl)) },
+  { source: `${FINGERPRINTED_FOLDER}/**`, headers: headerList(FINGERPRINTED_HEADERS) },
 ];
 
 /**
@@ -167,6 +181,7 @@ export function createPreviewServer({ outDir }: PreviewOptions): Server {
       else send(response, method, refused.status, refused.headers, refused.body);
       return;
     }
+    compressFiles(request, response);
     await serveHandler(request, response, {
       public: root,
       cleanUrls: true,

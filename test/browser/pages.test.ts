@@ -162,14 +162,42 @@ describe.runIf(runsWith(hasChromium, 'the browser suite', 'chromium', 'apt-get i
     expect(await reloaded.locator('[data-listing]').isVisible()).toBe(true);
   });
 
-  it('browses without JavaScript: the listing and its links work, the search is not offered', async () => {
+  it('browses without JavaScript: the listing and its links work, the search is not offered and the note says how to search', async () => {
     const page = await open('/', { javaScriptEnabled: false });
     expect(await page.locator('[data-search]').isHidden()).toBe(true);
     expect(await page.locator('form.jump').isHidden()).toBe(true);
+    expect(await page.locator('.search-note').textContent()).toMatch(/^\s*Search and filters need JavaScript\. Without it, every page of the listing below works/);
+    expect(await page.locator('.search-note a').evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual(['/all.csv', '/all.json']);
     expect(await page.locator('[data-listing] tbody tr').count()).toBe(10);
     await page.locator('.pagination a[rel="next"]').click();
     expect(new URL(page.url()).pathname).toBe('/page/2/');
     expect(await page.locator('[data-listing] tbody tr').count()).toBe(10);
+  });
+
+  it('does not move anything as the script starts: no layout shift at 375 and 1280 px, the search and page jump in place', async () => {
+    for (const width of [375, 1280]) {
+      for (const path of ['/', '/page/2/']) {
+        const page = await open(path, { viewport: { width, height: 800 } });
+        await page.waitForLoadState('load');
+        // Every shift since the navigation began (buffered), summed as CLS sums them: not those just after an input.
+        const shift = await page.evaluate(
+          () =>
+            new Promise<number>((resolve) => {
+              let total = 0;
+              new PerformanceObserver((entries) => {
+                for (const entry of entries.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+                  if (!entry.hadRecentInput) total += entry.value;
+                }
+              }).observe({ type: 'layout-shift', buffered: true });
+              requestAnimationFrame(() => requestAnimationFrame(() => resolve(total)));
+            }),
+        );
+        expect(shift, `${path} at ${width} px`).toBe(0);
+        expect(await page.locator('[data-search]').isVisible()).toBe(true);
+        expect(await page.locator('form.jump').isVisible()).toBe(true);
+        if (path === '/') await page.screenshot({ path: join(SCREENSHOTS, `home-${width}.png`) });
+      }
+    }
   });
 
   it('has a useful title, description, canonical URL and a sitemap', async () => {

@@ -68,7 +68,7 @@ describe('npm run build', () => {
     const report = readBuildReport(`${outDir}-report.json`);
     expect(report).toMatchObject({ outDir, rows: 0, pages: { json: 1, html: 1 } });
     expect(report.besidePhases.map(([name]) => name)).toEqual(['validate', 'page keys']);
-    expect(report.phases.map(([name]) => name)).toEqual(['start', 'pages (Astro)', 'kept pages', 'downloads', 'host configs', 'keep unchanged files', 'changes', 'Vercel copy', 'publish']);
+    expect(report.phases.map(([name]) => name)).toEqual(['start', 'pages (Astro)', 'JSON pages', 'kept pages', 'downloads', 'host configs', 'keep unchanged files', 'changes', 'Vercel copy', 'publish']);
     expect(report.files).toBeGreaterThan(10);
     expect(report.peakMemoryBytes).toBeGreaterThan(50 * 1_048_576);
     expect(report.seconds).toBeGreaterThanOrEqual(report.phases.reduce((sum, [, seconds]) => sum + seconds, 0) - 0.01);

@@ -3,9 +3,12 @@
  * edge function it runs the whole behaviour suite, open and behind site protection (modelled in
  * front of it: a request without the credential gets 401, the test client has it).
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { listingBehaviour } from '../support/listing-behaviour.ts';
-import { hasNetlifyCli, startNetlifyDev, startProtection, type RunningHost } from '../support/hosts.ts';
+import { hasNetlifyCli, NETLIFY_DEV_CACHE_CONTROL, netlifyHeadersFor, startNetlifyDev, startProtection, type RunningHost } from '../support/hosts.ts';
+import { FINGERPRINTED_HEADERS, siteHeaders } from '../../src/listing/routes.ts';
 import { runsWith } from '../support/software.ts';
 
 
@@ -25,7 +28,7 @@ describe.runIf(runsWith(hasNetlifyCli, 'the Netlify suite', 'netlify-cli', 'npm 
   });
 
   describe('open', () => {
-    listingBehaviour({ origin: () => host?.origin ?? '', outDir: inject('outDir'), baseUrl: inject('baseUrl'), differences: { ownStaticMethodNotAllowed: true } });
+    listingBehaviour({ origin: () => host?.origin ?? '', outDir: inject('outDir'), baseUrl: inject('baseUrl'), differences: { ownStaticMethodNotAllowed: true, ownCacheControl: NETLIFY_DEV_CACHE_CONTROL } });
   });
 
   describe('behind site protection', () => {
@@ -38,7 +41,15 @@ describe.runIf(runsWith(hasNetlifyCli, 'the Netlify suite', 'netlify-cli', 'npm 
       outDir: inject('outDir'),
       baseUrl: inject('baseUrl'),
       credentials: { [credential.name]: credential.value },
-      differences: { ownStaticMethodNotAllowed: true },
+      differences: { ownStaticMethodNotAllowed: true, ownCacheControl: NETLIFY_DEV_CACHE_CONTROL },
     });
+  });
+
+  it("gives the fingerprinted files Cache-Control immutable in _headers, as Netlify's own parser reads it", async () => {
+    const headersFile = join(inject('outDir'), '_headers');
+    for (const name of readdirSync(join(inject('outDir'), '_astro'))) {
+      expect(await netlifyHeadersFor(headersFile, `/_astro/${name}`)).toMatchObject({ ...siteHeaders(), ...FINGERPRINTED_HEADERS, 'Content-Security-Policy': expect.any(String) });
+    }
+    expect(await netlifyHeadersFor(headersFile, '/')).not.toHaveProperty('Cache-Control');
   });
 });

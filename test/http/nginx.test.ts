@@ -4,7 +4,11 @@
  * it reads the first repeated `page` (DRF the last), takes only digits as a page number (DRF's
  * int() also takes ' 2 ', '+2', '1_0'), and answers other methods on static files with its own 405.
  */
-import { afterAll, beforeAll, describe, inject } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { rawRequest } from '../support/http.ts';
 import { listingBehaviour } from '../support/listing-behaviour.ts';
 import { hasNginx, startNginx, type RunningNginx } from '../../scripts/lib/nginx.ts';
 import { runsWith } from '../support/software.ts';
@@ -24,5 +28,22 @@ describe.runIf(runsWith(hasNginx, 'the nginx suite', 'nginx', 'apt-get install n
     outDir: inject('outDir'),
     baseUrl: inject('baseUrl'),
     differences: { repeatedPageTakesFirst: true, onlyDigitPages: true, ownStaticMethodNotAllowed: true },
+  });
+
+  it("gzips the pages, their CSS and script, the logos and the downloads with Vary, and never the listing's answers", async () => {
+    const outDir = inject('outDir');
+    const assets = readdirSync(join(outDir, '_astro')).map((name) => `/_astro/${name}`);
+    for (const path of ['/', '/page/2/', ...assets, '/assets/media/brand/logo/toyota.svg', '/all.json', '/search-index.json']) {
+      const response = await rawRequest(nginx?.origin ?? '', 'GET', path, { 'Accept-Encoding': 'gzip' });
+      expect(response.headers['content-encoding'], path).toBe('gzip');
+      expect(response.headers['vary'], path).toBe('Accept-Encoding');
+      expect(gunzipSync(response.bytes).equals(readFileSync(join(outDir, path.endsWith('/') ? `${path}index.html` : path))), path).toBe(true);
+    }
+    const listing = '/car/api/capture_car/latest';
+    for (const target of [listing, `${listing}?page=2`, `${listing}/page/2`, `${listing}/page/2.json`, `${listing}?page=99`, `${listing}/nothing`]) {
+      const response = await rawRequest(nginx?.origin ?? '', 'GET', target, { 'Accept-Encoding': 'gzip' });
+      expect(response.headers['content-encoding'], target).toBeUndefined();
+      expect(response.headers['vary'], target).toBe('Accept');
+    }
   });
 });

@@ -5,22 +5,29 @@
  * listing URL of the behaviour suite are compared with the origin's (the preview server over the
  * same build): the differences are asserted, one by one, and listed in README.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { differencesFrom } from '../support/differences.ts';
-import { hasApache, hasNetlifyCli, startApache, startNetlifyDev, startVercelStatic, type RunningHost } from '../support/hosts.ts';
+import { hasApache, hasNetlifyCli, NETLIFY_DEV_CACHE_CONTROL, startApache, startNetlifyDev, startVercelStatic, type RunningHost } from '../support/hosts.ts';
 import { projectRoot } from '../support/site.ts';
 import { runsWith } from '../support/software.ts';
 import { EXPECTED } from './static-hosts.expected.ts';
+import { FINGERPRINTED_HEADERS } from '../../src/listing/routes.ts';
 
-const hosts: [keyof typeof EXPECTED, boolean, () => Promise<RunningHost>][] = [
-  ['Netlify without functions (deploy/netlify-static on netlify dev)', runsWith(hasNetlifyCli, 'Netlify without functions', 'netlify-cli', 'npm ci --prefix test/hosts/netlify'), () => startNetlifyDev(inject('deployDir'), 'netlify-static', inject('outDir'))],
+/** Each host: its name, whether it can run here, how it starts, and the Cache-Control its local server puts over the configuration's. */
+const hosts: [keyof typeof EXPECTED, boolean, () => Promise<RunningHost>, string?][] = [
+  [
+    'Netlify without functions (deploy/netlify-static on netlify dev)',
+    runsWith(hasNetlifyCli, 'Netlify without functions', 'netlify-cli', 'npm ci --prefix test/hosts/netlify'),
+    () => startNetlifyDev(inject('deployDir'), 'netlify-static', inject('outDir')),
+    NETLIFY_DEV_CACHE_CONTROL,
+  ],
   ['Vercel without functions (vercel.json)', true, () => startVercelStatic(inject('outDir'))],
   ['Apache (.htaccess on apache2)', runsWith(hasApache, 'Apache', 'apache2', 'apt-get install apache2'), () => startApache(inject('outDir'))],
 ];
 
-for (const [name, available, start] of hosts) {
+for (const [name, available, start, ownCacheControl] of hosts) {
   describe.runIf(available)(name, () => {
     let host: RunningHost | undefined;
     beforeAll(async () => {
@@ -36,6 +43,16 @@ for (const [name, available, start] of hosts) {
       mkdirSync(join(projectRoot, 'test-results'), { recursive: true });
       writeFileSync(join(projectRoot, `test-results/differences-${name.split(' ')[0]!.toLowerCase()}.json`), `${JSON.stringify(differences, null, 2)}\n`);
       expect(differences).toEqual(EXPECTED[name]);
+    });
+
+    // netlify dev's own Cache-Control is asserted as such; Netlify's parser reads the rule in netlify.test.ts.
+    it('marks the fingerprinted files (/_astro/) immutable for a year', async () => {
+      for (const name of readdirSync(join(inject('outDir'), '_astro'))) {
+        const response = await fetch(`${host?.origin ?? ''}/_astro/${name}`);
+        expect(response.status, name).toBe(200);
+        expect(response.headers.get('cache-control'), name).toBe(ownCacheControl ?? FINGERPRINTED_HEADERS['Cache-Control']);
+      }
+      expect((await fetch(`${host?.origin ?? ''}/`)).headers.get('cache-control') ?? '').not.toContain('immutable');
     });
   });
 }

@@ -7,7 +7,6 @@ import { DOWNLOADS } from '../../src/outputs/downloads.ts';
 import { writeDownloadFiles, type EarlierDownloads } from '../../src/outputs/downloads.ts';
 import { allCsv, allJson } from '../../src/listing/export.ts';
 import { searchIndexText, searchTablesOf } from '../../src/outputs/search-index.ts';
-import { logoUrl } from '../../src/listing/serialise.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 import { textOf } from '../support/downloads.ts';
 import { carModel } from '../support/models.ts';
@@ -44,7 +43,7 @@ describe('downloads written from scratch', () => {
   it('are each text by its definition, across the chunks they are written in', () => {
     for (const count of [0, 1, 7, 30]) {
       const records = listing(count);
-      const index = searchIndexText(searchTablesOf(records, (logo) => logoUrl(logo, ASSETS) ?? ''));
+      const index = searchIndexText(searchTablesOf(records));
       expect(written(records).texts).toEqual({
         '/all.json': textOf(allJson(ASSETS), records),
         '/all.csv': textOf(allCsv, records),

@@ -1,7 +1,7 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { discardBuild, newBuildFolder, publish, publishedBuild, pruneBuilds, storeDirOf } from '../../src/publish/store.ts';
+import { discardBuild, keptIsTrusted, newBuildFolder, notALink, publish, publishedBuild, pruneBuilds, storeDirOf, trustAgain } from '../../src/publish/store.ts';
 import { tempDir } from '../support/site.ts';
 
 let workspace: string;
@@ -44,17 +44,6 @@ describe('the build store', () => {
     expect(readFileSync(join(first.siteDir, 'index.html'), 'utf8')).toBe('one');
   });
 
-  it('replaces a site published before the store existed (a real folder)', async () => {
-    workspace = tempDir('store');
-    const dist = join(workspace, 'dist');
-    mkdirSync(dist);
-    writeFileSync(join(dist, 'index.html'), 'old');
-    const store = storeDirOf(dist);
-    publish(store, build(store, 'new'), dist, join(workspace, 'deploy'));
-    expect(readFileSync(join(dist, 'index.html'), 'utf8')).toBe('new');
-    await expect.poll(() => readdirSync(workspace).sort(), { timeout: 10_000 }).toEqual(['.dist.builds', 'deploy', 'dist']);
-  });
-
   it('shows nothing published once dist/ is deleted, whatever the store holds', () => {
     workspace = tempDir('store');
     const dist = join(workspace, 'dist');
@@ -82,5 +71,32 @@ describe('the build store', () => {
     discardBuild(failed);
     expect(existsSync(failed.dir)).toBe(false);
     expect(readFileSync(join(dist, 'index.html'), 'utf8')).toBe('c');
+  });
+
+  it('publishes over an empty folder made ahead of a first build, and refuses one with files in it before a build begins', () => {
+    workspace = tempDir('store');
+    const dist = join(workspace, 'www/dist');
+    const deploy = join(workspace, 'www/deploy');
+    mkdirSync(dist, { recursive: true });
+    expect(notALink(dist, 'OUT_DIR')).toBeUndefined();
+    publish(storeDirOf(dist), build(storeDirOf(dist), 'one'), dist, deploy);
+    expect(lstatSync(dist).isSymbolicLink()).toBe(true);
+    expect(notALink(dist, 'OUT_DIR')).toBeUndefined();
+    const someones = join(workspace, 'srv');
+    mkdirSync(someones);
+    writeFileSync(join(someones, 'index.html'), 'theirs');
+    expect(notALink(someones, 'OUT_DIR')).toMatch(/^OUT_DIR=.*srv is a folder with files in it; .* Move the folder away, or set OUT_DIR to a path that does not exist yet/);
+    expect(notALink(join(workspace, 'nothing-here'), 'DEPLOY_DIR')).toBeUndefined();
+  });
+
+  it('doubts what is kept after a build that never finished, until a build that trusted nothing publishes', () => {
+    workspace = tempDir('store');
+    const store = storeDirOf(join(workspace, 'dist'));
+    expect(keptIsTrusted(store, 0)).toBe(true);
+    expect(keptIsTrusted(store, 1)).toBe(false);
+    // A refused build in between found no unfinished folder, and still doubts.
+    expect(keptIsTrusted(store, 0)).toBe(false);
+    trustAgain(store);
+    expect(keptIsTrusted(store, 0)).toBe(true);
   });
 });

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { getTransformedRoutes } from '@vercel/routing-utils';
 import { freePort, projectRoot, stopChild, tempDir, waitForHttp } from '../../scripts/lib/servers.ts';
 
@@ -51,6 +52,30 @@ const BIN = join(projectRoot, 'node_modules/.bin');
 /** netlify-cli and deno live in their own install (test/hosts/netlify): their peers clash with vitest's. */
 const NETLIFY_BIN = join(projectRoot, 'test/hosts/netlify/node_modules/.bin');
 export const hasNetlifyCli = existsSync(join(NETLIFY_BIN, 'netlify')) && existsSync(join(NETLIFY_BIN, 'deno'));
+
+/**
+ * What `netlify dev`'s static server sends as Cache-Control on every file, over the one `_headers`
+ * sets (Netlify's CDN keeps `_headers`'s: the rule is read with Netlify's own parser instead,
+ * `netlifyHeadersFor`).
+ */
+export const NETLIFY_DEV_CACHE_CONTROL = 'public, max-age=0';
+
+interface NetlifyHeaderRule {
+  for: string;
+  forRegExp?: RegExp;
+  values: Record<string, string>;
+}
+
+/** The headers a `_headers` file gives `path`, as Netlify's own parser (`@netlify/headers-parser`, netlify-cli's) reads it. */
+export async function netlifyHeadersFor(headersFile: string, path: string): Promise<Record<string, string>> {
+  const parser = join(projectRoot, 'test/hosts/netlify/node_modules/@netlify/headers-parser/lib/index.js');
+  const { parseAllHeaders } = (await import(pathToFileURL(parser).href)) as {
+    parseAllHeaders: (options: { headersFiles: string[]; configHeaders: []; minimal: boolean }) => Promise<{ headers: NetlifyHeaderRule[]; errors: Error[] }>;
+  };
+  const { headers, errors } = await parseAllHeaders({ headersFiles: [headersFile], configHeaders: [], minimal: false });
+  if (errors.length > 0) throw new Error(`_headers: ${errors.map((error) => error.message).join('; ')}`);
+  return Object.assign({}, ...headers.filter((rule) => rule.forRegExp?.test(path)).map((rule) => rule.values)) as Record<string, string>;
+}
 
 /** `wrangler dev --local` (workerd) with the generated `deploy/cloudflare/wrangler.json`, as generated. */
 export async function startWrangler(deployDir: string): Promise<RunningHost> {

@@ -6,6 +6,8 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The body's bytes as sent (compressed ones not decoded). */
+  bytes: Buffer;
 }
 
 /** Sends `method target` exactly as given and reads the whole response. */
@@ -15,9 +17,10 @@ export function rawRequest(origin: string, method: string, target: string, heade
     const outgoing = request({ hostname, port, method, path: target, headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () =>
-        resolveResponse({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }),
-      );
+      response.on('end', () => {
+        const bytes = Buffer.concat(chunks);
+        resolveResponse({ status: response.statusCode ?? 0, headers: response.headers, body: bytes.toString('utf8'), bytes });
+      });
     });
     outgoing.on('error', reject);
     outgoing.end();

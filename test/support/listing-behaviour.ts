@@ -3,10 +3,11 @@
  * we ship a configuration for (the preview server, nginx). Where a host cannot behave as the origin
  * does, the host's own behaviour is asserted instead and the difference is named.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rawRequest } from './http.ts';
+import { FINGERPRINTED_HEADERS } from '../../src/listing/routes.ts';
 
 interface HostDifferences {
   /** nginx's $arg_page is the first `page` parameter; DRF reads the last. */
@@ -15,6 +16,10 @@ interface HostDifferences {
   onlyDigitPages?: boolean;
   /** Other methods on static files get the host's own 405, without our Allow header. */
   ownStaticMethodNotAllowed?: boolean;
+  /** `astro dev` serves the sources as they are: there are no fingerprinted files. */
+  noFingerprintedFiles?: boolean;
+  /** The host's local server sends this Cache-Control on every file, over the configuration's (`netlify dev`). */
+  ownCacheControl?: string;
 }
 
 export interface ListingTarget {
@@ -249,6 +254,18 @@ export function listingBehaviour(target: ListingTarget): void {
       const response = await get('/assets/media/brand/logo/toyota.svg');
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    });
+
+    it.skipIf(differences.noFingerprintedFiles)('marks the fingerprinted files (/_astro/) immutable for a year, and not the pages', async () => {
+      const assets = readdirSync(join(outDir, '_astro'));
+      expect(assets.some((name) => name.endsWith('.css')) && assets.some((name) => name.endsWith('.js'))).toBe(true);
+      for (const name of assets) {
+        const response = await get(`/_astro/${name}`);
+        expect(response.status, name).toBe(200);
+        expect(response.headers.get('cache-control'), name).toBe(differences.ownCacheControl ?? FINGERPRINTED_HEADERS['Cache-Control']);
+        expect(response.headers.get('x-content-type-options'), name).toBe('nosniff');
+      }
+      for (const path of ['/', '/page/2/', '/all.json']) expect((await get(path)).headers.get('cache-control') ?? '', path).not.toContain('immutable');
     });
 
     it('serves the build manifest with the count and page count', async () => {

@@ -6,7 +6,19 @@
  * expressions).
  */
 import { LAST_PAGE_STRING, pageCount } from '../../listing/pagination.ts';
-import { ACCEPTED_FORMATS, ALLOWED_METHODS, BODIES, ERROR_FILES, LISTING_HEADERS, LISTING_PATH, PAGE_PATH_PREFIX, pageFile, siteHeaders } from '../../listing/routes.ts';
+import {
+  ACCEPTED_FORMATS,
+  ALLOWED_METHODS,
+  BODIES,
+  ERROR_FILES,
+  FINGERPRINTED_FOLDER,
+  FINGERPRINTED_HEADERS,
+  LISTING_HEADERS,
+  LISTING_PATH,
+  PAGE_PATH_PREFIX,
+  pageFile,
+  siteHeaders,
+} from '../../listing/routes.ts';
 import { pageValuePattern, type HostFile, type HostInput } from './shared.ts';
 import toRegexRange from 'to-regex-range';
 
@@ -48,6 +60,9 @@ function htaccess(input: HostInput): string {
     '<Else>',
     ...headerLines(siteHeaders(input.assetsUrl), '  '),
     '</Else>',
+    `<If "%{REQUEST_URI} =~ m#^/${FINGERPRINTED_FOLDER}/#">`,
+    ...headerLines(FINGERPRINTED_HEADERS, '  '),
+    '</If>',
     '',
     'RewriteEngine On',
     '# The origin\'s order: an unknown format is "Not found." whatever the method, then 405, then the page.',

@@ -11,6 +11,8 @@ import {
   ACCEPTED_FORMATS,
   ALLOWED_METHODS,
   BODIES,
+  FINGERPRINTED_FOLDER,
+  FINGERPRINTED_HEADERS,
   LISTING_HEADERS,
   LISTING_PATH,
   linkHeader,
@@ -23,6 +25,9 @@ import { pageValuePattern, type HostFile, type HostInput } from './shared.ts';
 /** The port the generated server block listens on; change the `listen` line to suit. */
 export const NGINX_DEFAULT_LISTEN = '8080';
 
+/** What gzip compresses besides HTML (CSV where nginx's mime.types names it: Debian's does not). */
+const NGINX_GZIP_TYPES = ['text/css', 'application/javascript', 'text/javascript', 'image/svg+xml', 'application/json', 'application/xml', 'text/xml', 'text/csv'];
+
 /** A string literal for nginx: single-quoted, with `'` and `\` escaped. */
 const quote = (text: string) => `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 
@@ -34,7 +39,8 @@ const addHeaders = (headers: Record<string, string>, indent: string) =>
 
 function nginxConfig(input: HostInput): string {
   const last = pageCount(input.count);
-  const json = `default_type application/json;\n    types { }`;
+  // The listing's answers are the origin's bytes and headers: never compressed (gzip would add Content-Encoding and Vary).
+  const json = `default_type application/json;\n    types { }\n    gzip off;`;
   const methods = ALLOWED_METHODS.join('|');
   const listingHeaders = addHeaders(LISTING_HEADERS, '    ');
   // The origin's order: an unknown format is "Not found." whatever the method, then OPTIONS, then 405.
@@ -76,10 +82,21 @@ server {
     charset off;
     server_tokens off;
     error_page 404 /404.html;
+    # The pages, their CSS and script, the logos and the downloads, gzipped as a CDN would (text/html always is).
+    gzip on;
+    gzip_vary on;
+    gzip_min_length 256;
+    gzip_types ${NGINX_GZIP_TYPES.join(' ')};
 
     location / {
 ${addHeaders(siteHeaders(input.assetsUrl), '        ')}
         try_files $uri $uri.html $uri/index.html =404;
+    }
+
+    # A location's add_header replaces the server's: the site headers again, with the fingerprinted files' own.
+    location ^~ /${FINGERPRINTED_FOLDER}/ {
+${addHeaders({ ...siteHeaders(input.assetsUrl), ...FINGERPRINTED_HEADERS }, '        ')}
+        try_files $uri =404;
     }
 
     location = ${LISTING_PATH} {

@@ -13,6 +13,8 @@ import { LAST_PAGE_STRING, pageCount, pageNumbers } from '../../listing/paginati
 import {
   ACCEPTED_FORMATS,
   ERROR_FILES,
+  FINGERPRINTED_FOLDER,
+  FINGERPRINTED_HEADERS,
   LISTING_HEADERS,
   LISTING_PATH,
   linkHeader,
@@ -92,6 +94,7 @@ function vercelConfig(input: HostInput): VercelConfig {
     rewrites,
     headers: [
       { source: '/(.*)', headers: headerList(siteHeaders(input.assetsUrl)) },
+      { source: `/${FINGERPRINTED_FOLDER}/(.*)`, headers: headerList(FINGERPRINTED_HEADERS) },
       { source: LISTING_PATH, headers: headerList(LISTING_HEADERS) },
       { source: `${LISTING_PATH}/:path*`, headers: headerList(LISTING_HEADERS) },
       { source: '/_errors/:path*', headers: headerList(LISTING_HEADERS) },
@@ -161,6 +164,7 @@ function pageRoutes(input: HostInput): OutputRoute[] {
 function buildOutputConfig(input: HostInput): string {
   const routes: OutputRoute[] = [
     { src: `^(?!${escapeRegExp(LISTING_PATH)}(?:/|$)).*$`, headers: siteHeaders(input.assetsUrl), continue: true },
+    { src: `^/${FINGERPRINTED_FOLDER}/.*$`, headers: { ...FINGERPRINTED_HEADERS }, continue: true },
     { src: LISTING_SRC, headers: { ...LISTING_HEADERS }, important: true, continue: true },
     ...pageRoutes(input),
     { src: LISTING_SRC, middlewarePath: MIDDLEWARE_NAME, continue: true },

@@ -1,0 +1,78 @@
+/**
+ * Lighthouse, as a visitor's browser sees a page: the `lighthouse` package driving Debian's Chromium
+ * (launched by chrome-launcher, nothing downloaded), with Lighthouse's own mobile and desktop
+ * settings and their default throttling. Throttling is simulated (Lighthouse's default): the page
+ * loads once at full speed and the metrics are computed for a slow 4G phone with a 4× slower CPU
+ * (mobile) or a fast desktop line (desktop), which keeps them steadier on a busy machine than
+ * slowing the real load down would. Nothing is tuned for the score.
+ */
+import { launch, type LaunchedChrome } from 'chrome-launcher';
+import lighthouse, { desktopConfig, type Config, type Result } from 'lighthouse';
+import { CHROMIUM, CHROMIUM_FLAGS } from './browser.ts';
+
+export type FormFactor = 'mobile' | 'desktop';
+
+/** What one run found: each category's score (0–100), the layout shift, and the audits that fall short. */
+export interface PageAudit {
+  url: string;
+  formFactor: FormFactor;
+  scores: Record<string, number>;
+  cumulativeLayoutShift: number;
+  /** Every scored audit below full marks, as `category: title (score, value)`. */
+  shortfalls: string[];
+}
+
+/** The audits that count towards a category's score and fell short of it. */
+function shortfallsOf(result: Result): string[] {
+  return Object.values(result.categories).flatMap((category) =>
+    category.auditRefs
+      .filter((ref) => ref.weight > 0)
+      .map((ref) => result.audits[ref.id])
+      .filter((audit): audit is Result['audits'][string] => audit !== undefined && audit.score !== null && audit.score < 1)
+      .map((audit) => {
+        const value = audit.displayValue ? `, ${audit.displayValue}` : '';
+        return `${category.title}: ${audit.title} (${Math.round((audit.score ?? 0) * 100)}${value})`;
+      }),
+  );
+}
+
+/** One Chromium for a series of Lighthouse runs. */
+export class LighthouseRunner {
+  private readonly chrome: LaunchedChrome;
+
+  private constructor(chrome: LaunchedChrome) {
+    this.chrome = chrome;
+  }
+
+  static async start(): Promise<LighthouseRunner> {
+    const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS], logLevel: 'silent' });
+    return new LighthouseRunner(chrome);
+  }
+
+  /** Audits `url` in every category with Lighthouse's settings for `formFactor`. */
+  async audit(url: string, formFactor: FormFactor): Promise<PageAudit> {
+    const config: Config | undefined = formFactor === 'desktop' ? desktopConfig : undefined;
+    const run = await lighthouse(url, { port: this.chrome.port, output: 'json', logLevel: 'error' }, config);
+    if (!run) throw new Error(`Lighthouse gave no result for ${url}`);
+    const { lhr } = run;
+    if (lhr.runtimeError) throw new Error(`Lighthouse could not audit ${url}: ${lhr.runtimeError.message}`);
+    const scores = Object.fromEntries(Object.entries(lhr.categories).map(([id, category]) => [id, Math.round((category.score ?? 0) * 100)]));
+    const cumulativeLayoutShift = lhr.audits['cumulative-layout-shift']?.numericValue ?? Number.NaN;
+    return { url, formFactor, scores, cumulativeLayoutShift, shortfalls: shortfallsOf(lhr) };
+  }
+
+  stop(): void {
+    this.chrome.kill();
+  }
+}
+
+/** A run as lines for the test's output: the scores, the layout shift and what fell short. */
+export function describeAudit({ url, formFactor, scores, cumulativeLayoutShift, shortfalls }: PageAudit): string {
+  const line = Object.entries(scores)
+    .map(([id, score]) => `${id} ${score}`)
+    .join(', ');
+  return [
+    `Lighthouse ${formFactor} ${new URL(url).pathname}: ${line}; CLS ${cumulativeLayoutShift.toFixed(3)}`,
+    ...(shortfalls.length > 0 ? shortfalls.map((shortfall) => `  short of full marks: ${shortfall}`) : ['  every scored audit at full marks']),
+  ].join('\n');
+}
