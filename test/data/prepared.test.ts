@@ -2,7 +2,7 @@
  * The prepared data (src/data/prepared.ts) on a real cache folder: a data file is validated once
  * and its preparation reused; bad data gives its problems and no preparation; an edit is checked
  * row by row against the earlier preparation and gives the records of a whole validation; a
- * damaged preparation is said, removed and made again; after a killed build (`trust: false`)
+ * damaged preparation is said, removed and made again; after a killed build (`trusted: false`)
  * nothing kept is taken.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
@@ -113,13 +113,13 @@ describe('prepared data', () => {
     expect(prepared(await prepareRecords(options)).data.validated).toBe(false);
   });
 
-  it('is not taken after a killed build (trust: false): the file is validated whole, the earlier one not used', async () => {
+  it('is not taken after a killed build (trusted: false): the file is validated whole, the earlier one not used', async () => {
     const { options, save } = project(LISTING);
     const earlier = prepared(await prepareRecords(options));
-    expect(prepared(await prepareRecords({ ...options, trust: false })).data.validated).toBe(true);
+    expect(prepared(await prepareRecords({ ...options, trusted: false })).data.validated).toBe(true);
     save(withPrice(LISTING, 5, '777777'));
     let checkedRowByRow = false;
-    const edited = prepared(await prepareRecords({ ...options, since: earlier.data.key, trust: false, progress: { onChangedRows: () => (checkedRowByRow = true) } }));
+    const edited = prepared(await prepareRecords({ ...options, since: earlier.data.key, trusted: false, progress: { onChangedRows: () => (checkedRowByRow = true) } }));
     expect(checkedRowByRow).toBe(false);
     expect(edited.records).toHaveLength(23);
   });

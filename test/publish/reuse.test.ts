@@ -1,15 +1,16 @@
 /**
  * Which pages a build renders and which it takes from the published build, on real folders: a
- * page is kept only where its key is the published one and its file is there; a recycled folder's
- * pages are made this build's before Astro renders (rendered ones removed, kept ones the published
- * files, pages past the new count gone), touching only the pages that need it.
+ * page is kept only where its key is the published one and its file is there; a build's folder
+ * (new, or recycled from the build before) has its pages made this build's before any page is
+ * rendered (rendered ones removed, kept ones the published files, pages past the new count gone),
+ * touching only the pages that need it.
  */
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PageKeys } from '../../src/listing/page-keys.ts';
 import { htmlPageFile, pageFile } from '../../src/listing/routes.ts';
-import { flaggedPages, keptPages, linkKeptPages, pagesIn, pagesToRender, prepareRecycledPages, renderedCount, type RenderSet } from '../../src/publish/reuse.ts';
+import { flaggedPages, keptPages, pagesIn, pagesToRender, preparePages, renderedCount, type RenderSet } from '../../src/publish/reuse.ts';
 import { tempDir } from '../support/site.ts';
 
 let workspace: string | undefined;
@@ -68,13 +69,13 @@ describe('the pages to render', () => {
     expect(keptPages(none)).toEqual(new Set(pageFilesOf(3)));
   });
 
-  it('kept, are linked from the published site after Astro is done: the same files', async () => {
+  it('kept, are linked from the published site into a new folder before any page is rendered: the same files', async () => {
     const dir = (workspace = tempDir('reuse'));
     const published = join(dir, 'published');
     const site = join(dir, 'site');
     writeFiles(published, pageFilesOf(3), (path) => path);
     const render = renderSet(3, [2], [3]);
-    const kept = await linkKeptPages(render, published, site);
+    const kept = await preparePages(site, render, { siteDir: published, rendered: renderSet(3, [], []) }, 0);
     expect(kept).toEqual(new Set([pageFile(1), pageFile(3), htmlPageFile(2)]));
     for (const path of kept) expect(inode(join(site, path))).toBe(inode(join(published, path)));
     expect(existsSync(join(site, pageFile(2)))).toBe(false);
@@ -109,7 +110,7 @@ describe('a recycled folder made ready for a build', () => {
     const { published, recycled, publishedRendered } = folders();
     // This build: 4 pages; it renders JSON 3 and HTML 2.
     const render = renderSet(4, [3], [2]);
-    const touched = await prepareRecycledPages(recycled, render, { siteDir: published, rendered: publishedRendered }, 5);
+    const touched = await preparePages(recycled, render, { siteDir: published, rendered: publishedRendered }, 5);
     for (const path of [pageFile(3), htmlPageFile(2), pageFile(5), htmlPageFile(5)]) expect(existsSync(join(recycled, path)), path).toBe(false);
     expect(existsSync(join(recycled, dirname(htmlPageFile(5))))).toBe(false);
     for (const path of keptPages(render)) {
@@ -123,7 +124,7 @@ describe('a recycled folder made ready for a build', () => {
   it('links every kept page again where the published build did not record what it rendered', async () => {
     const { published, recycled } = folders();
     const render = renderSet(4, [3], [2]);
-    const touched = await prepareRecycledPages(recycled, render, { siteDir: published, rendered: undefined }, 5);
+    const touched = await preparePages(recycled, render, { siteDir: published, rendered: undefined }, 5);
     for (const path of keptPages(render)) expect(inode(join(recycled, path)), path).toBe(inode(join(published, path)));
     expect(touched).toEqual(new Set([...keptPages(render), pageFile(3), htmlPageFile(2), pageFile(5), htmlPageFile(5)]));
   });
@@ -135,12 +136,12 @@ describe('a recycled folder made ready for a build', () => {
     rmSync(join(recycled, pageFile(5)));
     rmSync(join(recycled, dirname(htmlPageFile(5))), { recursive: true });
     const render = renderSet(4, [], []);
-    await prepareRecycledPages(recycled, render, { siteDir: published, rendered: publishedRendered }, 3);
+    await preparePages(recycled, render, { siteDir: published, rendered: publishedRendered }, 3);
     for (const path of pageFilesOf(4)) expect(inode(join(recycled, path)), path).toBe(inode(join(published, path)));
   });
 
   it('refuses to keep a page when nothing is published', async () => {
     const { recycled } = folders();
-    await expect(prepareRecycledPages(recycled, renderSet(2, [1], []), undefined, 2)).rejects.toThrow(/is kept but nothing is published/);
+    await expect(preparePages(recycled, renderSet(2, [1], []), undefined, 2)).rejects.toThrow(/is kept but nothing is published/);
   });
 });
