@@ -1,7 +1,8 @@
 /**
- * The cache key of each generated page (Astro's incremental build re-renders a page only when its
- * key or its code changed): a hash of exactly what the page shows, so that equal keys mean equal
- * bytes and a change anywhere in what it shows changes the key.
+ * Each page's key: a hash of exactly what the page shows, so that equal keys mean equal bytes and a
+ * change anywhere in what it shows changes the key. A build compares them with the published
+ * build's record and makes again only the pages whose key changed, or all of them where the code
+ * did (src/publish/reuse.ts decides; the build does this itself, not through any cache of Astro's).
  */
 import { createHash } from 'node:crypto';
 import { pageCount, pageOfPosition, pageSlice } from './pagination.ts';

@@ -1,7 +1,13 @@
 /**
  * The listing's HTTP behaviour as a client sees it, as one suite that runs against every real server
- * we ship a configuration for (the preview server, nginx). Where a host cannot behave as the origin
- * does, the host's own behaviour is asserted instead and the difference is named.
+ * that answers the listing's URLs itself: the preview server (test/http/listing.test.ts), `npm run
+ * dev` (dev.test.ts), and the hosts' own software with the generated configuration: nginx
+ * (nginx.test.ts), Cloudflare's workerd (cloudflare.test.ts), `netlify dev` with the edge function,
+ * open and behind site protection (netlify.test.ts), and the Vercel Build Output behind Deployment
+ * Protection (vercel.test.ts). Where a host cannot behave as the origin does, the host's own
+ * behaviour is asserted instead and the difference is named. The function-free configurations
+ * (Apache, Netlify's and Vercel's static variants) are compared with the origin answer by answer in
+ * test/http/static-hosts.test.ts instead.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
