@@ -14,6 +14,8 @@
  *    build can say `directory: dist/` where Astro would name the build's own folder in the store,
  *    which means nothing to a maintainer (see `namePublishedFolder`).
  */
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { AstroIntegrationLogger } from 'astro';
 import type { Plugin } from 'vite';
 
@@ -32,12 +34,17 @@ export function awaitDataBeforePages(ready: () => Promise<unknown>): Pick<Plugin
   };
 }
 
-/** Reads what the data side wrote for the pages; its absence means the assumption above broke. */
+/**
+ * Reads what the data side wrote for the pages; its absence from a build folder that is there
+ * means the assumption above broke (a build folder that vanished is the machine's fault, and its
+ * error is left as it is: see faults.ts).
+ */
 export function dataReadyBeforePages<T>(read: () => T): T {
   try {
     return read();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const { code, path } = error as NodeJS.ErrnoException;
+    if (code !== 'ENOENT' || path === undefined || !existsSync(dirname(path))) throw error;
     throw new Error(`The pages were rendered before the build's data was ready: an Astro upgrade broke an assumption. ${ASSUMPTION}.`);
   }
 }

@@ -15,6 +15,8 @@ interface Cause {
   cause: string;
   /** What the maintainer can do about it. */
   remedy: string;
+  /** Whether the folder itself went (then choosing another is no remedy, and what was published may have gone with it). */
+  vanished?: true;
 }
 
 const CAUSES: Record<string, Cause> = {
@@ -24,8 +26,8 @@ const CAUSES: Record<string, Cause> = {
   EACCES: { cause: 'permission denied', remedy: 'Give the user running the build write access to it' },
   EPERM: { cause: 'the operation is not permitted there', remedy: 'Give the user running the build write access to it' },
   EIO: { cause: 'the disk reported an input/output error', remedy: 'Check the disk (it may be failing or disconnected)' },
-  ENOENT: { cause: 'the folder vanished while the build ran (deleted, moved, or its disk unmounted)', remedy: 'Check that it is there' },
-  ENOTDIR: { cause: 'the folder vanished while the build ran (something else took its name)', remedy: 'Check that it is a folder' },
+  ENOENT: { cause: 'the folder vanished while the build ran (deleted, moved, or its disk unmounted)', remedy: 'Check that it is there', vanished: true },
+  ENOTDIR: { cause: 'the folder vanished while the build ran (something else took its name)', remedy: 'Check that it is a folder', vanished: true },
 };
 
 /** A folder a build writes to, and what it is for the maintainer. */
@@ -148,11 +150,11 @@ export function faultMessage(error: unknown, folders: readonly BuildFolderRole[]
   const folder = faultFolder(fault, folders);
   const code = folder && causeCode(fault, folder);
   if (!folder || code === undefined || !(code in CAUSES)) return undefined;
-  const { cause, remedy } = CAUSES[code]!;
-  return [
-    `The build stopped while ${doing}: ${displayed(folder.dir)} (${folder.role}): ${cause} (${code}).`,
-    `${remedy}${folder.instead === undefined ? '' : ` (${folder.instead})`}, then build again. Nothing was published: ${outDir}/ is unchanged.`,
-  ].join('\n');
+  const { cause, remedy, vanished } = CAUSES[code]!;
+  const instead = folder.instead === undefined || vanished ? '' : `, ${folder.instead}`;
+  // What vanished may have held the published build: then it is not "unchanged", only not replaced.
+  const published = vanished ? 'Nothing was published by this build.' : `Nothing was published: ${outDir}/ is unchanged.`;
+  return [`The build stopped while ${doing}: ${displayed(folder.dir)} (${folder.role}): ${cause} (${code}).`, `${remedy}${instead}, then build again. ${published}`].join('\n');
 }
 
 /** The folders a build of the project in `root` writes to, with Astro's default cache folder. */

@@ -1,29 +1,11 @@
 /**
- * Hard-linked copies of files: the pages a build keeps, and the copies of the site hosts want
- * inside their own folders (Vercel's Build Output API reads the site from `.vercel/output/static`).
- * A copy lives in the build's own folder, so it is published with the site: made whole from the
- * new site, or, in a recycled folder, brought up to it from the copy that folder already holds.
+ * The copy of the site hosts want inside their own folders (Vercel's Build Output API reads the
+ * site from `.vercel/output/static`), as hard links. It lives in the build's own folder, so it is
+ * published with the site: brought up to the new site from the copy the folder already holds (a
+ * recycled folder's; a new folder holds none).
  */
 import { existsSync, linkSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-
-/** Hard-links each of `files` (site paths) from `siteDir` into `target`, making folders as needed. */
-export async function linkFiles(siteDir: string, files: Iterable<string>, target: string): Promise<void> {
-  const folders = new Set<string>();
-  let index = 0;
-  for (const path of files) {
-    index += 1;
-    const to = join(target, path);
-    const folder = dirname(to);
-    if (!folders.has(folder)) {
-      mkdirSync(folder, { recursive: true });
-      folders.add(folder);
-    }
-    linkSync(join(siteDir, path), to);
-    // Lets the build lock's timer run (see lock.ts) through a million links.
-    if (index % 5000 === 0) await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 /**
  * Brings a copy made for an earlier site (a recycled build's, see store.ts) up to `siteDir`: each

@@ -24,7 +24,7 @@ describe('faultMessage', () => {
     const message = faultMessage(errno('EACCES', 'EACCES: permission denied', join(root, 'www/.dist.builds/b1/site/x.html')), folders, 'finishing the build', 'dist');
     expect(message).toBe(
       `The build stopped while finishing the build: ${join(root, 'www/.dist.builds')} (the build store beside OUT_DIR): permission denied (EACCES).\n` +
-        'Give the user running the build write access to it (or set OUT_DIR to a folder on another disk), then build again. Nothing was published: dist/ is unchanged.',
+        'Give the user running the build write access to it, or set OUT_DIR to a folder on another disk, then build again. Nothing was published: dist/ is unchanged.',
     );
   });
 
