@@ -11,14 +11,14 @@ import { serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { preparedRecordsFile, prepareRecords, type PreparedRecords } from '../data/prepared.ts';
 import type { Problem } from '../data/problems.ts';
-import { isRecordFile, readRecordFile } from '../data/record-store.ts';
+import { isRecordFile, readRecordFile, recordChunks } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
 import type { Changes } from '../listing/changes-schema.ts';
 import { pageKeysOf, type PageKeys } from '../listing/page-keys.ts';
 import type { Addresses } from '../listing/serialise.ts';
 import { counted } from '../outputs/report.ts';
 import { NO_ROW_CHANGES, publishedRecords, rowChanges, type PublishedSite } from '../outputs/row-changes.ts';
-import { writeJsonPages } from '../outputs/json-pages.ts';
+import { writeJsonPages, type ListingChunks } from '../outputs/json-pages.ts';
 import { flaggedPages, pagesToRender, preparePages, renderedCount, type RenderSet } from '../publish/reuse.ts';
 import { shrinkRefusal } from '../publish/shrink-guard.ts';
 
@@ -72,9 +72,9 @@ type DataSide =
       phases: [string, number][];
     };
 
-/** What the thread does once the pages to render are known: the JSON pages, from these records. */
+/** What the thread does once the pages to render are known: the JSON pages, from the prepared records. */
 interface JsonPagesToWrite {
-  records: () => readonly CarModel[];
+  listing: ListingChunks;
   pages: number[];
 }
 
@@ -140,7 +140,8 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
   endPhase('page keys');
   return {
     side: { kind: 'ready', prepared, rows, keys, rendered: renderedCount(render), touched: [...touched], phases },
-    json: { records: recordsOnce, pages: flaggedPages(render.json) },
+    // Read again a chunk at a time: while Astro renders on the main thread, which holds the listing, this one holds a chunk.
+    json: { listing: { count: prepared.rows, chunks: () => recordChunks(prepared.recordsFile) }, pages: flaggedPages(render.json) },
   };
 }
 
@@ -203,6 +204,6 @@ export async function runDataSideWorker(input: DataSideInput, post: (message: Da
   const { side, json } = await prepareDataSide(input, (prepared) => post({ kind: 'records', prepared }));
   post(side);
   if (!json) return;
-  const hashes = await writeJsonPages(input.siteDir, json.records(), json.pages, input.addresses, (written) => post({ kind: 'json progress', written }));
+  const hashes = await writeJsonPages(input.siteDir, json.listing, json.pages, input.addresses, (written) => post({ kind: 'json progress', written }));
   post({ kind: 'json pages', hashes: [...hashes] });
 }

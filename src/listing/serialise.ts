@@ -85,10 +85,13 @@ export function serialiseRecord(record: CarModel, assetsUrl: string): string {
 
 /** The page envelope of page `page` of the listing: count, next, previous, results. */
 export function serialisePage(records: readonly CarModel[], page: number, addresses: Addresses): string {
-  const { next, previous } = neighbours(page, records.length);
+  return serialisePageOf(pageSlice(records, page), page, records.length, addresses);
+}
+
+/** The same envelope from the page's own records and the listing's size (for a listing read a chunk at a time). */
+export function serialisePageOf(pageRecords: readonly CarModel[], page: number, count: number, addresses: Addresses): string {
+  const { next, previous } = neighbours(page, count);
   const link = (target: number | null) => (target === null ? 'null' : jsonString(pageLink(addresses.baseUrl, target)));
-  const results = pageSlice(records, page)
-    .map((record) => serialiseRecord(record, addresses.assetsUrl))
-    .join(',');
-  return `{"count":${records.length},"next":${link(next)},"previous":${link(previous)},"results":[${results}]}`;
+  const results = pageRecords.map((record) => serialiseRecord(record, addresses.assetsUrl)).join(',');
+  return `{"count":${count},"next":${link(next)},"previous":${link(previous)},"results":[${results}]}`;
 }

@@ -9,21 +9,31 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { RecordChunks } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
+import { PAGE_SIZE } from '../listing/pagination.ts';
 import { pageFile } from '../listing/routes.ts';
-import { serialisePage, type Addresses } from '../listing/serialise.ts';
+import { serialisePageOf, type Addresses } from '../listing/serialise.ts';
 
 /** Pages written between two progress reports (and two turns of the event loop). */
 const REPORT_EVERY = 5000;
 
+/** The listing as the writer reads it: its size, and its records a chunk at a time, in order. */
+export interface ListingChunks {
+  count: number;
+  chunks: () => RecordChunks;
+}
+
 /**
- * Writes the JSON page file of each of `pages` into `siteDir`; returns each one's SHA-256 (hex),
- * by page number. Each is a new file: one already there is an error, never written through (it
- * may be a published file's other name; see reuse.ts, which removes a page it renders again).
+ * Writes the JSON page file of each of `pages` (ascending) into `siteDir`, reading the listing a
+ * chunk at a time (it never holds more than a chunk and a page: Astro holds the listing meanwhile);
+ * returns each page's SHA-256 (hex), by page number. Each is a new file: one already there is an
+ * error, never written through (it may be a published file's other name; see reuse.ts, which
+ * removes a page it renders again).
  */
 export async function writeJsonPages(
   siteDir: string,
-  records: readonly CarModel[],
+  listing: ListingChunks,
   pages: readonly number[],
   addresses: Addresses,
   onProgress: (written: number) => void = () => undefined,
@@ -31,14 +41,36 @@ export async function writeJsonPages(
   const hashes = new Map<number, string>();
   if (pages.length === 0) return hashes;
   mkdirSync(dirname(join(siteDir, pageFile(1))), { recursive: true });
-  for (const [index, page] of pages.entries()) {
-    const bytes = Buffer.from(serialisePage(records, page, addresses));
+  /** Records from position `start` on that a page still to write may need. */
+  let held: readonly CarModel[] = [];
+  let start = 0;
+  let next = 0;
+  const firstOf = (page: number) => (page - 1) * PAGE_SIZE;
+  for (const chunk of listing.chunks()) {
+    held = held.length === 0 ? chunk : [...held, ...chunk];
+    const end = start + held.length;
+    for (let page = pages[next]; page !== undefined && Math.min(firstOf(page) + PAGE_SIZE, listing.count) <= end; page = pages[next]) {
+      const first = firstOf(page);
+      if (first < start) throw new Error(`JSON pages must be written in ascending order (page ${page})`);
+      const bytes = Buffer.from(serialisePageOf(held.slice(first - start, Math.min(first + PAGE_SIZE, listing.count) - start), page, listing.count, addresses));
+      writeFileSync(join(siteDir, pageFile(page)), bytes, { flag: 'wx' });
+      hashes.set(page, createHash('sha256').update(bytes).digest('hex'));
+      next += 1;
+      if (next % REPORT_EVERY === 0) {
+        onProgress(next);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    const keepFrom = next < pages.length ? Math.min(firstOf(pages[next]!), end) : end;
+    held = held.slice(keepFrom - start);
+    start = keepFrom;
+  }
+  // An empty listing has one page, of no records.
+  for (; next < pages.length; next += 1) {
+    const page = pages[next]!;
+    const bytes = Buffer.from(serialisePageOf([], page, listing.count, addresses));
     writeFileSync(join(siteDir, pageFile(page)), bytes, { flag: 'wx' });
     hashes.set(page, createHash('sha256').update(bytes).digest('hex'));
-    if ((index + 1) % REPORT_EVERY === 0) {
-      onProgress(index + 1);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
   }
   onProgress(pages.length);
   return hashes;

@@ -1,0 +1,78 @@
+/**
+ * The API's page files written by the outputs stage (src/outputs/json-pages.ts): read a chunk at a
+ * time, whatever the chunks' size, each file is the serialiser's page to the byte, hashed as it is
+ * written; a file already there is never written through.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CarModel } from '../../src/data/schema.ts';
+import { pageCount } from '../../src/listing/pagination.ts';
+import { pageFile } from '../../src/listing/routes.ts';
+import { serialisePage } from '../../src/listing/serialise.ts';
+import { writeJsonPages } from '../../src/outputs/json-pages.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'json-pages-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const addresses = { baseUrl: 'https://cars.example.com', assetsUrl: 'https://img.example.com' };
+
+const model = (id: number): CarModel => ({
+  id,
+  combined_car_model: `Model ${id}`,
+  combined_car_model_unique_id: id,
+  min_seat: 2,
+  max_seat: 5,
+  min_engine_size: 1000,
+  max_engine_size: 2000,
+  min_price: 1000 + id,
+  max_price: 2000 + id,
+  has_operation_type_auto: true,
+  has_operation_type_hand: id % 2 === 0,
+  capture_combined_car_model_yearly_unique_id: id,
+  logo: id % 3 === 0 ? null : `logos/${id}.svg`,
+});
+
+function* chunksOf(records: readonly CarModel[], size: number) {
+  for (let start = 0; start < records.length; start += size) yield records.slice(start, start + size);
+}
+
+let run = 0;
+async function written(records: readonly CarModel[], pages: number[], chunkSize: number) {
+  const site = join(root, `site-${(run += 1)}`);
+  const hashes = await writeJsonPages(site, { count: records.length, chunks: () => chunksOf(records, chunkSize) }, pages, addresses);
+  return { site, hashes };
+}
+
+describe('writeJsonPages', () => {
+  const records = Array.from({ length: 237 }, (_, index) => model(index + 1));
+  const every = Array.from({ length: pageCount(records.length) }, (_, index) => index + 1);
+
+  for (const chunkSize of [10_000, 100, 7, 1]) {
+    it(`writes each page the serialiser's bytes, read ${chunkSize} record(s) at a time, and hashes them`, async () => {
+      for (const pages of [every, [1, 5, 24], [24], [2, 3]]) {
+        const { site, hashes } = await written(records, pages, chunkSize);
+        expect([...hashes.keys()]).toEqual(pages);
+        for (const page of pages) {
+          const bytes = readFileSync(join(site, pageFile(page)));
+          expect(bytes.toString('utf8')).toBe(serialisePage(records, page, addresses));
+          expect(hashes.get(page)).toBe(createHash('sha256').update(bytes).digest('hex'));
+        }
+      }
+    });
+  }
+
+  it('writes the one page of an empty listing', async () => {
+    const { site } = await written([], [1], 10);
+    expect(readFileSync(join(site, pageFile(1)), 'utf8')).toBe(serialisePage([], 1, addresses));
+  });
+
+  it('never writes through a file already there (it may be a published file)', async () => {
+    const site = join(root, 'taken');
+    mkdirSync(join(site, pageFile(2), '..'), { recursive: true });
+    writeFileSync(join(site, pageFile(2)), 'published');
+    await expect(writeJsonPages(site, { count: records.length, chunks: () => chunksOf(records, 50) }, [2], addresses)).rejects.toThrow(/EEXIST/);
+    expect(readFileSync(join(site, pageFile(2)), 'utf8')).toBe('published');
+  });
+});
