@@ -37,7 +37,8 @@ import { clearRenderFolders, moveRendered, renderFolderFor } from '../publish/re
 import { cachedHostFiles, writeFiles } from './host-files.ts';
 import { acquireBuildLock, type BuildLock } from '../publish/lock.ts';
 import { readRecord, writeRecord, type BuildRecord } from '../publish/record.ts';
-import { keptPages, pagesIn, type RenderSet } from '../publish/reuse.ts';
+import { flaggedPages, keptPages, pagesIn, type RenderSet } from '../publish/reuse.ts';
+import { startJsonPages, type JsonPagesRun } from '../outputs/json-pages.ts';
 import { filesIn, siteFilesOf } from '../publish/site-files.ts';
 import { killPoint } from '../publish/kill-points.ts';
 import { discardBuild, keptIsTrusted, linkSiteForHostFiles, newBuildFolder, notALink, publish, publishedBuild, pruneBuilds, recycledBuildFolder, storeDirOf, trustAgain, type BuildFolder } from '../publish/store.ts';
@@ -88,10 +89,6 @@ interface ReadyData {
   rendered: { json: number; html: number };
   /** Site paths of a recycled folder's pages removed or linked again before Astro rendered. */
   touched: ReadonlySet<string>;
-  /** The JSON pages the data thread writes while Astro renders the HTML pages: each one's SHA-256 by page number. */
-  jsonPages: Promise<Map<number, string>>;
-  /** How many of them are written so far. */
-  jsonWritten: () => number;
 }
 
 function readPublished(store: string, outDir: string): Published | undefined {
@@ -157,7 +154,7 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
     if (!prepared) throw new Error("the build's data thread ended without its records");
     for (const [name, seconds] of side.phases) clock.beside(name, seconds);
     linkOrCopy(prepared.recordsFile, recordsFile);
-    return { prepared, rows: side.rows, keys: side.keys, rendered: side.rendered, touched: new Set(side.touched), jsonPages: run.jsonPages, jsonWritten: run.jsonWritten };
+    return { prepared, rows: side.rows, keys: side.keys, rendered: side.rendered, touched: new Set(side.touched) };
   });
   // Awaited before the pages are rendered; if Astro fails before that, its error is the one to report.
   data.catch(() => undefined);
@@ -168,6 +165,8 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
 export interface Rendering {
   data: ReadyData;
   render: RenderSet;
+  /** The JSON pages, written on their own thread while Astro renders the HTML pages. */
+  jsonPages: JsonPagesRun;
   progress: NodeJS.Timeout;
 }
 
@@ -181,7 +180,14 @@ export async function awaitData(build: StartedBuild, logger: AstroIntegrationLog
   logger.info(
     `${build.config.dataFile}: ${counted(data.prepared.rows)} rows valid${reused}; rendering ${counted(data.rendered.json)} of ${counted(pages)} JSON and ${counted(data.rendered.html + 1)} of ${counted(pages)} HTML pages`,
   );
-  return { data, render, progress: reportPagesWritten(build.renderDir, data.jsonWritten, data.rendered) };
+  const jsonPages = startJsonPages({
+    siteDir: build.folder.siteDir,
+    recordsFile: build.recordsFile,
+    count: data.prepared.rows,
+    pages: flaggedPages(render.json),
+    addresses: { baseUrl: build.config.baseUrl, assetsUrl: build.config.assetsUrl },
+  });
+  return { data, render, jsonPages, progress: reportPagesWritten(build.renderDir, jsonPages.written, data.rendered) };
 }
 
 /** Links site path `name` from `fromSite` into `toSite`, if it is there. */
@@ -202,14 +208,14 @@ function bytesOf(dir: string, files: readonly string[]): number {
 }
 
 /** Step 3. */
-export async function finishBuild(build: StartedBuild, { data, render, progress }: Rendering): Promise<void> {
+export async function finishBuild(build: StartedBuild, { data, render, jsonPages, progress }: Rendering): Promise<void> {
   const { config, folder, published, clock } = build;
   const { prepared } = data;
   const site = folder.siteDir;
   const pages = pageCount(prepared.rows);
   clock.end('pages (Astro)');
-  // Written by the data thread while Astro rendered the HTML pages: usually done by now.
-  const jsonHashes = await data.jsonPages;
+  // Written on their own thread while Astro rendered the HTML pages: usually done by now.
+  const jsonHashes = await jsonPages.hashes;
   clearInterval(progress);
   clock.end('JSON pages');
   killPoint('pages rendered');

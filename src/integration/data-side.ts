@@ -11,15 +11,14 @@ import { serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { preparedRecordsFile, prepareRecords, type PreparedRecords } from '../data/prepared.ts';
 import type { Problem } from '../data/problems.ts';
-import { isRecordFile, readRecordFile, recordChunks } from '../data/record-store.ts';
+import { isRecordFile, readRecordFile } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
 import type { Changes } from '../listing/changes-schema.ts';
 import { pageKeysOf, type PageKeys } from '../listing/page-keys.ts';
 import type { Addresses } from '../listing/serialise.ts';
 import { counted } from '../outputs/report.ts';
 import { NO_ROW_CHANGES, publishedRecords, rowChanges, type PublishedSite } from '../outputs/row-changes.ts';
-import { writeJsonPages, type ListingChunks } from '../outputs/json-pages.ts';
-import { flaggedPages, pagesToRender, preparePages, renderedCount, type RenderSet } from '../publish/reuse.ts';
+import { pagesToRender, preparePages, renderedCount, type RenderSet } from '../publish/reuse.ts';
 import { shrinkRefusal } from '../publish/shrink-guard.ts';
 
 /** What the data side knows of the published build. */
@@ -45,7 +44,7 @@ export interface DataSideInput {
   published?: PublishedData;
   /** Where the pages to render are written for the pages' routes to read (see dataset.ts). */
   renderFile: string;
-  /** The build's own site folder, where the JSON pages to render are written (src/outputs/json-pages.ts). */
+  /** The build's own site folder, whose pages are made this build's here. */
   siteDir: string;
   /**
    * The build's folder as it starts: how many pages its site holds (those of the build before the
@@ -72,11 +71,6 @@ type DataSide =
       phases: [string, number][];
     };
 
-/** What the thread does once the pages to render are known: the JSON pages, from the prepared records. */
-interface JsonPagesToWrite {
-  listing: ListingChunks;
-  pages: number[];
-}
 
 /**
  * Rows added, removed and changed against the published site. Nothing to compare when the data
@@ -98,7 +92,7 @@ function compareRows(input: DataSideInput, prepared: PreparedRecords, records: (
 }
 
 /** Does the data side of a build; `onRecords` is told as soon as the records are prepared (the downloads can start). */
-async function prepareDataSide(input: DataSideInput, onRecords: (prepared: PreparedRecords) => void = () => undefined): Promise<{ side: DataSide; json?: JsonPagesToWrite }> {
+async function prepareDataSide(input: DataSideInput, onRecords: (prepared: PreparedRecords) => void = () => undefined): Promise<DataSide> {
   let phaseStarted = performance.now();
   const phases: [string, number][] = [];
   const endPhase = (name: string) => {
@@ -119,13 +113,13 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
     ...(published?.dataKey !== undefined && { since: published.dataKey }),
     trusted: input.trusted,
   });
-  if ('problems' in preparation) return { side: { kind: 'problems', problems: preparation.problems } };
+  if ('problems' in preparation) return { kind: 'problems', problems: preparation.problems };
   const { data: prepared } = preparation;
   onRecords(prepared);
   let records = preparation.records;
   const recordsOnce = () => (records ??= readRecordFile(prepared.recordsFile));
   const { rows, refusal, changedInPlace } = compareRows(input, prepared, recordsOnce);
-  if (refusal) return { side: { kind: 'refused', message: refusal } };
+  if (refusal) return { kind: 'refused', message: refusal };
   endPhase('validate');
 
   // Keys of the published build are a hint: taken only where they describe the same records (the
@@ -138,72 +132,41 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
   // Written last: the pages' routes read it, and Astro renders into the folder only after it.
   writeFileSync(input.renderFile, serialize(render));
   endPhase('page keys');
-  return {
-    side: { kind: 'ready', prepared, rows, keys, rendered: renderedCount(render), touched: [...touched], phases },
-    // Read again a chunk at a time: while Astro renders on the main thread, which holds the listing, this one holds a chunk.
-    json: { listing: { count: prepared.rows, chunks: () => recordChunks(prepared.recordsFile) }, pages: flaggedPages(render.json) },
-  };
+  return { kind: 'ready', prepared, rows, keys, rendered: renderedCount(render), touched: [...touched], phases };
 }
 
-/** A message of the worker thread: the records prepared, what it found, then the JSON pages written. */
-type DataSideMessage =
-  | { kind: 'records'; prepared: PreparedRecords }
-  | DataSide
-  | { kind: 'json progress'; written: number }
-  | { kind: 'json pages'; hashes: [number, string][] };
+/** A message of the worker thread: the records prepared, then what it found. */
+type DataSideMessage = { kind: 'records'; prepared: PreparedRecords } | DataSide;
 
 export interface DataSideRun {
   /** The preparation, once its records are written (undefined if the data is bad or the thread failed first). */
   records: Promise<PreparedRecords | undefined>;
-  /** What the data side found: settled before the JSON pages are written (Astro renders meanwhile). */
+  /** What the data side found; settled once the worker thread has ended (its memory is free again). */
   result: Promise<DataSide>;
-  /** The JSON pages the data side wrote, each one's SHA-256 by page number, once all are written. */
-  jsonPages: Promise<Map<number, string>>;
-  /** How many JSON pages are written so far. */
-  jsonWritten: () => number;
 }
 
 /** Starts `prepareDataSide` on a worker thread. */
 export function startDataSide(input: DataSideInput): DataSideRun {
   const worker = new Worker(new URL('./data-side-worker.ts', import.meta.url), { workerData: input });
-  let found: (side: DataSide) => void = () => undefined;
+  let found: DataSide | undefined;
   let recordsPrepared: (prepared: PreparedRecords | undefined) => void = () => undefined;
-  let jsonWritten = 0;
-  let pagesWritten: (hashes: Map<number, string>) => void = () => undefined;
   const records = new Promise<PreparedRecords | undefined>((done) => (recordsPrepared = done));
-  let failed: (error: Error) => void = () => undefined;
   const result = new Promise<DataSide>((done, fail) => {
-    found = done;
-    failed = fail;
-  });
-  const jsonPages = new Promise<Map<number, string>>((done, fail) => {
-    pagesWritten = done;
-    const failBoth = (error: Error) => {
-      failed(error);
-      fail(error);
-    };
-    worker.once('error', failBoth);
+    worker.on('message', (message: DataSideMessage) => {
+      if (message.kind === 'records') recordsPrepared(message.prepared);
+      else found = message;
+    });
+    worker.once('error', fail);
     worker.once('exit', (code) => {
       recordsPrepared(undefined);
-      failBoth(new Error(`the build's data thread stopped (exit code ${code}) before it was done`));
+      if (found) done(found);
+      else fail(new Error(`the build's data thread stopped (exit code ${code}) before it was done`));
     });
   });
-  // Awaited only once the data is ready; a thread that stopped earlier is reported through `result`.
-  jsonPages.catch(() => undefined);
-  worker.on('message', (message: DataSideMessage) => {
-    if (message.kind === 'records') recordsPrepared(message.prepared);
-    else if (message.kind === 'json progress') jsonWritten = message.written;
-    else if (message.kind === 'json pages') pagesWritten(new Map(message.hashes));
-    else found(message);
-  });
-  return { records, result, jsonPages, jsonWritten: () => jsonWritten };
+  return { records, result };
 }
 
-/** The worker thread's side of `startDataSide`: what it found, then (where the data is ready) the JSON pages. */
+/** The worker thread's side of `startDataSide`. */
 export async function runDataSideWorker(input: DataSideInput, post: (message: DataSideMessage) => void): Promise<void> {
-  const { side, json } = await prepareDataSide(input, (prepared) => post({ kind: 'records', prepared }));
-  post(side);
-  if (!json) return;
-  const hashes = await writeJsonPages(input.siteDir, json.listing, json.pages, input.addresses, (written) => post({ kind: 'json progress', written }));
-  post({ kind: 'json pages', hashes: [...hashes] });
+  post(await prepareDataSide(input, (prepared) => post({ kind: 'records', prepared })));
 }

@@ -1,12 +1,15 @@
 /**
  * The API's page files, written straight from the one serialiser. They are pure bytes of the
  * records (an envelope per page), so they need nothing of Astro's page pipeline: the build writes
- * them on its data thread while Astro renders the HTML pages on the main one, only the pages whose
- * bytes changed (see src/publish/reuse.ts), each hashed as it is written for the manifest.
+ * them on a worker thread of their own while Astro renders the HTML pages on the main one, only the
+ * pages whose bytes changed (see src/publish/reuse.ts), each hashed as it is written for the
+ * manifest. The thread starts once the data side's has ended, and reads the records a chunk at a
+ * time: Astro holds the listing meanwhile, and the build's peak memory is not two listings.
  * `npm run dev` answers the same paths from the same serialiser through the one request handler
  * (src/serve/dev-server.ts).
  */
 import { createHash } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { RecordChunks } from '../data/record-store.ts';
@@ -74,4 +77,39 @@ export async function writeJsonPages(
   }
   onProgress(pages.length);
   return hashes;
+}
+
+/** What the JSON pages' thread is given: plain data. */
+export interface JsonPagesInput {
+  siteDir: string;
+  /** The prepared records (src/data/record-store.ts), read a chunk at a time. */
+  recordsFile: string;
+  count: number;
+  /** The pages to write, ascending. */
+  pages: number[];
+  addresses: Addresses;
+}
+
+export interface JsonPagesRun {
+  /** Each written page's SHA-256 by page number, once all are written. */
+  hashes: Promise<Map<number, string>>;
+  /** How many are written so far. */
+  written: () => number;
+}
+
+/** Starts `writeJsonPages` on a worker thread of its own. */
+export function startJsonPages(input: JsonPagesInput): JsonPagesRun {
+  const worker = new Worker(new URL('./json-pages-worker.ts', import.meta.url), { workerData: input });
+  let written = 0;
+  const hashes = new Promise<Map<number, string>>((done, fail) => {
+    worker.on('message', (message: { written: number } | { hashes: [number, string][] }) => {
+      if ('written' in message) written = message.written;
+      else done(new Map(message.hashes));
+    });
+    worker.once('error', fail);
+    worker.once('exit', (code) => fail(new Error(`the JSON pages' thread stopped (exit code ${code}) before it was done`)));
+  });
+  // Awaited when the build finishes; a failure is that step's to report.
+  hashes.catch(() => undefined);
+  return { hashes, written: () => written };
 }
