@@ -16,7 +16,7 @@ import type { CarModel } from '../data/schema.ts';
 import type { Changes } from '../listing/changes-schema.ts';
 import { pageKeysOf, type PageKeys } from '../listing/page-keys.ts';
 import type { Addresses } from '../listing/serialise.ts';
-import { counted } from '../outputs/report.ts';
+import { counted } from '../listing/format.ts';
 import { NO_ROW_CHANGES, publishedRecords, rowChanges, type PublishedSite } from '../outputs/row-changes.ts';
 import { pagesToRender, preparePages, renderedCount, type RenderSet } from '../publish/reuse.ts';
 import { shrinkRefusal } from '../publish/shrink-guard.ts';

@@ -8,7 +8,7 @@ import type { ViteDevServer } from 'vite';
 import type { Config } from '../config.ts';
 import { prepareData, type PreparedData } from '../outputs/prepared-downloads.ts';
 import { formatReport } from '../data/problems.ts';
-import { counted } from '../outputs/report.ts';
+import { counted } from '../listing/format.ts';
 import { serveListingInDev } from '../serve/dev-server.ts';
 import { resolve } from 'node:path';
 import { RESOLVED_VIRTUAL_ID, type DatasetState } from './virtual-module.ts';

@@ -6,10 +6,11 @@
  * own hash (a damaged copy is said and generated again).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { checkedJson, damagedCacheLine, readCheckedJson } from '../data/checked-files.ts';
+import { replaceAside } from '../publish/replace-aside.ts';
 import { hostFiles, type HostFile, type HostInput } from '../serve/hosts/index.ts';
 
 const CACHE_FILE = 'host-files.json';
@@ -35,8 +36,7 @@ export async function cachedHostFiles(store: string, { fingerprint, input, deplo
     if (cached?.key === key) return cached.files;
   }
   const files = await hostFiles(input, deployDir);
-  writeFileSync(`${file}.${process.pid}.tmp`, checkedJson({ key, files }));
-  renameSync(`${file}.${process.pid}.tmp`, file);
+  replaceAside(file, (aside) => writeFileSync(aside, checkedJson({ key, files })));
   return files;
 }
 

@@ -4,6 +4,9 @@
  */
 
 const integerFormat = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
+
+/** A count as the project writes it for people, in pages and in messages: `100,000`. */
+export const counted = (count: number): string => count.toLocaleString('en');
 const moneyFormat = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** `5–7`, or `5` when both ends are equal. */

@@ -4,6 +4,7 @@
  * and every other published file whose bytes changed or that is gone: sitemaps, OpenAPI, schemas,
  * error pages, downloads), published as `changes.json` for a CDN purge or a mirror.
  */
+import { counted } from '../listing/format.ts';
 import type { Changes } from '../listing/changes-schema.ts';
 import { htmlPageFile, htmlPagePath, LISTING_PATH, pageFile, pagePath } from '../listing/routes.ts';
 import { DOWNLOADS } from './downloads.ts';
@@ -83,6 +84,5 @@ export function changesJson({ previousDataSha256, dataSha256, rows, urls }: Chan
 export function summariseChanges(changes: ReturnType<typeof changesOf>): string {
   const { added, removed, changed } = changes.rows;
   const downloads = changes.downloads.length > 0 ? changes.downloads.join(', ') : 'none';
-  const count = (value: number) => value.toLocaleString('en');
-  return `+${count(added.length)} −${count(removed.length)} ~${count(changed.length)} rows; ${count(changes.pages.json)} JSON and ${count(changes.pages.html)} HTML pages; downloads ${downloads}`;
+  return `+${counted(added.length)} −${counted(removed.length)} ~${counted(changed.length)} rows; ${counted(changes.pages.json)} JSON and ${counted(changes.pages.html)} HTML pages; downloads ${downloads}`;
 }

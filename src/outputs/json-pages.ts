@@ -12,14 +12,13 @@ import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { turnEvery } from '../data/event-loop.ts';
 import type { RecordChunks } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
 import { PAGE_SIZE } from '../listing/pagination.ts';
 import { pageFile } from '../listing/routes.ts';
 import { serialisePageOf, type Addresses } from '../listing/serialise.ts';
 
-/** Pages written between two progress reports (and two turns of the event loop). */
-const REPORT_EVERY = 5000;
 
 /** The listing as the writer reads it: its size, and its records a chunk at a time, in order. */
 export interface ListingChunks {
@@ -59,10 +58,8 @@ export async function writeJsonPages(
       writeFileSync(join(siteDir, pageFile(page)), bytes, { flag: 'wx' });
       hashes.set(page, createHash('sha256').update(bytes).digest('hex'));
       next += 1;
-      if (next % REPORT_EVERY === 0) {
-        onProgress(next);
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      if (next % 1000 === 0) onProgress(next);
+      await turnEvery(next);
     }
     const keepFrom = next < pages.length ? Math.min(firstOf(pages[next]!), end) : end;
     held = held.slice(keepFrom - start);

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { pageCount } from '../listing/pagination.ts';
+import { counted } from '../listing/format.ts';
 import { htmlPagePath } from '../listing/routes.ts';
 
 const buildReportSchema = z.object({
@@ -99,9 +100,9 @@ export function formatBuildReport(report: BuildReport): string {
   return [
     '',
     `Built ${report.outDir}/`,
-    `  rows          ${report.rows.toLocaleString('en')}${report.dataValidated ? '' : ' (data unchanged since an earlier build: not validated again)'}`,
-    `  pages         ${report.pages.json.toLocaleString('en')} JSON + ${report.pages.html.toLocaleString('en')} HTML`,
-    `  files         ${report.files.toLocaleString('en')} (${report.unchangedFiles.toLocaleString('en')} unchanged, keeping their published time)`,
+    `  rows          ${counted(report.rows)}${report.dataValidated ? '' : ' (data unchanged since an earlier build: not validated again)'}`,
+    `  pages         ${counted(report.pages.json)} JSON + ${counted(report.pages.html)} HTML`,
+    `  files         ${counted(report.files)} (${counted(report.unchangedFiles)} unchanged, keeping their published time)`,
     `  bytes         ${(report.bytes / 1_048_576).toFixed(1)} MiB`,
     `  time          ${seconds(report.seconds)}${phases ? ` (${phases})` : ''}`,
     `  peak memory   ${(report.peakMemoryBytes / 1_048_576).toFixed(0)} MiB`,
@@ -117,8 +118,6 @@ const countEntries = (dir: string) => {
   }
 };
 
-/** A count as the build's messages write it: `100,000`. */
-export const counted = (count: number) => count.toLocaleString('en');
 
 /** Every few seconds, how many of the JSON pages are written (`jsonWritten`) and how many HTML pages Astro has written into `renderDir`. */
 export function reportPagesWritten(renderDir: string, jsonWritten: () => number, rendering: { json: number; html: number }, everyMs = 5000): NodeJS.Timeout {

@@ -5,8 +5,10 @@
  * every other file is newer than the one it replaces: a download taken from an older preparation
  * (going back to earlier data) is copied, so that it gets a time of its own.
  */
-import { closeSync, copyFileSync, linkSync, openSync, readFileSync, readSync, renameSync, statSync, unlinkSync, utimesSync, type BigIntStats } from 'node:fs';
+import { closeSync, copyFileSync, linkSync, openSync, readFileSync, readSync, statSync, utimesSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
+import { turnEvery } from '../data/event-loop.ts';
+import { replaceAside } from './replace-aside.ts';
 
 const statOrUndefined = (path: string): BigIntStats | undefined => {
   try {
@@ -38,7 +40,7 @@ export async function keepUnchangedFiles(
   const changed = new Set<string>();
   let kept = 0;
   for (const [index, path] of files.entries()) {
-    if (index % 5000 === 4999) await new Promise((resolve) => setImmediate(resolve));
+    await turnEvery(index + 1);
     if (linked.has(path)) {
       kept += 1;
       continue;
@@ -65,9 +67,7 @@ export async function keepUnchangedFiles(
 
 /** Makes `file` the published file: a link renamed over it. */
 function replaceWithLink(published: string, file: string): void {
-  const next = `${file}.link.tmp`;
-  linkSync(published, next);
-  renameSync(next, file);
+  replaceAside(file, (aside) => linkSync(published, aside));
 }
 
 /**
@@ -75,10 +75,7 @@ function replaceWithLink(published: string, file: string): void {
  * linked from its preparation, and a time set on it would be set on every other name it has.
  */
 function makeNewer(file: string, replaced: BigIntStats): void {
-  const copy = `${file}.copy.tmp`;
-  copyFileSync(file, copy);
-  unlinkSync(file);
-  renameSync(copy, file);
+  replaceAside(file, (aside) => copyFileSync(file, aside));
   // A clock behind the replaced file's time: past it by whole milliseconds. Node sets times as
   // float seconds, which land a few hundred nanoseconds off, so the result is read back.
   for (let step = 1; statSync(file, { bigint: true }).mtimeNs <= replaced.mtimeNs; step += 1) {

@@ -6,6 +6,7 @@
  */
 import { existsSync, linkSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { turnEvery } from '../data/event-loop.ts';
 
 /**
  * Brings a copy made for an earlier site (a recycled build's, see store.ts) up to `siteDir`: each
@@ -35,6 +36,6 @@ export async function refreshCopy(siteDir: string, paths: Iterable<string>, targ
       linkSync(join(siteDir, path), to);
     }
     count += 1;
-    if (count % 5000 === 0) await new Promise((resolve) => setImmediate(resolve));
+    await turnEvery(count);
   }
 }

@@ -3,11 +3,12 @@
  * published with it in the same rename (see store.ts). It is written before publication, complete
  * or not at all (written aside, then renamed), and never changed afterwards.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { damagedCacheLine, withHash, withoutHash } from '../data/checked-files.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
+import { replaceAside } from './replace-aside.ts';
 import type { RenderSet } from './reuse.ts';
 
 const BUILD_RECORD_FILE = 'build-record.v8';
@@ -56,6 +57,5 @@ export function readRecord(buildDir: string): BuildRecord | undefined {
 
 export function writeRecord(buildDir: string, record: Omit<BuildRecord, 'version'>): void {
   const file = join(buildDir, BUILD_RECORD_FILE);
-  writeFileSync(`${file}.tmp`, withHash(serialize({ version: VERSION, ...record })));
-  renameSync(`${file}.tmp`, file);
+  replaceAside(file, (aside) => writeFileSync(aside, withHash(serialize({ version: VERSION, ...record }))));
 }

@@ -8,6 +8,7 @@
  */
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { turnEvery } from '../data/event-loop.ts';
 
 const RENDERING = 'rendering';
 
@@ -49,8 +50,7 @@ export async function moveRendered(renderDir: string, siteDir: string): Promise<
     rmSync(to, { force: true });
     copyFileSync(join(renderDir, path), to);
     moved.push(path);
-    // Lets the build lock's timer run (see lock.ts) through many pages.
-    if (moved.length % 5000 === 0) await new Promise((resolve) => setImmediate(resolve));
+    await turnEvery(moved.length);
   }
   rmSync(renderDir, { recursive: true, force: true });
   return moved;

@@ -8,6 +8,7 @@
  */
 import { existsSync, linkSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { turnEvery } from '../data/event-loop.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
 import { htmlPageFile, pageFile } from '../listing/routes.ts';
 
@@ -117,7 +118,7 @@ export async function preparePages(siteDir: string, render: RenderSet, published
       const stale = rendered === undefined || index >= rendered.length || rendered[index] === 1 || index >= oldPages;
       if (stale) relink(path, index < oldPages);
     }
-    if (index % 5000 === 4999) await new Promise((resolve) => setImmediate(resolve));
+    await turnEvery(index + 1);
   }
   return touched;
 }

@@ -1,4 +1,5 @@
 /** The guard against publishing a truncated export: too many published rows gone stops a build. */
+import { counted } from '../listing/format.ts';
 import type { RowComparison } from '../outputs/row-changes.ts';
 
 /** More than this share of the published rows gone stops a build unless ALLOW_SHRINK=1. */
@@ -11,7 +12,7 @@ export function shrinkRefusal({ rows, published }: RowComparison, outDir: string
   if (removed / published <= SHRINK_LIMIT) return undefined;
   const share = ((removed / published) * 100).toFixed(0);
   return (
-    `This build would remove ${removed.toLocaleString('en')} of the ${published.toLocaleString('en')} published rows (${share} %), ` +
+    `This build would remove ${counted(removed)} of the ${counted(published)} published rows (${share} %), ` +
     `more than ${SHRINK_LIMIT * 100} %: is the export cut short? Nothing was built; ${outDir}/ is unchanged. ` +
     'If those rows are really gone, build again with ALLOW_SHRINK=1.'
   );

@@ -20,6 +20,7 @@ import { spawn } from 'node:child_process';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { filesIn, PAGE_FOLDERS } from './site-files.ts';
 import { killPoint } from './kill-points.ts';
+import { replaceAside } from './replace-aside.ts';
 
 const CURRENT = 'current';
 /** The build published before the current one: kept, so that a reader or an upload going through `dist/` at the moment of a publication finishes. */
@@ -132,9 +133,7 @@ export function publishedBuild(store: string, outDir: string): BuildFolder | und
 
 /** Points `link` at `target` atomically: a new link renamed over the old one. */
 function pointAt(link: string, target: string): void {
-  const next = `${link}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`;
-  symlinkSync(target, next);
-  renameSync(next, link);
+  replaceAside(link, (aside) => symlinkSync(target, aside));
 }
 
 /**

@@ -3,7 +3,7 @@
  * the whole listing from the compact index, with the criteria kept in the URL so a search can be
  * shared and reloaded. Results are written with textContent only: names are data, never markup.
  */
-import { formatEngineRange, formatPriceRange, formatRange, formatTransmissions, initialOf, splitName } from '../listing/format.ts';
+import { counted, formatEngineRange, formatPriceRange, formatRange, formatTransmissions, initialOf, splitName } from '../listing/format.ts';
 import { htmlPagePath, PUBLISHED } from '../listing/routes.ts';
 import {
   AUTO,
@@ -103,7 +103,7 @@ function setUpSearch(): void {
     body.append(...next.map((entry) => rowFor(entry, loaded)));
     shown += next.length;
     showMore.hidden = shown >= matches.length;
-    showMore.textContent = `Show more (${(matches.length - shown).toLocaleString('en')} left)`;
+    showMore.textContent = `Show more (${counted(matches.length - shown)} left)`;
   };
 
   const criteriaFromForm = (): Criteria => {
@@ -150,8 +150,8 @@ function setUpSearch(): void {
       matches.length === 0
         ? 'No models match this search. Try fewer filters or another name.'
         : onlySorted
-          ? `All ${matches.length.toLocaleString('en')} models.${order}`
-          : `${matches.length.toLocaleString('en')} ${matches.length === 1 ? 'model matches' : 'models match'} this search.${order}`;
+          ? `All ${counted(matches.length)} models.${order}`
+          : `${counted(matches.length)} ${matches.length === 1 ? 'model matches' : 'models match'} this search.${order}`;
   };
 
   let timer: ReturnType<typeof setTimeout> | undefined;
