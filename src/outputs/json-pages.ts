@@ -96,6 +96,8 @@ export interface JsonPagesRun {
 
 /** Starts `writeJsonPages` on a worker thread of its own. */
 export function startJsonPages(input: JsonPagesInput): JsonPagesRun {
+  // No page to write (a rebuild where no row changed): no thread to start.
+  if (input.pages.length === 0) return { hashes: Promise.resolve(new Map()), written: () => 0 };
   const worker = new Worker(new URL('./json-pages-worker.ts', import.meta.url), { workerData: input });
   let written = 0;
   const hashes = new Promise<Map<number, string>>((done, fail) => {
