@@ -68,10 +68,11 @@ export function withoutHash(file: Buffer): Buffer | undefined {
 export const checkedJson = (value: unknown): Buffer => withHash(Buffer.from(JSON.stringify(value)));
 
 /**
- * The value of a `checkedJson` file, if it is there, still has its hash and fits `schema`; else
- * undefined (`damaged` is told when a file is there but not whole).
+ * What `decode` makes of the bytes a `withHash` file wrapped, if the file is there, still has its
+ * hash and `decode` accepts it (undefined: it does not); else undefined (`damaged` is told when a
+ * file is there but not whole).
  */
-export function readCheckedJson<T>(path: string, schema: z.ZodType<T>, damaged?: (path: string) => void): T | undefined {
+export function readChecked<T>(path: string, decode: (body: Buffer) => T | undefined, damaged?: (path: string) => void): T | undefined {
   let file: Buffer;
   try {
     file = readFileSync(path);
@@ -79,10 +80,17 @@ export function readCheckedJson<T>(path: string, schema: z.ZodType<T>, damaged?:
     return undefined;
   }
   const body = withoutHash(file);
-  const parsed = body && schema.safeParse(safeJson(body.toString('utf8')));
-  if (parsed?.success) return parsed.data;
-  damaged?.(path);
-  return undefined;
+  const value = body && decode(body);
+  if (value === undefined) damaged?.(path);
+  return value;
+}
+
+/** The value of a `checkedJson` file that fits `schema` (see `readChecked`). */
+export function readCheckedJson<T>(path: string, schema: z.ZodType<T>, damaged?: (path: string) => void): T | undefined {
+  return readChecked(path, (body) => {
+    const parsed = schema.safeParse(safeJson(body.toString('utf8')));
+    return parsed.success ? parsed.data : undefined;
+  }, damaged);
 }
 
 const safeJson = (text: string): unknown => {

@@ -18,7 +18,14 @@ export function pageNumbers(count: number): number[] {
 
 /** The records page `page` holds, in listing order. */
 export function pageSlice<T>(records: readonly T[], page: number): T[] {
-  return records.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  const { first, end } = pageRange(page, records.length);
+  return records.slice(first, end);
+}
+
+/** The positions (0-based, in listing order) page `page` of a listing of `count` holds: `first` up to, not including, `end`. */
+export function pageRange(page: number, count: number): { first: number; end: number } {
+  const first = (page - 1) * PAGE_SIZE;
+  return { first, end: Math.max(first, Math.min(first + PAGE_SIZE, count)) };
 }
 
 /** The page that holds the record at `position` (0-based, in listing order). */

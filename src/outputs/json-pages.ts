@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { turnEvery } from '../data/event-loop.ts';
 import type { RecordChunks } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
-import { PAGE_SIZE } from '../listing/pagination.ts';
+import { pageRange } from '../listing/pagination.ts';
 import { pageFile } from '../listing/routes.ts';
 import { serialisePageOf, type Addresses } from '../listing/serialise.ts';
 
@@ -43,35 +43,32 @@ export async function writeJsonPages(
   const hashes = new Map<number, string>();
   if (pages.length === 0) return hashes;
   mkdirSync(dirname(join(siteDir, pageFile(1))), { recursive: true });
+  const write = (page: number, pageRecords: readonly CarModel[]) => {
+    const bytes = Buffer.from(serialisePageOf(pageRecords, page, listing.count, addresses));
+    writeFileSync(join(siteDir, pageFile(page)), bytes, { flag: 'wx' });
+    hashes.set(page, createHash('sha256').update(bytes).digest('hex'));
+  };
   /** Records from position `start` on that a page still to write may need. */
   let held: readonly CarModel[] = [];
   let start = 0;
   let next = 0;
-  const firstOf = (page: number) => (page - 1) * PAGE_SIZE;
   for (const chunk of listing.chunks()) {
     held = held.length === 0 ? chunk : [...held, ...chunk];
-    const end = start + held.length;
-    for (let page = pages[next]; page !== undefined && Math.min(firstOf(page) + PAGE_SIZE, listing.count) <= end; page = pages[next]) {
-      const first = firstOf(page);
+    const heldEnd = start + held.length;
+    for (let page = pages[next]; page !== undefined && pageRange(page, listing.count).end <= heldEnd; page = pages[next]) {
+      const { first, end } = pageRange(page, listing.count);
       if (first < start) throw new Error(`JSON pages must be written in ascending order (page ${page})`);
-      const bytes = Buffer.from(serialisePageOf(held.slice(first - start, Math.min(first + PAGE_SIZE, listing.count) - start), page, listing.count, addresses));
-      writeFileSync(join(siteDir, pageFile(page)), bytes, { flag: 'wx' });
-      hashes.set(page, createHash('sha256').update(bytes).digest('hex'));
+      write(page, held.slice(first - start, end - start));
       next += 1;
       if (next % 1000 === 0) onProgress(next);
       await turnEvery(next);
     }
-    const keepFrom = next < pages.length ? Math.min(firstOf(pages[next]!), end) : end;
+    const keepFrom = next < pages.length ? Math.min(pageRange(pages[next]!, listing.count).first, heldEnd) : heldEnd;
     held = held.slice(keepFrom - start);
     start = keepFrom;
   }
   // An empty listing has one page, of no records.
-  for (; next < pages.length; next += 1) {
-    const page = pages[next]!;
-    const bytes = Buffer.from(serialisePageOf([], page, listing.count, addresses));
-    writeFileSync(join(siteDir, pageFile(page)), bytes, { flag: 'wx' });
-    hashes.set(page, createHash('sha256').update(bytes).digest('hex'));
-  }
+  for (; next < pages.length; next += 1) write(pages[next]!, []);
   onProgress(pages.length);
   return hashes;
 }

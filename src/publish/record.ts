@@ -3,10 +3,10 @@
  * published with it in the same rename (see store.ts). It is written before publication, complete
  * or not at all (written aside, then renamed), and never changed afterwards.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { damagedCacheLine, withHash, withoutHash } from '../data/checked-files.ts';
+import { damagedCacheLine, readChecked, withHash } from '../data/checked-files.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
 import { replaceAside } from './replace-aside.ts';
 import type { RenderSet } from './reuse.ts';
@@ -36,23 +36,20 @@ export interface BuildRecord {
  */
 export function readRecord(buildDir: string): BuildRecord | undefined {
   const file = join(buildDir, BUILD_RECORD_FILE);
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch {
-    return undefined;
-  }
-  const body = withoutHash(bytes);
-  if (!body) {
-    console.error(damagedCacheLine(file));
-    return undefined;
-  }
-  try {
-    const record = deserialize(body) as Partial<BuildRecord>;
-    return record.version === VERSION ? (record as BuildRecord) : undefined;
-  } catch {
-    return undefined;
-  }
+  // A record of another version is no record, and not damaged: it is a build of other code.
+  let otherVersion = false;
+  const record = readChecked(
+    file,
+    (body) => {
+      const value = deserialize(body) as Partial<BuildRecord>;
+      otherVersion = value.version !== VERSION;
+      return otherVersion ? undefined : (value as BuildRecord);
+    },
+    (path) => {
+      if (!otherVersion) console.error(damagedCacheLine(path));
+    },
+  );
+  return record;
 }
 
 export function writeRecord(buildDir: string, record: Omit<BuildRecord, 'version'>): void {

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { storeDirOf } from '../../src/publish/store.ts';
 import { VERCEL_OUTPUT_DIR } from '../../src/serve/hosts/vercel.ts';
 import { mountTmpfs, type Mount } from '../support/mounts.ts';
-import { foldersIn, projectCopy, projectRoot, publishedTree, renderedPages, runBuild, tempDir, treeHashes } from '../support/site.ts';
+import { foldersIn, projectCopy, projectRoot, publishedState, publishedTree, renderedPages, runBuild, tempDir, treeHashes } from '../support/site.ts';
 
 const workspace = tempDir('file-systems');
 const mounts: Mount[] = [];
@@ -46,15 +46,6 @@ function expectCleanBuildOf(site: string, dataFile: string, root = projectRoot):
   rmSync(`${clean}-deploy`, { recursive: true, force: true });
 }
 
-/** Every published file's bytes, inode and time: what must not change when a build fails. */
-function publishedState(site: string): Record<string, string> {
-  const state: Record<string, string> = {};
-  for (const [path, hash] of Object.entries(treeHashes(site))) {
-    const stats = statSync(join(site, path), { bigint: true });
-    state[path] = `${hash} ${stats.ino} ${stats.mtimeNs}`;
-  }
-  return state;
-}
 
 /** What a maintainer must see of a fault: one message, no stack trace, exit code 1. */
 function expectFaultMessage(result: ReturnType<typeof runBuild>, site: string, cause: RegExp): string {

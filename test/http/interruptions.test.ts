@@ -8,13 +8,13 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanEnvironment } from '../../scripts/lib/servers.ts';
 import { storeDirOf } from '../../src/publish/store.ts';
-import { ASTRO_BUILD, foldersIn, projectRoot, publishedTree, runBuild, tempDir, treeHashes } from '../support/site.ts';
+import { ASTRO_BUILD, foldersIn, projectRoot, publishedState, publishedTree, runBuild, tempDir } from '../support/site.ts';
 
 const workspace = tempDir('interruptions');
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
@@ -46,15 +46,6 @@ function sitePublished(site: string): { tree: Record<string, string>; folders: s
 
 const manifestSha = (site: string) => (JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8')) as { data: { sha256: string } }).data.sha256;
 
-/** Every published file's bytes, inode and time. */
-function publishedState(site: string): Record<string, string> {
-  const state: Record<string, string> = {};
-  for (const [path, hash] of Object.entries(treeHashes(site))) {
-    const stats = statSync(join(site, path), { bigint: true });
-    state[path] = `${hash} ${stats.ino} ${stats.mtimeNs}`;
-  }
-  return state;
-}
 
 /** A running build (as `npm run build` runs it), in its own process group as a terminal's foreground job is. */
 function startBuild(dataFile: string, site: string) {

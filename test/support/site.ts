@@ -1,7 +1,7 @@
 /** Test helpers: fixtures, the real build and check-data scripts, and tree hashes. */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect } from 'vitest';
 import { cleanEnvironment, projectRoot } from '../../scripts/lib/servers.ts';
@@ -85,3 +85,13 @@ export const renderedPages = (log: string): { json: number; html: number } => {
   const [, json, html] = /rendering ([\d,]+) of [\d,]+ JSON and ([\d,]+) of [\d,]+ HTML pages/.exec(log) ?? [];
   return { json: Number(json), html: Number(html) };
 };
+
+/** Every published file's bytes, inode and time: what must not change when a build fails or is stopped. */
+export function publishedState(site: string): Record<string, string> {
+  const state: Record<string, string> = {};
+  for (const [path, hash] of Object.entries(treeHashes(site))) {
+    const stats = statSync(join(site, path), { bigint: true });
+    state[path] = `${hash} ${stats.ino} ${stats.mtimeNs}`;
+  }
+  return state;
+}
