@@ -22,6 +22,8 @@ const UPDATE_MS = 30_000;
 /** A takeover in progress takes milliseconds; one this old was left by a process that died in it. */
 const TAKEOVER_STALE_MS = 10_000;
 const WAIT_STEP_MS = 250;
+/** A lock seen this long without its owner's record is a dead build's (see acquireBuildLock). */
+const OWNERLESS_MS = 5_000;
 
 interface Owner {
   pid: number;
@@ -67,7 +69,7 @@ function lockInode(store: string): number | undefined {
  * dead; only the one holding the takeover folder (made atomically) checks again and moves it, so a
  * lock taken meanwhile by the other (a new folder, another inode) is never moved.
  */
-function takeOverDeadLock(store: string): boolean {
+function takeOverDeadLock(store: string, ownerless?: { inode: number | undefined }): boolean {
   const takeover = join(store, `${LOCK}.takeover`);
   try {
     mkdirSync(takeover);
@@ -82,7 +84,8 @@ function takeOverDeadLock(store: string): boolean {
   }
   try {
     const owner = readOwner(store);
-    if (owner === undefined || owner.host !== hostname() || isRunning(owner.pid) || lockInode(store) !== owner.lock) return false;
+    const dead = owner === undefined ? ownerless?.inode === lockInode(store) : owner.host === hostname() && !isRunning(owner.pid) && lockInode(store) === owner.lock;
+    if (!dead) return false;
     // The dead owner's record goes first: its lock's inode may be reused by the next lock, which a
     // later waiter must not take for the dead one.
     rmSync(join(store, OWNER), { force: true });
@@ -109,6 +112,7 @@ export async function acquireBuildLock(store: string, onWait: (message: string) 
   mkdirSync(store, { recursive: true });
   let lost = false;
   let told = false;
+  let ownerless: { inode: number | undefined; since: number } | undefined;
   for (;;) {
     try {
       const release = await lockfile.lock(store, {
@@ -137,7 +141,12 @@ export async function acquireBuildLock(store: string, onWait: (message: string) 
       if (code === 'ENOENT') continue;
       if (code !== 'ELOCKED') throw error;
       const owner = readOwner(store);
-      if (takeOverDeadLock(store)) continue;
+      // A live build writes its record the moment it holds the lock and removes it the moment
+      // before it lets go: a lock seen without one, the same lock, for OWNERLESS_MS, is a build
+      // killed in either instant (else it would wait until the lock goes stale).
+      const inode = lockInode(store);
+      if (owner !== undefined || inode !== ownerless?.inode) ownerless = owner === undefined ? { inode, since: Date.now() } : undefined;
+      if (takeOverDeadLock(store, ownerless && Date.now() - ownerless.since >= OWNERLESS_MS ? ownerless : undefined)) continue;
       if (!told) {
         onWait(`Another build is running in this project (${describe(owner)}); waiting for it to finish…`);
         told = true;

@@ -102,4 +102,17 @@ describe('the build lock', () => {
     expect(spawnSync(process.execPath, [script]).status).toBe(0);
     expect(existsSync(join(store, 'listing-build.lock'))).toBe(false);
   });
+
+  it('takes over a lock left without its owner record (a build killed the instant after taking it, or before letting it go), instead of waiting for it to go stale', { timeout: 30_000 }, async () => {
+    workspace = tempDir('lock');
+    const store = join(workspace, '.dist.builds');
+    await leaveDeadLock(store);
+    rmSync(join(store, 'listing-build.owner.json'));
+    const told: string[] = [];
+    const lock = await acquireBuildLock(store, (message) => told.push(message));
+    // It waited (the lock could have been a live build's for an instant), then took it.
+    expect(told).toEqual([expect.stringContaining('waiting for it to finish')]);
+    expect(lock.lost()).toBe(false);
+    await lock.release();
+  });
 });
