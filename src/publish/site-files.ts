@@ -18,6 +18,24 @@ export function filesIn(dir: string, skip: ReadonlySet<string> = new Set()): str
   return files;
 }
 
+/**
+ * Site paths of every folder under `dir`, parents before their children, except the folders `skip`
+ * names and what they hold.
+ */
+export function foldersIn(dir: string, skip: ReadonlySet<string> = new Set()): string[] {
+  const folders: string[] = [];
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(join(dir, folder), { withFileTypes: true })) {
+      const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
+      if (!entry.isDirectory() || skip.has(path)) continue;
+      folders.push(path);
+      walk(path);
+    }
+  };
+  walk('');
+  return folders;
+}
+
 /** The folders that hold nothing but pages, named by the route table: `page/`, the JSON pages' folder. */
 export const PAGE_FOLDERS = new Set([dirname(dirname(htmlPageFile(2))), dirname(pageFile(1))]);
 
