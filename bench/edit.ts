@@ -12,6 +12,7 @@ import { decodeCsv, loadText, type CsvText } from '../src/data/load.ts';
 import { loadSince, recordSpans, type EarlierValidation } from '../src/data/edit.ts';
 import { inChunks } from '../src/data/record-store.ts';
 import { FIELDS } from '../src/data/schema.ts';
+import { counted } from '../src/listing/format.ts';
 
 const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1];
 const sizes = (option('sizes') ?? '100000,1000000').split(',').map(Number);
@@ -111,16 +112,16 @@ for (const [shapeName, shape] of Object.entries(SHAPES)) {
     };
     bySize.set(size, timings);
     const figures = Object.entries(timings).map(([name, value]) => `${name} ${milliseconds(value)}`);
-    console.error(`${shapeName}, ${size.toLocaleString('en')} rows (${(inPlace.body.length / 1e6).toFixed(0)} MB): ${figures.join(', ')}`);
+    console.error(`${shapeName}, ${counted(size)} rows (${(inPlace.body.length / 1e6).toFixed(0)} MB): ${figures.join(', ')}`);
   }
 }
 
 const [smallest, largest] = [Math.min(...sizes), Math.max(...sizes)];
-console.log(`\nMedians of ${runs} run${runs === 1 ? '' : 's'} (full validation: 1 run), Node ${process.version}; ratio ${largest.toLocaleString('en')} ÷ ${smallest.toLocaleString('en')} rows (linear ≈ ${largest / smallest}).\n`);
+console.log(`\nMedians of ${runs} run${runs === 1 ? '' : 's'} (full validation: 1 run), Node ${process.version}; ratio ${counted(largest)} ÷ ${counted(smallest)} rows (linear ≈ ${largest / smallest}).\n`);
 console.log(`| shape | rows | ${COLUMNS.join(' | ')} |`);
 console.log(`| --- | ---: | ${COLUMNS.map(() => '---:').join(' | ')} |`);
 for (const [shapeName, bySize] of results) {
-  for (const [size, timings] of bySize) console.log(`| ${shapeName} | ${size.toLocaleString('en')} | ${COLUMNS.map((column) => milliseconds(timings[column])).join(' | ')} |`);
+  for (const [size, timings] of bySize) console.log(`| ${shapeName} | ${counted(size)} | ${COLUMNS.map((column) => milliseconds(timings[column])).join(' | ')} |`);
   const [small, large] = [bySize.get(smallest), bySize.get(largest)];
   if (small && large && largest !== smallest) console.log(`| ${shapeName} | ratio | ${COLUMNS.map((column) => `${(large[column] / small[column]).toFixed(1)}×`).join(' | ')} |`);
 }

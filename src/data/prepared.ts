@@ -30,8 +30,13 @@ const DOWNLOADS_DIR = 'downloads';
 /** In a preparation validated against an earlier one: that one's key and the rows that differ from it (see load-since.ts). */
 const SINCE_FILE = 'since.json';
 const sinceSchema = z.object({ key: z.string(), changed: z.array(z.int().min(0)) });
-/** Prepared folders kept besides the one in use: going back to a recent file costs nothing. */
-const KEPT_PREPARATIONS = 4;
+/**
+ * Prepared folders kept besides the one in use: the one used before it, which is the published
+ * build's while a new build runs (the one an edit is validated against, see edit.ts) and an edit
+ * undone. Each is about a third of the site it makes (records, text, downloads), and a
+ * preparation made again only costs a validation: more would make the cache outgrow the site.
+ */
+const KEPT_PREPARATIONS = 1;
 
 const preparedSchema = z.object({
   /** SHA-256 of the data file's bytes. */
