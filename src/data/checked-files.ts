@@ -25,12 +25,24 @@ export function fileSha256(path: string): string {
   return hash.digest('hex');
 }
 
-/** Files already found whole in this process, by path and what their inode says: each is read once per build. */
-const checked = new Map<string, string>();
+/**
+ * The hashes of files this process wrote or already found whole, by what their inode says (a write
+ * changes its times, a folder renamed into place does not): each is read once per process, once
+ * per build, and a dev server's next edit does not read again what its last one wrote.
+ */
+const known = new Map<string, string>();
 const stamp = (path: string) => {
   const stats = statSync(path, { bigint: true });
-  return `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
 };
+
+/** SHA-256 of a file this process has just written (and will not write again), remembered for `firstDamaged`. */
+export function writtenFileSha256(path: string): string {
+  const before = stamp(path);
+  const sha256 = fileSha256(path);
+  known.set(before, sha256);
+  return sha256;
+}
 
 /**
  * The first of `files` (name → SHA-256 recorded when it was written, under `dir`) whose bytes do
@@ -42,12 +54,12 @@ export function firstDamaged(dir: string, files: Readonly<Record<string, string>
     let now: string;
     try {
       now = stamp(path);
-      if (checked.get(path) === `${now}:${sha256}`) continue;
+      if (known.get(now) === sha256) continue;
       if (fileSha256(path) !== sha256) return name;
     } catch {
       return name;
     }
-    checked.set(path, `${now}:${sha256}`);
+    known.set(now, sha256);
   }
   return undefined;
 }

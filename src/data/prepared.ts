@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { decodeCsv, loadText, SEPARATORS, type LoadProgress } from './load.ts';
 import { loadSince, type EarlierValidation } from './edit.ts';
 import type { Problem } from './problems.ts';
-import { checkedJson, damagedCacheLine, fileSha256, firstDamaged, readCheckedJson } from './checked-files.ts';
+import { checkedJson, damagedCacheLine, firstDamaged, readCheckedJson, writtenFileSha256 } from './checked-files.ts';
 import { isRecordFile, recordChunks, writeRecordFile } from './record-store.ts';
 import { readSettled, StillChanging } from './settled-read.ts';
 import type { CarModel } from './schema.ts';
@@ -106,6 +106,12 @@ export interface PrepareOptions {
   trusted?: boolean;
   /** Told a line for each kept file found damaged (and not used). */
   say?: (line: string) => void;
+  /**
+   * How long the data file must have been still before it is read as saved (see settled-read.ts);
+   * the default where not told. `npm run dev` tells less: its watcher already waited for the
+   * writes to stop, and the maintainer waits for the page.
+   */
+  quietMs?: number;
 }
 
 /**
@@ -114,10 +120,10 @@ export interface PrepareOptions {
  * it validated now, the records are returned too (the caller may need them; they are not kept).
  * The downloads are src/outputs/prepared-downloads.ts's.
  */
-export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, progress, since, trusted = true, say = console.error }: PrepareOptions): Promise<RecordsPreparation> {
+export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, progress, since, trusted = true, say = console.error, quietMs }: PrepareOptions): Promise<RecordsPreparation> {
   let bytes: Buffer;
   try {
-    bytes = await readSettled(dataFile, say);
+    bytes = await readSettled(dataFile, say, quietMs);
   } catch (error) {
     const reason = error instanceof StillChanging ? error.message : `cannot be read: ${error instanceof Error ? error.message : String(error)}`;
     return { problems: [{ file: dataFile, line: 0, rule: reason }] };
@@ -163,7 +169,7 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
   }
   const { format } = text;
   const written = readdirSync(staging);
-  const files = Object.fromEntries(written.map((name) => [name, fileSha256(join(staging, name))]));
+  const files = Object.fromEntries(written.map((name) => [name, writtenFileSha256(join(staging, name))]));
   const prepared = { dataSha256, rows: records.length, format: `${format.encoding}, ${SEPARATORS[format.separator]}-separated`, code, files };
   // Written last, with its own hash: a preparation without a whole prepared.json is no preparation.
   writeFileSync(join(staging, PREPARED_FILE), checkedJson(prepared));

@@ -22,11 +22,6 @@ const LENGTH_BYTES = 4;
 /** A listing read in order a chunk at a time (never an empty chunk): from a records file, or from records in memory. */
 export type RecordChunks = Iterable<readonly CarModel[]>;
 
-/** The listing's records one after the other. */
-function* recordsOf(listing: RecordChunks): Generator<CarModel> {
-  for (const chunk of listing) yield* chunk;
-}
-
 /**
  * A text made a record of the listing at a time (a download): what opens it, each record's text,
  * what goes between two records, what closes it. Each record's bytes can so be found again, and
@@ -55,37 +50,37 @@ interface ColumnChunk {
   length: number;
 }
 
-function kindOf(records: readonly CarModel[], field: string): ColumnKind {
-  const values = records as readonly Readonly<Record<string, unknown>>[];
-  const first = typeof values[0]?.[field];
-  if (first !== 'number' && first !== 'boolean') return 'value';
-  for (const record of values) if (typeof record[field] !== first) return 'value';
-  return first;
+/** A field's values, and how they are kept: typed where every value has that type. */
+function columnOf(records: readonly Readonly<Record<string, unknown>>[], field: string): { kind: ColumnKind; column: Float64Array | Uint8Array | unknown[] } {
+  const values: unknown[] = new Array<unknown>(records.length);
+  let numbers = true;
+  let booleans = true;
+  for (let row = 0; row < records.length; row += 1) {
+    const value = records[row]![field];
+    values[row] = value;
+    numbers &&= typeof value === 'number';
+    booleans &&= typeof value === 'boolean';
+  }
+  if (numbers) return { kind: 'number', column: new Float64Array(values as number[]) };
+  if (booleans) return { kind: 'boolean', column: new Uint8Array(values as number[]) };
+  return { kind: 'value', column: values };
 }
 
 /** Records of one shape (the schema's, so every record has the first one's fields, in its order) as columns. */
 function toColumns(records: readonly CarModel[]): ColumnChunk {
-  const values = records as readonly Readonly<Record<string, unknown>>[];
   const fields = Object.keys(records[0] ?? {});
-  const kinds = fields.map((field) => kindOf(records, field));
-  const columns = fields.map((field, index) => {
-    if (kinds[index] === 'number') return Float64Array.from(values, (record) => record[field] as number);
-    if (kinds[index] === 'boolean') return Uint8Array.from(values, (record) => (record[field] === true ? 1 : 0));
-    return values.map((record) => record[field]);
-  });
-  return { fields, kinds, columns, length: records.length };
+  const kept = fields.map((field) => columnOf(records as readonly Readonly<Record<string, unknown>>[], field));
+  return { fields, kinds: kept.map(({ kind }) => kind), columns: kept.map(({ column }) => column), length: records.length };
 }
 
-/** The records of a chunk written by `toColumns`: objects with the same fields, in the same order, and the same values. */
-function fromColumns({ fields, kinds, columns, length }: ColumnChunk): CarModel[] {
+/** Adds the records of a chunk written by `toColumns` to `records`: objects with the same fields, in the same order, and the same values. */
+function addFromColumns({ fields, kinds, columns, length }: ColumnChunk, records: CarModel[]): void {
   const read = columns.map((column, index): ArrayLike<unknown> => (kinds[index] === 'boolean' ? Array.from(column as Uint8Array, (flag) => flag === 1) : column));
-  const records: CarModel[] = new Array<CarModel>(length);
   for (let row = 0; row < length; row += 1) {
     const record: Record<string, unknown> = {};
     for (let field = 0; field < fields.length; field += 1) record[fields[field]!] = read[field]![row];
-    records[row] = record as CarModel;
+    records.push(record as CarModel);
   }
-  return records;
 }
 
 export function writeRecordFile(file: string, records: readonly CarModel[]): void {
@@ -106,6 +101,14 @@ export function writeRecordFile(file: string, records: readonly CarModel[]): voi
 
 /** The records of `file`, a chunk at a time, in order. */
 export function* recordChunks(file: string): Generator<CarModel[]> {
+  for (const chunk of columnChunks(file)) {
+    const records: CarModel[] = [];
+    addFromColumns(chunk, records);
+    yield records;
+  }
+}
+
+function* columnChunks(file: string): Generator<ColumnChunk> {
   const fd = openSync(file, 'r');
   try {
     if (!startsWithFormat(fd)) throw new Error(`${file} is not a records file of this version`);
@@ -119,7 +122,7 @@ export function* recordChunks(file: string): Generator<CarModel[]> {
       const chunk = Buffer.allocUnsafe(size);
       if (readAll(fd, chunk, position + LENGTH_BYTES) < size) throw new Error(`${file} is cut short`);
       position += LENGTH_BYTES + size;
-      yield fromColumns(deserialize(chunk) as ColumnChunk);
+      yield deserialize(chunk) as ColumnChunk;
     }
   } finally {
     closeSync(fd);
@@ -149,7 +152,7 @@ function startsWithFormat(fd: number): boolean {
 /** Every record of `file`, in order. */
 export function readRecordFile(file: string): CarModel[] {
   const records: CarModel[] = [];
-  for (const record of recordsOf(recordChunks(file))) records.push(record);
+  for (const chunk of columnChunks(file)) addFromColumns(chunk, records);
   return records;
 }
 

@@ -9,7 +9,7 @@ import type { Config } from '../config.ts';
 import { prepareData, type PreparedData } from '../outputs/prepared-downloads.ts';
 import { formatReport } from '../data/problems.ts';
 import { counted } from '../listing/format.ts';
-import { serveListingInDev } from '../serve/dev-server.ts';
+import { serveListingInDev, WATCH_SETTLE_MS } from '../serve/dev-server.ts';
 import { resolve } from 'node:path';
 import { RESOLVED_VIRTUAL_ID, type DatasetState } from './virtual-module.ts';
 
@@ -31,6 +31,8 @@ export function devData(config: Config, root: string, preparedDir: string, logge
       assetsUrl: config.assetsUrl,
       // An edit of the data shown: its unchanged rows keep their records.
       ...(current && { since: current.key }),
+      // The watcher passed the file on once its writes had stopped for a moment (dev-server.ts).
+      quietMs: WATCH_SETTLE_MS,
     });
     if ('problems' in preparation) {
       problemReport = formatReport(preparation.problems);

@@ -44,7 +44,7 @@ const devSiteHeaders = (assetsUrl: string) => {
 };
 
 /** Waits this long after the last change event: editors and spreadsheets write a file in steps. */
-const SETTLE_MS = 100;
+export const WATCH_SETTLE_MS = 100;
 
 /** The records of one preparation, read once. */
 function recordsReader(): (prepared: PreparedData) => readonly CarModel[] {
@@ -156,7 +156,7 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
         })
         // Reported, and the next save is read again: the server keeps serving the last good data.
         .catch((error: unknown) => server.config.logger.error(`${listing.dataFile} could not be prepared: ${error instanceof Error ? error.message : String(error)}`));
-    }, SETTLE_MS);
+    }, WATCH_SETTLE_MS);
   };
   server.watcher.add(listing.dataFile);
   server.watcher.on('change', onChange);
