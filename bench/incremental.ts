@@ -28,9 +28,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parse } from 'csv-parse/sync';
 import { startDevServer } from '../scripts/lib/servers.ts';
 import { FIELDS } from '../src/data/schema.ts';
+import { QUIET_MS } from '../src/data/settled-read.ts';
 import { counted } from '../src/listing/format.ts';
 import { storeDirOf } from '../src/publish/store.ts';
 import { isQuoteShape, QUOTE_SHAPES, type CsvStyle, type QuoteShape } from '../scripts/generate.ts';
@@ -172,6 +174,9 @@ async function editRuns(shape: QuoteShape, file: string, name: string, edited: (
   let run = 0;
   return repeat(maxRuns, async () => {
     writeFileSync(editedFile, edited(source, run++));
+    // A maintainer saves, then starts the build: not within the moment a build waits for a file
+    // to be still before it reads it (src/data/settled-read.ts), which would be measured here.
+    await sleep(QUIET_MS + 100);
     const sample = await measureBuild(buildEnv(editedFile, shape, rows));
     await measureBuild(buildEnv(file, shape, rows));
     return sample;
@@ -237,6 +242,7 @@ async function oneRowEdit(shape: QuoteShape): Promise<{ clean: Sample; edit: Sam
   const edited = join(out, `incremental-${millionRows}-${shape}-one-row.csv`);
   const row = Math.floor(millionRows / 2);
   writeFileSync(edited, editRows(readFileSync(file), (index) => index === row, raisePrices(1000)));
+  await sleep(QUIET_MS + 100);
   const edit = await measureBuild(buildEnv(edited, shape, millionRows));
   console.error(`${shape}: ${count(millionRows)} rows one-row edit ${seconds(edit.seconds)} (${mib(edit.rssBytes)})`);
   return { clean, edit, row };
@@ -271,7 +277,7 @@ async function devEdits(shape: QuoteShape): Promise<number[]> {
       writeFileSync(file, edited);
       while (!(await page(path)).includes(marker)) {
         if (performance.now() - written > 60_000) throw new Error(`astro dev did not show edit ${edit} (${shape})`);
-        await new Promise((wait) => setTimeout(wait, 25));
+        await sleep(25);
       }
       times.push((performance.now() - written) / 1000);
     }

@@ -10,7 +10,7 @@ import { readFileSync, statSync, type BigIntStats } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** How long a file must have been still before it is taken as saved. */
-const QUIET_MS = 200;
+export const QUIET_MS = 200;
 /** How long to wait for a file that keeps changing before saying so. */
 const GIVE_UP_MS = 30_000;
 
