@@ -11,9 +11,14 @@ import { turnEvery } from '../data/event-loop.ts';
 /**
  * Brings a copy made for an earlier site (a recycled build's, see store.ts) up to `siteDir`: each
  * of `paths` is linked again from the site, or removed where the site no longer has it. The
- * copy's other files are the site's already.
+ * copy's other files are the site's already. Where there is no copy yet (a new build folder), each
+ * path is linked into a new one: nothing there to remove first, and each folder made once.
  */
 export async function refreshCopy(siteDir: string, paths: Iterable<string>, target: string): Promise<void> {
+  if (!existsSync(target)) {
+    await newCopy(siteDir, paths, target);
+    return;
+  }
   let count = 0;
   for (const path of paths) {
     const to = join(target, path);
@@ -34,6 +39,35 @@ export async function refreshCopy(siteDir: string, paths: Iterable<string>, targ
       if (code !== 'ENOENT') throw error;
       mkdirSync(dirname(to), { recursive: true });
       linkSync(join(siteDir, path), to);
+    }
+    count += 1;
+    await turnEvery(count);
+  }
+}
+
+/** Links each of `paths` (files of the site) into `target`, which does not exist yet. */
+async function newCopy(siteDir: string, paths: Iterable<string>, target: string): Promise<void> {
+  const made = new Set<string>();
+  let count = 0;
+  for (const path of paths) {
+    const to = join(target, path);
+    const folder = dirname(to);
+    if (!made.has(folder)) {
+      mkdirSync(folder, { recursive: true });
+      made.add(folder);
+    }
+    try {
+      linkSync(join(siteDir, path), to);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || existsSync(join(siteDir, path))) throw error;
+      // Listed but gone from the site (a removed page): its folder goes too, where it holds nothing else.
+      try {
+        rmdirSync(folder);
+        made.delete(folder);
+      } catch {
+        // Not empty.
+      }
+      continue;
     }
     count += 1;
     await turnEvery(count);
