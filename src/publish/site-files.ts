@@ -3,37 +3,35 @@ import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { htmlPageFile, pageFile } from '../listing/routes.ts';
 
-/** Site paths (`/`-separated) of every file under `dir`, except in the folders `skip` names. */
-export function filesIn(dir: string, skip: ReadonlySet<string> = new Set()): string[] {
-  const files: string[] = [];
-  const walk = (folder: string) => {
-    for (const entry of readdirSync(join(dir, folder), { withFileTypes: true })) {
-      const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (!skip.has(path)) walk(path);
-      } else if (entry.isFile()) files.push(path);
-    }
-  };
-  walk('');
-  return files;
-}
-
 /**
- * Site paths of every folder under `dir`, parents before their children, except the folders `skip`
- * names and what they hold.
+ * Site paths (`/`-separated) of every file and every folder under `dir` (parents before their
+ * children), except the folders `skip` names and what they hold.
  */
-export function foldersIn(dir: string, skip: ReadonlySet<string> = new Set()): string[] {
+function contentsOf(dir: string, skip: ReadonlySet<string>): { files: string[]; folders: string[] } {
+  const files: string[] = [];
   const folders: string[] = [];
   const walk = (folder: string) => {
     for (const entry of readdirSync(join(dir, folder), { withFileTypes: true })) {
       const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
-      if (!entry.isDirectory() || skip.has(path)) continue;
-      folders.push(path);
-      walk(path);
+      if (entry.isFile()) files.push(path);
+      else if (entry.isDirectory() && !skip.has(path)) {
+        folders.push(path);
+        walk(path);
+      }
     }
   };
   walk('');
-  return folders;
+  return { files, folders };
+}
+
+/** Site paths (`/`-separated) of every file under `dir`, except in the folders `skip` names. */
+export function filesIn(dir: string, skip: ReadonlySet<string> = new Set()): string[] {
+  return contentsOf(dir, skip).files;
+}
+
+/** Site paths of every folder under `dir`, parents before their children, except the folders `skip` names and what they hold. */
+export function foldersIn(dir: string, skip: ReadonlySet<string> = new Set()): string[] {
+  return contentsOf(dir, skip).folders;
 }
 
 /** The folders that hold nothing but pages, named by the route table: `page/`, the JSON pages' folder. */
