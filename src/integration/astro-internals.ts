@@ -13,6 +13,14 @@
  *    logger (`AstroIntegrationLogger.options` is public, the sharing is not documented): so the
  *    build can say `directory: dist/` where Astro would name the build's own folder in the store,
  *    which means nothing to a maintainer (see `namePublishedFolder`).
+ *
+ * 3. In `astro dev`, Astro evaluates the pages with Vite's runnable SSR environment in the dev
+ *    server's own process and realm, so they see what the integration puts on `globalThis`
+ *    (`shareWithDevPages`). The pages read the dev server's current data through it: an edit then
+ *    needs no module evaluated again, where a reload of Vite's SSR modules re-evaluates every page
+ *    module and Astro's runtime (a few hundred ms at each edit). Should pages be evaluated
+ *    elsewhere, the virtual module says so instead of showing stale data (test/http/dev.test.ts
+ *    edits the data under a running dev server).
  */
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -48,6 +56,26 @@ export function dataReadyBeforePages<T>(read: () => T): T {
     throw new Error(`The pages were rendered before the build's data was ready: an Astro upgrade broke an assumption. ${ASSUMPTION}.`);
   }
 }
+
+/** Where the dev server's current data is put for the pages, and how the virtual module's code reaches it. */
+const DEV_STATE = 'listing:dev-dataset';
+
+export function shareWithDevPages(state: () => unknown): void {
+  (globalThis as Record<symbol, unknown>)[Symbol.for(DEV_STATE)] = state;
+}
+
+export function sharedWithDevPages(): boolean {
+  return typeof (globalThis as Record<symbol, unknown>)[Symbol.for(DEV_STATE)] === 'function';
+}
+
+/** The virtual module's code that gives the dev server's current data (see assumption 3). */
+export const DEV_STATE_CODE = [
+  `const devState = globalThis[Symbol.for(${JSON.stringify(DEV_STATE)})];`,
+  `if (typeof devState !== 'function') throw new Error(${JSON.stringify(
+    "astro dev evaluated the pages where the listing integration's data cannot reach them: an Astro upgrade broke an assumption (src/integration/astro-internals.ts, 3)",
+  )});`,
+  'export const datasetState = () => devState();',
+].join('\n');
 
 type LogMessage = Parameters<AstroIntegrationLogger['options']['destination']['write']>[0];
 

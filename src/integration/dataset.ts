@@ -4,7 +4,7 @@
  * to render. The integration (`src/integration/index.ts`) names them in the virtual module
  * `virtual:listing/dataset`; a page never reads the CSV itself.
  */
-import { addresses, problemReport, recordsFile, renderFile } from 'virtual:listing/dataset';
+import { addresses, datasetState } from 'virtual:listing/dataset';
 import { readFileSync } from 'node:fs';
 import { deserialize } from 'node:v8';
 import { readRecordFile } from '../data/record-store.ts';
@@ -23,10 +23,11 @@ export interface Dataset {
 
 let loaded: { file: string; records: readonly CarModel[] } | undefined;
 
-/** The dataset of this build (or of the dev server's last good data). */
+/** The dataset of this build (or of the dev server's current data). */
 export function getDataset(): Dataset {
+  const { recordsFile, records, problemReport } = datasetState();
   if (recordsFile === null) return { addresses, records: [], problemReport };
-  if (loaded?.file !== recordsFile) loaded = { file: recordsFile, records: readRecordFile(recordsFile) };
+  if (loaded?.file !== recordsFile) loaded = { file: recordsFile, records: records ?? readRecordFile(recordsFile) };
   return { addresses, records: loaded.records, problemReport };
 }
 
@@ -37,7 +38,8 @@ let render: RenderSet | undefined;
  * published build (the others are taken from it, see src/publish/reuse.ts); in dev, every page.
  */
 export function pagesToRender(kind: 'json' | 'html'): number[] {
+  const { renderFile } = datasetState();
   if (renderFile === null) return pageNumbers(getDataset().records.length);
-  render ??= deserialize(dataReadyBeforePages(() => readFileSync(renderFile!))) as RenderSet;
+  render ??= deserialize(dataReadyBeforePages(() => readFileSync(renderFile))) as RenderSet;
   return flaggedPages(render[kind]);
 }

@@ -1,7 +1,9 @@
 /**
  * `astro dev`: the data prepared when the server starts and again after every saved edit (only the
  * changed rows validated, see src/data/edit.ts); the pages show the new data, or its problems
- * beside the last good data. Dev never publishes, so it may run beside a build.
+ * beside the last good data. The records are held once, in memory, for the pages and the JSON
+ * answers alike (the pages reach them through `shareWithDevPages`). Dev never publishes, so it may
+ * run beside a build.
  */
 import type { AstroIntegrationLogger } from 'astro';
 import type { ViteDevServer } from 'vite';
@@ -11,18 +13,29 @@ import { formatReport } from '../data/problems.ts';
 import { counted } from '../listing/format.ts';
 import { serveListingInDev, WATCH_SETTLE_MS } from '../serve/dev-server.ts';
 import { resolve } from 'node:path';
-import { RESOLVED_VIRTUAL_ID, type DatasetState } from './virtual-module.ts';
+import { readRecordFile } from '../data/record-store.ts';
+import type { CarModel } from '../data/schema.ts';
+import { shareWithDevPages } from './astro-internals.ts';
+import type { DatasetState } from './virtual-module.ts';
 
 export interface DevData {
   state: () => DatasetState;
   /** Prepares the data file again: the pages then show it, or its problems beside the last good data. */
   refresh: () => Promise<void>;
   current: () => PreparedData | undefined;
+  /** The records of the current data. */
+  records: (prepared: PreparedData) => readonly CarModel[];
 }
 
 export function devData(config: Config, root: string, preparedDir: string, logger: AstroIntegrationLogger): DevData {
   let current: PreparedData | undefined;
+  /** The current data's records, once read (or as the validation made them). */
+  let held: { key: string; records: readonly CarModel[] } | undefined;
   let problemReport: string | null = null;
+  const records = (prepared: PreparedData) => {
+    if (held?.key !== prepared.key) held = { key: prepared.key, records: readRecordFile(prepared.recordsFile) };
+    return held.records;
+  };
   const refresh = async () => {
     const preparation = await prepareData({
       root,
@@ -41,23 +54,22 @@ export function devData(config: Config, root: string, preparedDir: string, logge
     }
     // The pages show it now; the downloads are awaited where they are served (see dev-server.ts).
     current = preparation.data;
+    held = preparation.records ? { key: current.key, records: preparation.records } : undefined;
     preparation.data.downloads.catch((error: unknown) => logger.error(`${config.dataFile}: the downloads could not be written: ${error instanceof Error ? error.message : String(error)}`));
     problemReport = null;
     logger.info(`${config.dataFile}: ${counted(preparation.data.rows)} rows valid`);
   };
-  return {
-    state: () => ({ recordsFile: current?.recordsFile ?? null, renderFile: null, problemReport }),
-    refresh,
-    current: () => current,
-  };
+  const state = (): DatasetState => ({ recordsFile: current?.recordsFile ?? null, renderFile: null, problemReport, ...(current && { records: records(current) }) });
+  shareWithDevPages(state);
+  return { state, refresh, current: () => current, records };
 }
 
 export function serveDev(server: ViteDevServer, config: Config, data: DevData): void {
   serveListingInDev(server, {
     dataFile: resolve(config.dataFile),
     current: data.current,
+    records: data.records,
     addresses: { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl },
     refresh: data.refresh,
-    virtualModuleId: RESOLVED_VIRTUAL_ID,
   });
 }

@@ -1,18 +1,24 @@
 /**
  * The virtual module `virtual:listing/dataset` the pages read the listing from (see dataset.ts):
- * addresses, the records file, in a build which pages to render, and in dev the data's problems.
+ * addresses, and `datasetState()`: the records file, in a build which pages to render, and in dev
+ * the data's problems. A build's state is written into the module; the dev server's is read live
+ * (see `shareWithDevPages`), so that an edit reaches the pages without evaluating them again.
  */
 import type { Plugin } from 'vite';
 import type { Config } from '../config.ts';
+import type { CarModel } from '../data/schema.ts';
+import { DEV_STATE_CODE, sharedWithDevPages } from './astro-internals.ts';
 
 const VIRTUAL_ID = 'virtual:listing/dataset';
-export const RESOLVED_VIRTUAL_ID = `\0${VIRTUAL_ID}`;
+const RESOLVED_VIRTUAL_ID = `\0${VIRTUAL_ID}`;
 
-/** What the pages are told; read each time the module is loaded (dev loads it again after an edit). */
+/** What the pages are told. */
 export interface DatasetState {
   recordsFile: string | null;
   renderFile: string | null;
   problemReport: string | null;
+  /** The records of `recordsFile`, where they are in memory already (the dev server's, in its own process). */
+  records?: readonly CarModel[];
 }
 
 export function datasetPlugin(config: Config, state: () => DatasetState, extra: Partial<Plugin> = {}): Plugin {
@@ -21,13 +27,10 @@ export function datasetPlugin(config: Config, state: () => DatasetState, extra: 
     resolveId: (id) => (id === VIRTUAL_ID ? RESOLVED_VIRTUAL_ID : undefined),
     load: (id) => {
       if (id !== RESOLVED_VIRTUAL_ID) return undefined;
+      const addresses = `export const addresses = ${JSON.stringify({ baseUrl: config.baseUrl, assetsUrl: config.assetsUrl })};`;
+      if (sharedWithDevPages()) return `${addresses}\n${DEV_STATE_CODE}`;
       const { recordsFile, renderFile, problemReport } = state();
-      return [
-        `export const addresses = ${JSON.stringify({ baseUrl: config.baseUrl, assetsUrl: config.assetsUrl })};`,
-        `export const recordsFile = ${JSON.stringify(recordsFile)};`,
-        `export const renderFile = ${JSON.stringify(renderFile)};`,
-        `export const problemReport = ${JSON.stringify(problemReport)};`,
-      ].join('\n');
+      return `${addresses}\nexport const datasetState = () => (${JSON.stringify({ recordsFile, renderFile, problemReport })});`;
     },
     ...extra,
   };

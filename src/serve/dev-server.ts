@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import type { ViteDevServer } from 'vite';
 import type { PreparedData } from '../outputs/prepared-downloads.ts';
 import { DOWNLOADS } from '../outputs/downloads.ts';
-import { readRecordFile } from '../data/record-store.ts';
 import { manifestJson, manifestOf } from '../outputs/manifest.ts';
 import { listingReply } from './handler.ts';
 import { PUBLISHED, isListingPath, siteHeaders, staticMethodAnswer } from '../listing/routes.ts';
@@ -23,11 +22,11 @@ export interface DevListing {
   dataFile: string;
   /** The last good preparation, if any. */
   current: () => PreparedData | undefined;
+  /** Its records. */
+  records: (prepared: PreparedData) => readonly CarModel[];
   addresses: Addresses;
   /** Prepares the data file again; afterwards `current()` is the new data when it is good. */
   refresh: () => Promise<void>;
-  /** The resolved id of the virtual module the pages read the data from. */
-  virtualModuleId: string;
 }
 
 /** Keyed by the one list of downloads: a download added there must be given its type here. */
@@ -46,22 +45,13 @@ const devSiteHeaders = (assetsUrl: string) => {
 /** Waits this long after the last change event: editors and spreadsheets write a file in steps. */
 export const WATCH_SETTLE_MS = 100;
 
-/** The records of one preparation, read once. */
-function recordsReader(): (prepared: PreparedData) => readonly CarModel[] {
-  let loaded: { key: string; records: readonly CarModel[] } | undefined;
-  return (prepared) => {
-    if (loaded?.key !== prepared.key) loaded = { key: prepared.key, records: readRecordFile(prepared.recordsFile) };
-    return loaded.records;
-  };
-}
-
 function notBuilt(response: ServerResponse): void {
   response.writeHead(503, { 'Content-Type': 'application/json' });
   response.end(JSON.stringify({ detail: 'The data file has problems and no good data was read yet: see the terminal.' }));
 }
 
 export function serveListingInDev(server: ViteDevServer, listing: DevListing): void {
-  const records = recordsReader();
+  const { records } = listing;
   let manifest: { key: string; json: string } | undefined;
 
   const answer = async (request: IncomingMessage, response: ServerResponse, next: () => void): Promise<void> => {
@@ -132,15 +122,14 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
     answer(request, response, next).catch(next);
   });
 
-  // The pages read the data through the virtual module: a new preparation means new modules, a
-  // new route table (Astro caches getStaticPaths) and a reload of every open page.
+  // The pages read the current data when they are rendered (see dataset.ts): a new preparation
+  // means a new route table where the server renders them (Astro caches getStaticPaths) and a
+  // reload of every open page in the browsers; no module is evaluated again.
   const reload = () => {
-    for (const environment of Object.values(server.environments)) {
-      const module = environment.moduleGraph.getModuleById(listing.virtualModuleId);
-      if (module) environment.moduleGraph.invalidateModule(module);
+    for (const [name, environment] of Object.entries(server.environments)) {
+      if (name === 'client') environment.hot.send({ type: 'full-reload', path: '*' });
+      else environment.hot.send('astro:content-changed', {});
     }
-    server.environments['ssr']?.hot.send('astro:content-changed', {});
-    for (const environment of Object.values(server.environments)) environment.hot.send({ type: 'full-reload', path: '*' });
   };
 
   let timer: NodeJS.Timeout | undefined;
