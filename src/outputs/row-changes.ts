@@ -9,13 +9,7 @@ import { FIELDS, type CarModel, type FieldName } from '../data/schema.ts';
 import type { Changes } from '../listing/changes-schema.ts';
 import { PUBLISHED } from '../listing/routes.ts';
 import { logoUrl } from '../listing/serialise.ts';
-
-/** What comparing rows needs of the site a build replaces: small enough to hand to a worker thread. */
-export interface PublishedSite {
-  dir: string;
-  dataSha256: string;
-  assetsUrl: string;
-}
+import type { Baseline } from '../publish/baseline.ts';
 
 /**
  * The records a site publishes, a chunk at a time, and how to read a record's logo URL: from the
@@ -28,15 +22,15 @@ export interface PublishedRecords {
   logoUrlOf: (record: Readonly<Record<string, unknown>>) => unknown;
 }
 
-export function publishedRecords(site: PublishedSite, recordsFile?: string): PublishedRecords {
+export function publishedRecords(baseline: Pick<Baseline, 'siteDir' | 'assetsUrl'>, recordsFile?: string): PublishedRecords {
   if (recordsFile !== undefined && isRecordFile(recordsFile)) {
     return {
       chunks: () => recordChunks(recordsFile),
-      logoUrlOf: (record) => logoUrl(record['logo'] as string | null, site.assetsUrl),
+      logoUrlOf: (record) => logoUrl(record['logo'] as string | null, baseline.assetsUrl),
     };
   }
   return {
-    chunks: () => [JSON.parse(readFileSync(join(site.dir, PUBLISHED.allJson.slice(1)), 'utf8')) as Record<string, unknown>[]],
+    chunks: () => [JSON.parse(readFileSync(join(baseline.siteDir, PUBLISHED.allJson.slice(1)), 'utf8')) as Record<string, unknown>[]],
     logoUrlOf: (record) => record['logo'],
   };
 }

@@ -11,17 +11,12 @@ import { basename, dirname, join } from 'node:path';
 import { turnEvery } from '../data/event-loop.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
 import { htmlPageFile, pageFile } from '../listing/routes.ts';
+import type { Baseline } from './baseline.ts';
 
 /** Which pages Astro renders: `json[n - 1]` / `html[n - 1]` is 1 for page n's JSON / HTML page. */
 export interface RenderSet {
   json: Uint8Array;
   html: Uint8Array;
-}
-
-/** What a build may take pages from: the published site and its keys, where its code was this build's. */
-export interface PublishedPages {
-  siteDir: string;
-  keys: PageKeys;
 }
 
 /** The page numbers `flags` marks. */
@@ -32,17 +27,18 @@ export function flaggedPages(flags: Uint8Array): number[] {
 }
 
 /**
- * The pages to render: those whose key is not the published one, or whose published file is gone.
- * Page 1's HTML is the home page, rendered by its own route every time.
+ * The pages to render, for pages with `keys`: those whose key is not the baseline's (every page
+ * where it has no keys), or whose published file is gone; the others are taken from it. Page 1's
+ * HTML is the home page, rendered by its own route every time.
  */
-export function pagesToRender(next: PageKeys, published: PublishedPages | undefined): RenderSet {
-  const pages = next.json.length;
+export function renderSetOf(keys: PageKeys, baseline: Pick<Baseline, 'siteDir' | 'keys'> | undefined): RenderSet {
+  const pages = keys.json.length;
   const render: RenderSet = { json: new Uint8Array(pages), html: new Uint8Array(pages) };
   for (let index = 0; index < pages; index += 1) {
     const page = index + 1;
-    const kept = (key: 'json' | 'html', file: string) => published !== undefined && published.keys[key][index] === next[key][index] && existsSync(join(published.siteDir, file));
-    render.json[index] = kept('json', pageFile(page)) ? 0 : 1;
-    render.html[index] = page === 1 || kept('html', htmlPageFile(page)) ? 0 : 1;
+    const taken = (kind: 'json' | 'html', file: string) => baseline?.keys !== undefined && baseline.keys[kind][index] === keys[kind][index] && existsSync(join(baseline.siteDir, file));
+    render.json[index] = taken('json', pageFile(page)) ? 0 : 1;
+    render.html[index] = page === 1 || taken('html', htmlPageFile(page)) ? 0 : 1;
   }
   return render;
 }
@@ -67,13 +63,6 @@ export function pagesIn(siteDir: string): number {
   return pages;
 }
 
-/** What a build may take pages from when its folder is a recycled one: the published build and the pages it rendered. */
-export interface PublishedRendering {
-  siteDir: string;
-  /** Undefined where its record does not say: then every kept page is linked again. */
-  rendered: RenderSet | undefined;
-}
-
 /**
  * Makes the pages of a build's folder what this build needs, before any page is rendered. The
  * folder is the build published before the current one (see store.ts) or a new one, which is the
@@ -85,7 +74,7 @@ export interface PublishedRendering {
  * not one per page. Returns the site paths removed or linked again: their copies for Vercel follow.
  * A kept page that vanished from the published site stops the build (nothing is published).
  */
-export async function preparePages(siteDir: string, render: RenderSet, published: PublishedRendering | undefined, oldPages: number): Promise<Set<string>> {
+export async function preparePages(siteDir: string, render: RenderSet, baseline: Pick<Baseline, 'siteDir' | 'rendered'> | undefined, oldPages: number): Promise<Set<string>> {
   const touched = new Set<string>();
   const pages = render.json.length;
   const remove = (path: string) => {
@@ -95,14 +84,14 @@ export async function preparePages(siteDir: string, render: RenderSet, published
   const folders = new Set<string>();
   /** Links the published page at `path`; `held` where the folder may hold an older file there. */
   const relink = (path: string, held: boolean) => {
-    if (!published) throw new Error(`page ${path} is kept but nothing is published`);
+    if (!baseline) throw new Error(`page ${path} is taken but nothing is published`);
     const to = join(siteDir, path);
     if (held) rmSync(to, { force: true });
     if (!folders.has(dirname(to))) {
       mkdirSync(dirname(to), { recursive: true });
       folders.add(dirname(to));
     }
-    linkSync(join(published.siteDir, path), to);
+    linkSync(join(baseline.siteDir, path), to);
     touched.add(path);
   };
   for (let index = 0; index < Math.max(pages, oldPages); index += 1) {
@@ -114,7 +103,7 @@ export async function preparePages(siteDir: string, render: RenderSet, published
         if (index >= pages && kind === 'html') rmSync(join(siteDir, dirname(path)), { recursive: true, force: true });
         continue;
       }
-      const rendered = published?.rendered?.[kind];
+      const rendered = baseline?.rendered?.[kind];
       const stale = rendered === undefined || index >= rendered.length || rendered[index] === 1 || index >= oldPages;
       if (stale) relink(path, index < oldPages);
     }
