@@ -46,8 +46,8 @@ const preparedSchema = z.object({
 });
 
 
-/** A preparation's records, without its downloads: plain data, so a worker thread can hand it over. */
-export interface PreparedRecords extends z.infer<typeof preparedSchema> {
+/** A preparation: its records, without its downloads (see src/outputs/prepared-downloads.ts); plain data, so a worker thread can hand it over. */
+export interface Preparation extends z.infer<typeof preparedSchema> {
   /** The hash that names this preparation. */
   key: string;
   /** The data file as the manifest names it: relative to the project, `/`-separated. */
@@ -60,8 +60,8 @@ export interface PreparedRecords extends z.infer<typeof preparedSchema> {
   validated: boolean;
 }
 
-export type Prepared<Data> = { data: Data; records?: readonly CarModel[] } | { problems: Problem[] };
-export type RecordsPreparation = Prepared<PreparedRecords>;
+/** What preparing gives: the preparation (with the records where they were validated now), or every problem of the data. */
+export type PreparationResult<P extends Preparation = Preparation> = { preparation: P; records?: readonly CarModel[] } | { problems: Problem[] };
 
 /**
  * A hash of the project's files under `paths` (folders are read whole) and the lock file: when one
@@ -109,7 +109,7 @@ export interface PrepareOptions {
  * it validated now, the records are returned too (the caller may need them; they are not kept).
  * The downloads are src/outputs/prepared-downloads.ts's.
  */
-export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, progress, since, trusted = true, say = console.error }: PrepareOptions): Promise<RecordsPreparation> {
+export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, progress, since, trusted = true, say = console.error }: PrepareOptions): Promise<PreparationResult> {
   let bytes: Buffer;
   try {
     bytes = await readSettled(dataFile, say);
@@ -121,7 +121,7 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
   const code = sourceFingerprint(root, ['src/data', 'src/listing', 'src/outputs']);
   const key = createHash('sha256').update(`${dataSha256}\0${assetsUrl}\0${code}`).digest('hex').slice(0, 32);
   const dir = join(cacheDir, key);
-  const located = (prepared: z.infer<typeof preparedSchema>, validated: boolean): PreparedRecords => ({
+  const located = (prepared: z.infer<typeof preparedSchema>, validated: boolean): Preparation => ({
     ...prepared,
     key,
     dataFile: relative(process.cwd(), resolve(dataFile)).split(sep).join('/'),
@@ -135,7 +135,7 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
     // Touched, so that pruning keeps the preparations used most recently.
     const now = new Date();
     utimesSync(dir, now, now);
-    return { data: located(existing, false) };
+    return { preparation: located(existing, false) };
   }
 
   const text = decodeCsv(bytes, dataFile);
@@ -165,7 +165,7 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
   rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
   prune(cacheDir, key);
-  return { data: located(prepared, true), records };
+  return { preparation: located(prepared, true), records };
 }
 
 /** The preparation in `dir` as an earlier version to validate against, if the same code made it and it is all there and whole. */

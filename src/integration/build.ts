@@ -20,7 +20,7 @@ import { deserialize } from 'node:v8';
 import type { AstroIntegrationLogger } from 'astro';
 import type { Config } from '../config.ts';
 import { sourceFingerprint } from '../data/prepared.ts';
-import { withDownloads, type PreparedData } from '../outputs/prepared-downloads.ts';
+import { withDownloads, type PreparationWithDownloads } from '../outputs/prepared-downloads.ts';
 import { formatReport } from '../data/problems.ts';
 import type { Changes } from '../listing/changes-schema.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
@@ -90,7 +90,7 @@ export interface StartedBuild {
 
 /** The data side's result, with the downloads under way. */
 interface ReadyData {
-  prepared: PreparedData;
+  preparation: PreparationWithDownloads;
   rows: Changes['rows'];
   keys: PageKeys;
   rendered: { json: number; html: number };
@@ -148,15 +148,15 @@ function startData(build: Omit<StartedBuild, 'data'>, root: string, cacheDir: st
     siteDir: folder.siteDir,
     baseline: build.baseline,
   });
-  const downloads = run.records.then((prepared) => prepared && withDownloads(prepared, config.assetsUrl));
+  const withItsDownloads = run.records.then((preparation) => preparation && withDownloads(preparation, config.assetsUrl));
   const data = run.result.then(async (side): Promise<ReadyData> => {
     if (side.kind === 'problems') throw new Refusal(`Nothing was built; ${config.outDir}/ is unchanged. Fix these problems and build again:\n${formatReport(side.problems)}`);
     if (side.kind === 'refused') throw new Refusal(side.message);
-    const prepared = await downloads;
-    if (!prepared) throw new Error("the build's data thread ended without its records");
+    const preparation = await withItsDownloads;
+    if (!preparation) throw new Error("the build's data thread ended without its records");
     for (const [name, seconds] of side.phases) clock.beside(name, seconds);
-    linkOrCopy(prepared.recordsFile, folder.recordsFile);
-    return { prepared, rows: side.rows, keys: side.keys, rendered: side.rendered, touched: new Set(side.touched) };
+    linkOrCopy(preparation.recordsFile, folder.recordsFile);
+    return { preparation, rows: side.rows, keys: side.keys, rendered: side.rendered, touched: new Set(side.touched) };
   });
   // Awaited before the pages are rendered; if Astro fails before that, its error is the one to report.
   data.catch(() => undefined);
@@ -188,15 +188,15 @@ export async function awaitData(build: StartedBuild, logger: AstroIntegrationLog
   const data = await build.data;
   const render = deserialize(readFileSync(folder.renderFile)) as RenderSet;
   build.clock.end('start');
-  const reused = data.prepared.validated ? '' : ' (unchanged since an earlier build: not validated again)';
-  const pages = pageCount(data.prepared.rows);
+  const reused = data.preparation.validated ? '' : ' (unchanged since an earlier build: not validated again)';
+  const pages = pageCount(data.preparation.rows);
   logger.info(
-    `${config.dataFile}: ${counted(data.prepared.rows)} rows valid${reused}; rendering ${counted(data.rendered.json)} of ${counted(pages)} JSON and ${counted(data.rendered.html + 1)} of ${counted(pages)} HTML pages`,
+    `${config.dataFile}: ${counted(data.preparation.rows)} rows valid${reused}; rendering ${counted(data.rendered.json)} of ${counted(pages)} JSON and ${counted(data.rendered.html + 1)} of ${counted(pages)} HTML pages`,
   );
   const jsonPages = startJsonPages({
     siteDir: folder.siteDir,
     recordsFile: folder.recordsFile,
-    count: data.prepared.rows,
+    count: data.preparation.rows,
     pages: flaggedPages(render.json),
     addresses: { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl },
   });
@@ -233,9 +233,9 @@ export interface Publication {
 /** Step 3: returns once the build is published. */
 export async function finishBuild(build: StartedBuild, { data, render, jsonPages, progress }: Rendering): Promise<Publication> {
   const { config, folder, baseline, clock } = build;
-  const { prepared } = data;
+  const { preparation } = data;
   const site = folder.siteDir;
-  const pages = pageCount(prepared.rows);
+  const pages = pageCount(preparation.rows);
   clock.end('pages (Astro)');
   // Written on their own thread while Astro rendered the HTML pages: usually done by now.
   const jsonHashes = await jsonPages.hashes;
@@ -247,23 +247,23 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
   // Kept pages are the published files, made so before Astro rendered (see reuse.ts).
   const linked = keptPages(render);
   rmSync(folder.renderFile);
-  await writeSitemaps(site, config.baseUrl, prepared.rows);
+  await writeSitemaps(site, config.baseUrl, preparation.rows);
   clock.end('kept pages');
 
-  // Written by a worker thread while Astro made the pages (see src/data/prepared.ts): usually done by now.
-  const downloads = await prepared.downloads;
+  // Written by a worker thread while Astro made the pages (see src/data/preparation.ts): usually done by now.
+  const downloads = await preparation.downloads;
   for (const path of DOWNLOADS) {
     const name = path.slice(1);
     // A download with the published one's bytes is the published file, on the site's own disk
     // whatever disk the cache is on. A changed one is copied from the preparation, never linked:
     // a published file shares no bytes with a cache, so a damaged cache cannot reach a site.
     if (baseline && baseline.hashes[path] === downloads[path] && linkedFrom(baseline.siteDir, name, site)) continue;
-    copyFileSync(join(prepared.downloadsDir, name), join(site, name), constants.COPYFILE_FICLONE);
+    copyFileSync(join(preparation.downloadsDir, name), join(site, name), constants.COPYFILE_FICLONE);
   }
   clock.end('downloads');
 
   // Host configurations name the site where it is published, not the build's folder.
-  const hostInput = { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl, count: prepared.rows, siteDir: resolve(config.outDir) };
+  const hostInput = { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl, count: preparation.rows, siteDir: resolve(config.outDir) };
   const hostFiles = await cachedHostFiles(build.store.dir, { fingerprint: build.fingerprint, input: hostInput, deployDir: resolve(config.deployDir), trusted: build.store.trusted });
   const siteHostFiles = hostFiles.filter((file) => file.place === 'site');
   writeFiles(site, siteHostFiles);
@@ -283,10 +283,10 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
   clock.end('keep unchanged files');
 
   const manifest = manifestOf(site, {
-    count: prepared.rows,
+    count: preparation.rows,
     baseUrl: config.baseUrl,
     assetsUrl: config.assetsUrl,
-    data: { file: prepared.dataFile, sha256: prepared.dataSha256 },
+    data: { file: preparation.dataFile, sha256: preparation.dataSha256 },
     downloads,
     // A page file that is the published one has its published hash; one written now, the hash taken as it was written.
     knownPageHash: (page) => (baseline && !changed.has(pageFile(page)) ? baseline.hashes[pagePath(page)] : undefined) ?? jsonHashes.get(page),
@@ -312,12 +312,12 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
 
   const bytes = bytesOf(site, files);
   killPoint('site complete');
-  writeRecord(folder.dir, { fingerprint: build.fingerprint, dataKey: prepared.key, keys: data.keys, rendered: render, files, bytes });
+  writeRecord(folder.dir, { fingerprint: build.fingerprint, dataKey: preparation.key, keys: data.keys, rendered: render, files, bytes });
   killPoint('record written');
   if (build.store.lock.lost()) throw new Refusal(`Another process took this build's lock while it ran: nothing was published; ${config.outDir}/ is unchanged. Build again.`);
   publish(build.store.dir, folder, config.outDir, config.deployDir);
   killPoint('links made');
-  return { rows: prepared.rows, files: files.length, bytes, changes, unchangedFiles: kept, dataValidated: prepared.validated };
+  return { rows: preparation.rows, files: files.length, bytes, changes, unchangedFiles: kept, dataValidated: preparation.validated };
 }
 
 /** Step 4, once the build is published: what is kept is trusted again, older builds go, the lock is released, and the report. */

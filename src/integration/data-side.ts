@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { preparedRecordsFile, prepareRecords, type PreparedRecords } from '../data/prepared.ts';
+import { preparedRecordsFile, prepareRecords, type Preparation } from '../data/prepared.ts';
 import type { Problem } from '../data/problems.ts';
 import { isRecordFile, readRecordFile } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
@@ -62,7 +62,7 @@ type DataSide =
   | { kind: 'refused'; message: string }
   | {
       kind: 'ready';
-      prepared: PreparedRecords;
+      preparation: Preparation;
       rows: Changes['rows'];
       keys: PageKeys;
       /** How many JSON and HTML pages Astro renders. */
@@ -80,9 +80,9 @@ type DataSide =
  * compared with the records the published build was made from, also the positions of the changed
  * rows (only their pages' keys can change).
  */
-function compareRows(input: DataSideInput, prepared: PreparedRecords, records: () => readonly CarModel[]): { rows: Changes['rows']; refusal?: string; changedInPlace?: number[] } {
+function compareRows(input: DataSideInput, preparation: Preparation, records: () => readonly CarModel[]): { rows: Changes['rows']; refusal?: string; changedInPlace?: number[] } {
   const { baseline, addresses } = input;
-  if (baseline && baseline.dataSha256 === prepared.dataSha256 && baseline.assetsUrl === addresses.assetsUrl) {
+  if (baseline && baseline.dataSha256 === preparation.dataSha256 && baseline.assetsUrl === addresses.assetsUrl) {
     return { rows: NO_ROW_CHANGES, changedInPlace: [] };
   }
   const publishedRecordsFile = baseline?.dataKey === undefined ? undefined : preparedRecordsFile(input.preparedDir, baseline.dataKey);
@@ -94,7 +94,7 @@ function compareRows(input: DataSideInput, prepared: PreparedRecords, records: (
 }
 
 /** Does the data side of a build; `onRecords` is told as soon as the records are prepared (the downloads can start). */
-async function prepareDataSide(input: DataSideInput, onRecords: (prepared: PreparedRecords) => void = () => undefined): Promise<DataSide> {
+async function prepareDataSide(input: DataSideInput, onRecords: (preparation: Preparation) => void = () => undefined): Promise<DataSide> {
   let phaseStarted = performance.now();
   const phases: [string, number][] = [];
   const endPhase = (name: string) => {
@@ -103,7 +103,7 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
     phaseStarted = now;
   };
   const { baseline } = input;
-  const preparation = await prepareRecords({
+  const result = await prepareRecords({
     root: input.root,
     cacheDir: input.preparedDir,
     dataFile: input.dataFile,
@@ -115,12 +115,12 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
     ...(baseline?.dataKey !== undefined && { since: baseline.dataKey }),
     trusted: input.trusted,
   });
-  if ('problems' in preparation) return { kind: 'problems', problems: preparation.problems };
-  const { data: prepared } = preparation;
-  onRecords(prepared);
-  let records = preparation.records;
-  const recordsOnce = () => (records ??= readRecordFile(prepared.recordsFile));
-  const { rows, refusal, changedInPlace } = compareRows(input, prepared, recordsOnce);
+  if ('problems' in result) return { kind: 'problems', problems: result.problems };
+  const { preparation } = result;
+  onRecords(preparation);
+  let records = result.records;
+  const recordsOnce = () => (records ??= readRecordFile(preparation.recordsFile));
+  const { rows, refusal, changedInPlace } = compareRows(input, preparation, recordsOnce);
   if (refusal) return { kind: 'refused', message: refusal };
   endPhase('validate');
 
@@ -128,22 +128,22 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
   // same preparation), or where rows changed in place and only their pages' keys are computed.
   const earlierKeys = baseline?.keys;
   const since = earlierKeys && changedInPlace ? { keys: earlierKeys, changedPositions: changedInPlace } : undefined;
-  const keys = earlierKeys && baseline?.dataKey === prepared.key ? earlierKeys : pageKeysOf(recordsOnce(), input.addresses, since);
+  const keys = earlierKeys && baseline?.dataKey === preparation.key ? earlierKeys : pageKeysOf(recordsOnce(), input.addresses, since);
   const render = renderSetOf(keys, baseline);
   // The pages the folder holds as it starts: nothing has written to it yet (Astro renders after this).
   const touched = await preparePages(input.siteDir, render, baseline, pagesIn(input.siteDir));
   // Written last: the pages' routes read it, and Astro renders into the folder only after it.
   writeFileSync(input.renderFile, serialize(render));
   endPhase('page keys');
-  return { kind: 'ready', prepared, rows, keys, rendered: renderedCount(render), touched: [...touched], phases };
+  return { kind: 'ready', preparation, rows, keys, rendered: renderedCount(render), touched: [...touched], phases };
 }
 
 /** A message of the worker thread: the records prepared, then what it found. */
-type DataSideMessage = { kind: 'records'; prepared: PreparedRecords } | DataSide;
+type DataSideMessage = { kind: 'records'; preparation: Preparation } | DataSide;
 
 export interface DataSideRun {
   /** The preparation, once its records are written (undefined if the data is bad or the thread failed first). */
-  records: Promise<PreparedRecords | undefined>;
+  records: Promise<Preparation | undefined>;
   /** What the data side found; settled once the worker thread has ended (its memory is free again). */
   result: Promise<DataSide>;
 }
@@ -153,11 +153,11 @@ export function startDataSide(input: DataSideInput): DataSideRun {
   const workerData: DataSideInput = { ...input, baseline: input.baseline && dataSideBaseline(input.baseline) };
   const worker = new Worker(new URL('./data-side-worker.ts', import.meta.url), { workerData });
   let found: DataSide | undefined;
-  let recordsPrepared: (prepared: PreparedRecords | undefined) => void = () => undefined;
-  const records = new Promise<PreparedRecords | undefined>((done) => (recordsPrepared = done));
+  let recordsPrepared: (preparation: Preparation | undefined) => void = () => undefined;
+  const records = new Promise<Preparation | undefined>((done) => (recordsPrepared = done));
   const result = new Promise<DataSide>((done, fail) => {
     worker.on('message', (message: DataSideMessage) => {
-      if (message.kind === 'records') recordsPrepared(message.prepared);
+      if (message.kind === 'records') recordsPrepared(message.preparation);
       else found = message;
     });
     worker.once('error', fail);
@@ -172,5 +172,5 @@ export function startDataSide(input: DataSideInput): DataSideRun {
 
 /** The worker thread's side of `startDataSide`. */
 export async function runDataSideInputer(input: DataSideInput, post: (message: DataSideMessage) => void): Promise<void> {
-  post(await prepareDataSide(input, (prepared) => post({ kind: 'records', prepared })));
+  post(await prepareDataSide(input, (preparation) => post({ kind: 'records', preparation })));
 }

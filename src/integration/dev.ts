@@ -6,7 +6,7 @@
 import type { AstroIntegrationLogger } from 'astro';
 import type { ViteDevServer } from 'vite';
 import type { Config } from '../config.ts';
-import { prepareData, type PreparedData } from '../outputs/prepared-downloads.ts';
+import { prepareData, type PreparationWithDownloads } from '../outputs/prepared-downloads.ts';
 import { formatReport } from '../data/problems.ts';
 import { counted } from '../listing/format.ts';
 import { serveListingInDev } from '../serve/dev-server.ts';
@@ -17,14 +17,14 @@ export interface DevData {
   state: () => DatasetState;
   /** Prepares the data file again: the pages then show it, or its problems beside the last good data. */
   refresh: () => Promise<void>;
-  current: () => PreparedData | undefined;
+  current: () => PreparationWithDownloads | undefined;
 }
 
 export function devData(config: Config, root: string, preparedDir: string, logger: AstroIntegrationLogger): DevData {
-  let current: PreparedData | undefined;
+  let current: PreparationWithDownloads | undefined;
   let problemReport: string | null = null;
   const refresh = async () => {
-    const preparation = await prepareData({
+    const result = await prepareData({
       root,
       cacheDir: preparedDir,
       dataFile: config.dataFile,
@@ -32,16 +32,16 @@ export function devData(config: Config, root: string, preparedDir: string, logge
       // An edit of the data shown: its unchanged rows keep their records.
       ...(current && { since: current.key }),
     });
-    if ('problems' in preparation) {
-      problemReport = formatReport(preparation.problems);
+    if ('problems' in result) {
+      problemReport = formatReport(result.problems);
       logger.error(`${problemReport}\n${current ? 'Showing the last good data until the file is fixed.' : 'No good data yet: the listing is empty until the file is fixed.'}`);
       return;
     }
     // The pages show it now; the downloads are awaited where they are served (see dev-server.ts).
-    current = preparation.data;
-    preparation.data.downloads.catch((error: unknown) => logger.error(`${config.dataFile}: the downloads could not be written: ${error instanceof Error ? error.message : String(error)}`));
+    current = result.preparation;
+    current.downloads.catch((error: unknown) => logger.error(`${config.dataFile}: the downloads could not be written: ${error instanceof Error ? error.message : String(error)}`));
     problemReport = null;
-    logger.info(`${config.dataFile}: ${counted(preparation.data.rows)} rows valid`);
+    logger.info(`${config.dataFile}: ${counted(current.rows)} rows valid`);
   };
   return {
     state: () => ({ recordsFile: current?.recordsFile ?? null, renderFile: null, problemReport }),

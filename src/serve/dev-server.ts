@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { ViteDevServer } from 'vite';
-import type { PreparedData } from '../outputs/prepared-downloads.ts';
+import type { PreparationWithDownloads } from '../outputs/prepared-downloads.ts';
 import { DOWNLOADS } from '../outputs/downloads.ts';
 import { readRecordFile } from '../data/record-store.ts';
 import { manifestJson, manifestOf } from '../outputs/manifest.ts';
@@ -22,7 +22,7 @@ export interface DevListing {
   /** Absolute path of the data file to watch. */
   dataFile: string;
   /** The last good preparation, if any. */
-  current: () => PreparedData | undefined;
+  current: () => PreparationWithDownloads | undefined;
   addresses: Addresses;
   /** Prepares the data file again; afterwards `current()` is the new data when it is good. */
   refresh: () => Promise<void>;
@@ -47,10 +47,10 @@ const devSiteHeaders = (assetsUrl: string) => {
 const SETTLE_MS = 100;
 
 /** The records of one preparation, read once. */
-function recordsReader(): (prepared: PreparedData) => readonly CarModel[] {
+function recordsReader(): (preparation: PreparationWithDownloads) => readonly CarModel[] {
   let loaded: { key: string; records: readonly CarModel[] } | undefined;
-  return (prepared) => {
-    if (loaded?.key !== prepared.key) loaded = { key: prepared.key, records: readRecordFile(prepared.recordsFile) };
+  return (preparation) => {
+    if (loaded?.key !== preparation.key) loaded = { key: preparation.key, records: readRecordFile(preparation.recordsFile) };
     return loaded.records;
   };
 }
