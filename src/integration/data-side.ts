@@ -112,7 +112,7 @@ async function prepareDataSide(input: DataSideInput, onRecords: (preparation: Pr
       onRows: (rows) => console.error(`  ${counted(rows)} rows validated`),
       onChangedRows: ({ validated, changed, added, unchanged, removed }) => console.error(`  ${counted(validated)} ${validated === 1 ? 'row' : 'rows'} validated (${counted(changed)} changed, ${counted(added)} added); ${unchanged === 0 ? 'none' : `the other ${counted(unchanged)}`} ${unchanged === 1 ? 'is' : 'are'} unchanged since the published build${removed === 0 ? '' : `, and ${counted(removed)} of its rows ${removed === 1 ? 'is' : 'are'} gone`}`),
     },
-    ...(baseline?.dataKey !== undefined && { since: baseline.dataKey }),
+    ...(baseline?.dataKey !== undefined && { earlier: baseline.dataKey }),
     trusted: input.trusted,
   });
   if ('problems' in result) return { kind: 'problems', problems: result.problems };
@@ -126,9 +126,9 @@ async function prepareDataSide(input: DataSideInput, onRecords: (preparation: Pr
 
   // Keys of the published build are a hint: taken only where they describe the same records (the
   // same preparation), or where rows changed in place and only their pages' keys are computed.
-  const earlierKeys = baseline?.keys;
-  const since = earlierKeys && changedInPlace ? { keys: earlierKeys, changedPositions: changedInPlace } : undefined;
-  const keys = earlierKeys && baseline?.dataKey === preparation.key ? earlierKeys : pageKeysOf(recordsOnce(), input.addresses, since);
+  const baselineKeys = baseline?.keys;
+  const earlierKeys = baselineKeys && changedInPlace ? { keys: baselineKeys, changedPositions: changedInPlace } : undefined;
+  const keys = baselineKeys && baseline?.dataKey === preparation.key ? baselineKeys : pageKeysOf(recordsOnce(), input.addresses, earlierKeys);
   const render = renderSetOf(keys, baseline);
   // The pages the folder holds as it starts: nothing has written to it yet (Astro renders after this).
   const touched = await preparePages(input.siteDir, render, baseline, pagesIn(input.siteDir));

@@ -30,7 +30,7 @@ export function devData(config: Config, root: string, preparedDir: string, logge
       dataFile: config.dataFile,
       assetsUrl: config.assetsUrl,
       // An edit of the data shown: its unchanged rows keep their records.
-      ...(current && { since: current.key }),
+      ...(current && { earlier: current.key }),
     });
     if ('problems' in result) {
       problemReport = formatReport(result.problems);

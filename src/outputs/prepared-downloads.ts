@@ -10,7 +10,7 @@ import { checkedJson, damagedCacheLine, fileSha256, firstDamaged, readCheckedJso
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
-import { inUse, preparedDownloadsDir, prepareRecords, readSince, type PrepareOptions, type Preparation, type PreparationResult } from '../data/prepared.ts';
+import { inUse, preparedDownloadsDir, prepareRecords, readEarlier, type PrepareOptions, type Preparation, type PreparationResult } from '../data/prepared.ts';
 import type { EarlierDownloads } from './downloads.ts';
 
 /** Written last in the downloads folder, with its own hash: the downloads' hashes by URL path, and every other file's. */
@@ -31,7 +31,7 @@ export interface PreparationWithDownloads extends Preparation {
 /**
  * The prepared data of `dataFile`, validating and exporting it only if no earlier preparation of
  * the same bytes exists. Returns every problem instead when the data is bad. When it validated
- * now, the records are returned too (the caller may need them; they are not kept).
+ * now, the records are returned too (the caller may need them; nothing else holds them in memory).
  */
 export async function prepareData(options: PrepareOptions): Promise<PreparationResult<PreparationWithDownloads>> {
   const result = await prepareRecords(options);
@@ -88,10 +88,10 @@ function readyDownloads({ downloadsDir: target, recordsFile }: Preparation, asse
 
 /** The downloads of the preparation that of `dir` was validated against, where they are complete and whole: their bytes are copied. */
 function earlierDownloads(dir: string): EarlierDownloads | undefined {
-  const since = readSince(dir);
-  if (!since) return undefined;
-  const downloads = preparedDownloadsDir(dirname(dir), since.key);
-  return wholeDownloads(downloads) ? { dir: downloads, changed: since.changed } : undefined;
+  const earlier = readEarlier(dir);
+  if (!earlier) return undefined;
+  const downloads = preparedDownloadsDir(dirname(dir), earlier.key);
+  return wholeDownloads(downloads) ? { dir: downloads, changed: earlier.changed } : undefined;
 }
 
 /**

@@ -87,7 +87,7 @@ describe('prepared data', () => {
     const edit = withPrice(LISTING, 5, '777777');
     save(edit);
     let counts: unknown;
-    const edited = prepared(await prepareRecords({ ...options, since: earlier.preparation.key, progress: { onChangedRows: (rows) => (counts = rows) } }));
+    const edited = prepared(await prepareRecords({ ...options, earlier: earlier.preparation.key, progress: { onChangedRows: (rows) => (counts = rows) } }));
     expect(counts).toEqual({ validated: 1, changed: 1, added: 0, unchanged: 22, removed: 0 });
     const whole = prepared(await prepareRecords({ ...options, cacheDir: join(options.cacheDir, '..', 'other-cache') }));
     expect(edited.records).toEqual(whole.records);
@@ -119,7 +119,7 @@ describe('prepared data', () => {
     expect(prepared(await prepareRecords({ ...options, trusted: false })).preparation.validated).toBe(true);
     save(withPrice(LISTING, 5, '777777'));
     let checkedRowByRow = false;
-    const edited = prepared(await prepareRecords({ ...options, since: earlier.preparation.key, trusted: false, progress: { onChangedRows: () => (checkedRowByRow = true) } }));
+    const edited = prepared(await prepareRecords({ ...options, earlier: earlier.preparation.key, trusted: false, progress: { onChangedRows: () => (checkedRowByRow = true) } }));
     expect(checkedRowByRow).toBe(false);
     expect(edited.records).toHaveLength(23);
   });

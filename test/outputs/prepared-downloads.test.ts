@@ -86,7 +86,7 @@ describe("a preparation's downloads", () => {
     const lines = LISTING.split('\n');
     lines[6] = lines[6]!.replace(/^((?:[^,]*,){8})[^,]*/, '$1888888');
     setup.save(lines.join('\n'));
-    const edited = prepared(await prepareData({ ...setup.options, since: first.preparation.key }));
+    const edited = prepared(await prepareData({ ...setup.options, earlier: first.preparation.key }));
     setup.save(LISTING);
     const hashes = await edited.preparation.downloads;
     const expected = fromScratch(edited.records!, join(setup.dir, 'edited'));
