@@ -34,18 +34,18 @@ import { counted } from '../listing/format.ts';
 import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
 import { writeSitemaps } from '../outputs/sitemap.ts';
 import { baselineOf, readPublishedBuild, type Baseline, type PublishedBuild } from '../publish/baseline.ts';
-import { keepUnchangedFiles } from '../publish/file-times.ts';
+import { linkUnchangedFiles } from '../publish/file-times.ts';
 import { refreshCopy } from '../publish/host-copies.ts';
 import { linkOrCopy } from '../publish/links.ts';
 import { clearRenderFolders, moveRendered, renderFolderFor } from '../publish/render-folder.ts';
 import { cachedHostFiles, writeFiles } from './host-files.ts';
 import { acquireBuildLock, type BuildLock } from '../publish/lock.ts';
 import { writeRecord } from '../publish/record.ts';
-import { flaggedPages, keptPages, type RenderSet } from '../publish/reuse.ts';
+import { flaggedPages, takenPages, type RenderSet } from '../publish/reuse.ts';
 import { startJsonPages, type JsonPagesRun } from '../outputs/json-pages.ts';
 import { filesIn, siteFilesOf } from '../publish/site-files.ts';
 import { killPoint } from '../publish/kill-points.ts';
-import { discardBuild, keptIsTrusted, linkSiteForHostFiles, newBuildFolder, notALink, publish, pruneBuilds, recycledBuildFolder, storeDirOf, trustAgain, type BuildFolder } from '../publish/store.ts';
+import { cachedIsTrusted, discardBuild, linkSiteForHostFiles, newBuildFolder, notALink, publish, pruneBuilds, recycledBuildFolder, storeDirOf, trustAgain, type BuildFolder } from '../publish/store.ts';
 import { VERCEL_OUTPUT_DIR } from '../serve/hosts/vercel.ts';
 import { startDataSide } from './data-side.ts';
 import { Refusal } from './refusals.ts';
@@ -111,7 +111,7 @@ async function openStore(config: Config, cacheDir: string, logger: AstroIntegrat
   // the project's own folders.
   const lock = await acquireBuildLock(cacheDir, (message) => logger.warn(message));
   // Folders left by builds killed part way are the marks of a build that never finished.
-  const trusted = keptIsTrusted(dir, pruneBuilds(dir).unfinished);
+  const trusted = cachedIsTrusted(dir, pruneBuilds(dir).unfinished);
   if (!trusted) logger.warn('An earlier build was stopped part way: this build checks everything again instead of reusing what was kept.');
   return { store: { dir, lock, trusted }, published: readPublishedBuild(dir, config.outDir) };
 }
@@ -244,8 +244,8 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
   killPoint('pages rendered');
   await moveRendered(folder.renderDir, site);
 
-  // Kept pages are the published files, made so before Astro rendered (see reuse.ts).
-  const linked = keptPages(render);
+  // Pages taken from the baseline are the published files, made so before Astro rendered (see reuse.ts).
+  const taken = takenPages(render);
   rmSync(folder.renderFile);
   await writeSitemaps(site, config.baseUrl, preparation.rows);
   clock.end('kept pages');
@@ -279,7 +279,7 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
       return hash === undefined ? [] : [[path.slice(1), hash === downloads[path]] as const];
     }),
   );
-  const { changed, kept } = await keepUnchangedFiles(baseline?.siteDir, site, files, linked, knownDownloads);
+  const { changed, unchanged } = await linkUnchangedFiles({ publishedSiteDir: baseline?.siteDir, siteDir: site, files, taken, known: knownDownloads });
   clock.end('keep unchanged files');
 
   const manifest = manifestOf(site, {
@@ -307,7 +307,7 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
   clock.end('changes');
 
   const copy = join(folder.deployDir, VERCEL_STATIC);
-  await refreshCopy(site, [...data.touched, ...files.filter((path) => !linked.has(path))], copy);
+  await refreshCopy(site, [...data.touched, ...files.filter((path) => !taken.has(path))], copy);
   clock.end('Vercel copy');
 
   const bytes = bytesOf(site, files);
@@ -317,10 +317,10 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
   if (build.store.lock.lost()) throw new Refusal(`Another process took this build's lock while it ran: nothing was published; ${config.outDir}/ is unchanged. Build again.`);
   publish(build.store.dir, folder, config.outDir, config.deployDir);
   killPoint('links made');
-  return { rows: preparation.rows, files: files.length, bytes, changes, unchangedFiles: kept, dataValidated: preparation.validated };
+  return { rows: preparation.rows, files: files.length, bytes, changes, unchangedFiles: unchanged, dataValidated: preparation.validated };
 }
 
-/** Step 4, once the build is published: what is kept is trusted again, older builds go, the lock is released, and the report. */
+/** Step 4, once the build is published: what is cached is trusted again, older builds go, the lock is released, and the report. */
 export async function closeBuild(build: StartedBuild, publication: Publication): Promise<void> {
   const { config, store, clock } = build;
   if (!store.trusted) trustAgain(store.dir);

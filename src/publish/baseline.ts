@@ -52,7 +52,7 @@ export interface Baseline {
 
 /**
  * The baseline of a build whose code and addresses have `fingerprint`, against `published`; none
- * without a published build. Where what is kept is not `trusted` (a build was killed part way), its
+ * without a published build. Where what is cached is not `trusted` (a build was killed part way), its
  * record's preparation and page keys are not taken.
  */
 export function baselineOf(published: PublishedBuild | undefined, trusted: boolean, fingerprint: string): Baseline | undefined {

@@ -1,10 +1,11 @@
 /**
- * Pages a build takes from the published site instead of rendering them again. A page's key is a
- * hash of exactly what it shows (src/listing/page-keys.ts): where the published build was made by
- * the same code and addresses and has the same key for a page, and its file is there, the page is
- * not rendered; once Astro has rendered the others, it is hard-linked from the published site. So
- * a file Astro may write is never a link to a published file, and an unchanged page keeps its
- * inode, bytes and time all the way to publication.
+ * Pages a build takes from its baseline, the published site, instead of rendering them again. A
+ * page's key is a hash of exactly what it shows (src/listing/page-keys.ts): where the published
+ * build was made by the same code and addresses and has the same key for a page, and its file is
+ * there, the page is not rendered but taken: before Astro renders anything, the build's folder is
+ * given the published file (a hard link), and a page to render is removed from it. So a file Astro
+ * may write is never a link to a published file, and a page taken keeps its inode, bytes and time
+ * all the way to publication.
  */
 import { existsSync, linkSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -67,12 +68,12 @@ export function pagesIn(siteDir: string): number {
  * Makes the pages of a build's folder what this build needs, before any page is rendered. The
  * folder is the build published before the current one (see store.ts) or a new one, which is the
  * same with no pages: a page to render is removed (it may share its inode with a published file:
- * it must be written as a new file, not through it); a page kept becomes the published file,
+ * it must be written as a new file, not through it); a page taken becomes the published file,
  * linked again where the published build rendered it or the folder does not hold it (a recycled
  * folder holds the older file; a new one none), else it is that file already; pages past the new
  * count go. In a recycled folder this costs the pages this build and the published one rendered,
  * not one per page. Returns the site paths removed or linked again: their copies for Vercel follow.
- * A kept page that vanished from the published site stops the build (nothing is published).
+ * A page taken that vanished from the published site stops the build (nothing is published).
  */
 export async function preparePages(siteDir: string, render: RenderSet, baseline: Pick<Baseline, 'siteDir' | 'rendered'> | undefined, oldPages: number): Promise<Set<string>> {
   const touched = new Set<string>();
@@ -112,12 +113,12 @@ export async function preparePages(siteDir: string, render: RenderSet, baseline:
   return touched;
 }
 
-/** The site paths of the pages a build kept (did not render): they are the published files. */
-export function keptPages(render: RenderSet): Set<string> {
-  const kept = new Set<string>();
+/** The site paths of the pages a build took (did not render): they are the published files. */
+export function takenPages(render: RenderSet): Set<string> {
+  const taken = new Set<string>();
   for (let index = 0; index < render.json.length; index += 1) {
-    if (render.json[index] === 0) kept.add(pageFile(index + 1));
-    if (render.html[index] === 0 && index > 0) kept.add(htmlPageFile(index + 1));
+    if (render.json[index] === 0) taken.add(pageFile(index + 1));
+    if (render.html[index] === 0 && index > 0) taken.add(htmlPageFile(index + 1));
   }
-  return kept;
+  return taken;
 }
