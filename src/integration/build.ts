@@ -124,7 +124,7 @@ async function openStore(config: Config, cacheDir: string, logger: AstroIntegrat
 function newFolder(store: OpenStore, published: PublishedBuild | undefined, root: string, cacheDir: string): NewFolder {
   const folder = (store.trusted && published ? recycledBuildFolder(store.dir, VERCEL_STATIC) : undefined) ?? newBuildFolder(store.dir);
   clearRenderFolders(cacheDir);
-  const renderDir = renderFolderFor(store.dir, folder.siteDir, root, cacheDir, folder.id);
+  const renderDir = renderFolderFor(folder, { store: store.dir, projectRoot: root, cacheDir });
   return { ...folder, renderDir, recordsFile: join(folder.dir, 'records.v8'), renderFile: join(folder.dir, 'render.v8') };
 }
 
@@ -328,7 +328,10 @@ export async function closeBuild(build: StartedBuild, publication: Publication):
   await store.lock.release();
   clock.end('publish');
 
-  const report = reportBuild(config.outDir, config.dataFile, publication.rows, clock, {
+  const report = reportBuild(clock, {
+    outDir: config.outDir,
+    dataFile: config.dataFile,
+    rows: publication.rows,
     files: publication.files,
     bytes: publication.bytes,
     changes: summariseChanges(publication.changes),

@@ -8,7 +8,6 @@ import { counted } from '../listing/format.ts';
 import type { Changes } from '../listing/changes-schema.ts';
 import { htmlPageFile, htmlPagePath, LISTING_PATH, pageFile, pagePath } from '../listing/routes.ts';
 import { DOWNLOADS } from './downloads.ts';
-import type { Baseline } from '../publish/baseline.ts';
 import type { Manifest } from './manifest.ts';
 
 export type { Changes } from '../listing/changes-schema.ts';
@@ -37,8 +36,11 @@ interface BuiltSite {
   notServed: ReadonlySet<string>;
 }
 
-/** What this build changes, against its baseline, the site it replaces (everything, for a first build). */
-export function changesOf(baseline: Pick<Baseline, 'dataSha256' | 'pageCount' | 'hashes'> | undefined, built: BuiltSite): Changes & { pages: { json: number; html: number }; downloads: string[] } {
+/**
+ * What this build changes, against its baseline (src/publish/baseline.ts: the site it replaces; none,
+ * and everything changed, for a first build).
+ */
+export function changesOf(baseline: { dataSha256: string; pageCount: number; hashes: Readonly<Record<string, string>> } | undefined, built: BuiltSite): Changes & { pages: { json: number; html: number }; downloads: string[] } {
   const { manifest } = built;
   const oldPages = baseline?.pageCount ?? 0;
   const pages = Math.max(oldPages, manifest.pageCount);

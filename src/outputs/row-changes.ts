@@ -9,7 +9,6 @@ import { FIELDS, type CarModel, type FieldName } from '../data/schema.ts';
 import type { Changes } from '../listing/changes-schema.ts';
 import { PUBLISHED } from '../listing/routes.ts';
 import { logoUrl } from '../listing/serialise.ts';
-import type { Baseline } from '../publish/baseline.ts';
 
 /**
  * The records a site publishes, a chunk at a time, and how to read a record's logo URL: from the
@@ -22,7 +21,8 @@ export interface PublishedRecords {
   logoUrlOf: (record: Readonly<Record<string, unknown>>) => unknown;
 }
 
-export function publishedRecords(baseline: Pick<Baseline, 'siteDir' | 'assetsUrl'>, recordsFile?: string): PublishedRecords {
+/** `baseline` is the build's (src/publish/baseline.ts): the site it replaces. */
+export function publishedRecords(baseline: { siteDir: string; assetsUrl: string }, recordsFile?: string): PublishedRecords {
   if (recordsFile !== undefined && isRecordFile(recordsFile)) {
     return {
       chunks: () => recordChunks(recordsFile),
