@@ -1,7 +1,7 @@
 /**
  * `node bench/edit.ts [--sizes=100000,1000000] [--runs=3]`: validating an edited file against an
  * earlier version of it (src/data/edit.ts) must cost time linear in the file's size, whatever its
- * quoting. Times `recordSpans` and `loadSince` (a few rows changed in place; the same with a row
+ * quoting. Times `recordSpans` and `loadAgainstEarlier` (a few rows changed in place; the same with a row
  * inserted near the top, which moves every row after it; and with a row inserted near the top and
  * one deleted near the end, which moves every row between: the rows are then found by their hash)
  * on synthetic files of each size and shape, beside one full validation of the same file, and prints the medians
@@ -9,7 +9,7 @@
  * against 100k), quadratic its square. Not a test: the figures are for reading.
  */
 import { decodeCsv, loadText, type CsvText } from '../src/data/load.ts';
-import { loadSince, recordSpans, type EarlierValidation } from '../src/data/edit.ts';
+import { loadAgainstEarlier, recordSpans, type EarlierValidation } from '../src/data/edit.ts';
 import { inChunks } from '../src/data/record-store.ts';
 import { FIELDS } from '../src/data/schema.ts';
 import { counted } from '../src/listing/format.ts';
@@ -78,7 +78,7 @@ const seconds = (run: () => unknown) => {
 const medianOf = (run: () => unknown) => median(Array.from({ length: runs }, () => seconds(run)));
 const milliseconds = (value: number) => `${(value * 1000).toFixed(1)} ms`;
 
-const COLUMNS = ['recordSpans', 'loadSince, in place', 'loadSince, 1 inserted', 'loadSince, 1 inserted 1 deleted', 'full validation'] as const;
+const COLUMNS = ['recordSpans', 'loadAgainstEarlier, in place', 'loadAgainstEarlier, 1 inserted', 'loadAgainstEarlier, 1 inserted 1 deleted', 'full validation'] as const;
 type Timings = Record<(typeof COLUMNS)[number], number>;
 const results = new Map<string, Map<number, Timings>>();
 
@@ -94,7 +94,7 @@ for (const [shapeName, shape] of Object.entries(SHAPES)) {
     const earlier: EarlierValidation = { body: earlierText.body, rows: records.length, records: () => inChunks(records) };
 
     const expected = (file: CsvText, validated: number, inPlaceExpected: boolean, removed: number) => {
-      const result = loadSince(file, 'bench.csv', earlier);
+      const result = loadAgainstEarlier(file, 'bench.csv', earlier);
       if (result?.counts.validated !== validated || result.inPlace !== inPlaceExpected || result.counts.removed !== removed) {
         throw new Error(`${shapeName}: an edit was not validated as expected: ${JSON.stringify(result?.counts)}`);
       }
@@ -105,9 +105,9 @@ for (const [shapeName, shape] of Object.entries(SHAPES)) {
 
     const timings: Timings = {
       recordSpans: medianOf(() => recordSpans(inPlace.body)),
-      'loadSince, in place': medianOf(() => loadSince(inPlace, 'bench.csv', earlier)),
-      'loadSince, 1 inserted': medianOf(() => loadSince(inserted, 'bench.csv', earlier)),
-      'loadSince, 1 inserted 1 deleted': medianOf(() => loadSince(moved, 'bench.csv', earlier)),
+      'loadAgainstEarlier, in place': medianOf(() => loadAgainstEarlier(inPlace, 'bench.csv', earlier)),
+      'loadAgainstEarlier, 1 inserted': medianOf(() => loadAgainstEarlier(inserted, 'bench.csv', earlier)),
+      'loadAgainstEarlier, 1 inserted 1 deleted': medianOf(() => loadAgainstEarlier(moved, 'bench.csv', earlier)),
       'full validation': fullSeconds,
     };
     bySize.set(size, timings);

@@ -67,7 +67,7 @@ const shippedQuoted = (index: number) =>
   Math.floor(((index + 1) * SHIPPED_QUOTED.rows) / SHIPPED_QUOTED.of) > Math.floor((index * SHIPPED_QUOTED.rows) / SHIPPED_QUOTED.of);
 
 /** The name of row `index`, drawn with the same random numbers whatever the shape. */
-function nameOf(index: number, make: string, model: string, variant: number, quote: QuoteShape | undefined): string {
+function nameOf(index: number, { make, model, variant }: { make: string; model: string; variant: number }, quote: QuoteShape | undefined): string {
   if (quote === undefined || quote === 'all') return `${make} ${model} ${VARIANTS[variant]!}`;
   const plain = `${make} ${model} ${PLAIN_VARIANTS[variant]!}`;
   if (quote === 'none' || !shippedQuoted(index)) return plain;
@@ -94,7 +94,7 @@ function* syntheticRows(rows: number, seed: number, quote: QuoteShape | undefine
     const uniqueId = 100_000 + id;
     // Drawn here, after the numbers, as they always were: the same seed gives the same rows as before.
     const model = pick(MODELS);
-    const name = nameOf(index, `${local} ${latin}`, model, pickIndex(VARIANTS.length), quote);
+    const name = nameOf(index, { make: `${local} ${latin}`, model, variant: pickIndex(VARIANTS.length) }, quote);
     yield [
       String(id),
       name,

@@ -1,5 +1,5 @@
 /**
- * Kept files that are checked before use. Everything a build takes from a cache (prepared records
+ * Cached files that are checked before use. Everything a build takes from a cache (prepared records
  * and text, downloads, page keys, host files) was hashed when it was written, and is taken again
  * only if its bytes still have that hash: a disk error, a sync tool or a half-restored CI cache
  * then costs a rebuild of that cache, never a wrong byte published. A damaged file is said in one
@@ -64,7 +64,7 @@ export function firstDamaged(dir: string, files: Readonly<Record<string, string>
   return undefined;
 }
 
-/** Bytes that carry their own SHA-256 ahead of them: for a kept file whose hash has nowhere else to live. */
+/** Bytes that carry their own SHA-256 ahead of them: for a cached file whose hash has nowhere else to live. */
 export function withHash(bytes: Uint8Array): Buffer {
   return Buffer.concat([createHash('sha256').update(bytes).digest(), bytes]);
 }
@@ -76,7 +76,7 @@ export function withoutHash(file: Buffer): Buffer | undefined {
   return createHash('sha256').update(body).digest().equals(file.subarray(0, 32)) ? body : undefined;
 }
 
-/** JSON with its own hash, for the kept files that are JSON. */
+/** JSON with its own hash, for the cached files that are JSON. */
 export const checkedJson = (value: unknown): Buffer => withHash(Buffer.from(JSON.stringify(value)));
 
 /**

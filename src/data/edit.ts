@@ -44,7 +44,7 @@ export interface RecordSpans {
   ends: number[];
 }
 
-/** How a file's rows stand against the earlier version's (see `loadSince`). */
+/** How a file's rows stand against the earlier version's (see `loadAgainstEarlier`). */
 interface RowCounts {
   /** Rows whose text no earlier row has: these were parsed and checked. */
   validated: number;
@@ -58,7 +58,8 @@ interface RowCounts {
   removed: number;
 }
 
-export interface SinceValidation {
+/** A file validated against the earlier version (see `loadAgainstEarlier`). */
+export interface ValidatedAgainstEarlier {
   /** Every record of the file, in order. */
   records: CarModel[];
   /** Positions (0-based, ascending) of the rows that were validated. */
@@ -141,13 +142,21 @@ function hashesOf(body: Buffer, spans: RecordSpans, indexes: readonly number[]):
   return hashes;
 }
 
+/** Some of the records of a file's text: their indexes among the file's record spans. */
+interface SomeRecords {
+  body: Buffer;
+  spans: RecordSpans;
+  indexes: readonly number[];
+}
+
 /**
- * For each of the records `indexes` of `spans` in `body`, the record of `earlierSpans` in
- * `earlierBody`, one of `earlierIndexes`, with the same text, or -1: an open-addressing table of
- * the earlier records' hashes in typed arrays (a million rows' texts as strings would take
- * hundreds of MB), the bytes compared on a hit.
+ * For each of the records `wanted`, the record of `earlier` with the same text, or -1: an
+ * open-addressing table of the earlier records' hashes in typed arrays (a million rows' texts as
+ * strings would take hundreds of MB), the bytes compared on a hit.
  */
-function findRecords(earlierBody: Buffer, earlierSpans: RecordSpans, earlierIndexes: readonly number[], body: Buffer, spans: RecordSpans, indexes: readonly number[]): Int32Array {
+function findRecords(earlier: SomeRecords, wanted: SomeRecords): Int32Array {
+  const { body: earlierBody, spans: earlierSpans, indexes: earlierIndexes } = earlier;
+  const { body, spans, indexes } = wanted;
   let capacity = 16;
   while (capacity < earlierIndexes.length * 2) capacity *= 2;
   const mask = capacity - 1;
@@ -185,7 +194,7 @@ function findRecords(earlierBody: Buffer, earlierSpans: RecordSpans, earlierInde
  * position, or anywhere else), which rows were checked and how the rows stand against the earlier
  * version's; undefined where only a full validation can say.
  */
-export function loadSince(text: CsvText, file: string, earlier: EarlierValidation): SinceValidation | undefined {
+export function loadAgainstEarlier(text: CsvText, file: string, earlier: EarlierValidation): ValidatedAgainstEarlier | undefined {
   const { body } = text;
   const spans = recordSpans(body);
   const earlierSpans = recordSpans(earlier.body);
@@ -228,7 +237,7 @@ export function loadSince(text: CsvText, file: string, earlier: EarlierValidatio
   const untaken: number[] = [];
   for (let row = 0; row < earlierRows; row += 1) if (takenBy[row] === -1) untaken.push(row + 1);
   if (unmatched.length > 0 && untaken.length > 0) {
-    const found = findRecords(earlier.body, earlierSpans, untaken, body, spans, unmatched.map((row) => row + 1));
+    const found = findRecords({ body: earlier.body, spans: earlierSpans, indexes: untaken }, { body, spans, indexes: unmatched.map((row) => row + 1) });
     const stillUnmatched: number[] = [];
     for (let at = 0; at < unmatched.length; at += 1) {
       const row = unmatched[at]!;

@@ -1,21 +1,22 @@
 /**
- * The validated listing, prepared once per distinct data file: the records (see record-file.ts, for
+ * The validated listing, prepared once per distinct data file: the records (see record-store.ts, for
  * the pages to read back) and the downloads made from them (`all.json`, `all.csv`, the search
- * index), in a folder named after a hash of everything they are made from: the file's bytes, the
- * assets address and the code that reads and writes them. The same data is never validated or
- * exported twice, and a file that is an edit of an earlier one (`since`) has only its changed rows
- * checked (load-since.ts: each preparation keeps the text it validated for that). The downloads
- * are written by a worker thread from the records file, a chunk at a time, while the caller goes
- * on (a build renders its pages meanwhile, on the other core); an edit's downloads copy the
- * unchanged rows' bytes from the earlier preparation's. The records and the downloads are each
- * complete or absent (written aside, then renamed).
+ * index; see src/outputs/prepared-downloads.ts), in a folder named after a hash of everything they
+ * are made from: the file's bytes, the assets address and the code that reads and writes them. The
+ * same data is never validated or exported twice, and a file that is an edit of the earlier one
+ * (`earlier`) has only its changed rows checked (edit.ts: each preparation keeps the text it
+ * validated for that). The downloads are written by a worker thread from the records file, a chunk
+ * at a time, while the caller goes on (a build renders its pages meanwhile, on the other core); an
+ * edit's downloads copy the unchanged rows' bytes from the earlier preparation's. The records and
+ * the downloads are each complete or absent (written aside, then renamed). The last few
+ * preparations are cached (`CACHED_PREPARATIONS`).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { decodeCsv, loadText, SEPARATORS, type LoadProgress } from './load.ts';
-import { loadSince, type EarlierValidation } from './edit.ts';
+import { loadAgainstEarlier, type EarlierValidation } from './edit.ts';
 import type { Problem } from './problems.ts';
 import { checkedJson, damagedCacheLine, firstDamaged, readCheckedJson, writtenFileSha256 } from './checked-files.ts';
 import { isRecordFile, recordChunks, writeRecordFile } from './record-store.ts';
@@ -27,16 +28,16 @@ const RECORDS_FILE = 'records.v8';
 const TEXT_FILE = 'text.csv';
 const PREPARED_FILE = 'prepared.json';
 const DOWNLOADS_DIR = 'downloads';
-/** In a preparation validated against an earlier one: that one's key and the rows that differ from it (see load-since.ts). */
-const SINCE_FILE = 'since.json';
-const sinceSchema = z.object({ key: z.string(), changed: z.array(z.int().min(0)) });
+/** In a preparation validated against an earlier one: that one's key and the rows that differ from it (see edit.ts). */
+const EARLIER_FILE = 'earlier.json';
+const earlierSchema = z.object({ key: z.string(), changed: z.array(z.int().min(0)) });
 /**
- * Prepared folders kept besides the one in use: the one used before it, which is the published
+ * Preparations cached besides the one in use: the one used before it, which is the published
  * build's while a new build runs (the one an edit is validated against, see edit.ts) and an edit
  * undone. Each is about a third of the site it makes (records, text, downloads), and a
  * preparation made again only costs a validation: more would make the cache outgrow the site.
  */
-const KEPT_PREPARATIONS = 1;
+const CACHED_PREPARATIONS = 1;
 
 const preparedSchema = z.object({
   /** SHA-256 of the data file's bytes. */
@@ -46,18 +47,18 @@ const preparedSchema = z.object({
   format: z.string(),
   /** The fingerprint of the code that validated it: a later file is validated against this one only by the same code. */
   code: z.string(),
-  /** SHA-256 of each file written beside it (records, text, since.json), checked before any is used (see checked-files.ts). */
+  /** SHA-256 of each file written beside it (records, text, earlier.json), checked before any is used (see checked-files.ts). */
   files: z.record(z.string(), z.string()),
 });
 
 
-/** A preparation's records, without its downloads: plain data, so a worker thread can hand it over. */
-export interface PreparedRecords extends z.infer<typeof preparedSchema> {
+/** A preparation: its records, without its downloads (see src/outputs/prepared-downloads.ts); plain data, so a worker thread can hand it over. */
+export interface Preparation extends z.infer<typeof preparedSchema> {
   /** The hash that names this preparation. */
   key: string;
   /** The data file as the manifest names it: relative to the project, `/`-separated. */
   dataFile: string;
-  /** The records (see record-file.ts). */
+  /** The records (see record-store.ts). */
   recordsFile: string;
   /** Folder holding the downloads, at their site paths (`all.json`, …), once `downloads` has settled. */
   downloadsDir: string;
@@ -65,8 +66,8 @@ export interface PreparedRecords extends z.infer<typeof preparedSchema> {
   validated: boolean;
 }
 
-export type Prepared<Data> = { data: Data; records?: readonly CarModel[] } | { problems: Problem[] };
-export type RecordsPreparation = Prepared<PreparedRecords>;
+/** What preparing gives: the preparation (with the records where they were validated now), or every problem of the data. */
+export type PreparationResult<P extends Preparation = Preparation> = { preparation: P; records?: readonly CarModel[] } | { problems: Problem[] };
 
 /**
  * A hash of the project's files under `paths` (folders are read whole) and the lock file: when one
@@ -92,19 +93,19 @@ export function sourceFingerprint(root: string, paths: readonly string[]): strin
 export interface PrepareOptions {
   /** The project folder (where `src/` and the lock file are). */
   root: string;
-  /** Where preparations are kept. */
+  /** Where preparations are cached. */
   cacheDir: string;
   dataFile: string;
   assetsUrl: string;
   progress?: LoadProgress;
   /**
-   * The key of an earlier preparation (the published site's) the file is likely an edit of: its
-   * unchanged rows keep their records (see load-since.ts).
+   * The key of the earlier preparation (the published site's) the file is likely an edit of: its
+   * unchanged rows keep their records (see edit.ts).
    */
-  since?: string;
+  earlier?: string;
   /** False after a build was killed part way: no earlier preparation is taken, the file is validated whole. */
   trusted?: boolean;
-  /** Told a line for each kept file found damaged (and not used). */
+  /** Told a line for each cached file found damaged (and not used). */
   say?: (line: string) => void;
   /**
    * How long the data file must have been still before it is read as saved (see settled-read.ts);
@@ -117,10 +118,10 @@ export interface PrepareOptions {
 /**
  * The records of `dataFile`, validating it only if no earlier preparation of the same bytes
  * exists (and `trusted` allows taking one). Returns every problem instead when the data is bad. When
- * it validated now, the records are returned too (the caller may need them; they are not kept).
+ * it validated now, the records are returned too (the caller may need them; nothing else holds them in memory).
  * The downloads are src/outputs/prepared-downloads.ts's.
  */
-export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, progress, since, trusted = true, say = console.error, quietMs }: PrepareOptions): Promise<RecordsPreparation> {
+export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, progress, earlier, trusted = true, say = console.error, quietMs }: PrepareOptions): Promise<PreparationResult> {
   let bytes: Buffer;
   try {
     bytes = await readSettled(dataFile, say, quietMs);
@@ -132,7 +133,7 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
   const code = sourceFingerprint(root, ['src/data', 'src/listing', 'src/outputs']);
   const key = createHash('sha256').update(`${dataSha256}\0${assetsUrl}\0${code}`).digest('hex').slice(0, 32);
   const dir = join(cacheDir, key);
-  const located = (prepared: z.infer<typeof preparedSchema>, validated: boolean): PreparedRecords => ({
+  const located = (prepared: z.infer<typeof preparedSchema>, validated: boolean): Preparation => ({
     ...prepared,
     key,
     dataFile: relative(process.cwd(), resolve(dataFile)).split(sep).join('/'),
@@ -146,13 +147,13 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
     // Touched, so that pruning keeps the preparations used most recently.
     const now = new Date();
     utimesSync(dir, now, now);
-    return { data: located(existing, false) };
+    return { preparation: located(existing, false) };
   }
 
   const text = decodeCsv(bytes, dataFile);
   if ('problems' in text) return { problems: text.problems };
-  const earlier = !trusted || since === undefined || since === key ? undefined : earlierValidation(join(cacheDir, since), code, say);
-  const edited = earlier && loadSince(text, dataFile, earlier);
+  const earlierVersion = !trusted || earlier === undefined || earlier === key ? undefined : earlierValidation(join(cacheDir, earlier), code, say);
+  const edited = earlierVersion && loadAgainstEarlier(text, dataFile, earlierVersion);
   if (edited) progress?.onChangedRows?.(edited.counts);
   const { records, problems } = edited ? { records: edited.records, problems: [] } : loadText(text, dataFile, progress);
   if (problems.length > 0) return { problems };
@@ -164,8 +165,8 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
   // The downloads copy the unchanged rows' bytes from the earlier preparation's, by position: only
   // where no row moved (a row inserted or deleted before others moves them), and not where most
   // rows changed (little to copy, and a long list).
-  if (edited && since !== undefined && edited.inPlace && edited.changed.length <= records.length / 2) {
-    writeFileSync(join(staging, SINCE_FILE), checkedJson({ key: since, changed: edited.changed }));
+  if (edited && earlier !== undefined && edited.inPlace && edited.changed.length <= records.length / 2) {
+    writeFileSync(join(staging, EARLIER_FILE), checkedJson({ key: earlier, changed: edited.changed }));
   }
   const { format } = text;
   const written = readdirSync(staging);
@@ -176,7 +177,7 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
   rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
   prune(cacheDir, key);
-  return { data: located(prepared, true), records };
+  return { preparation: located(prepared, true), records };
 }
 
 /** The preparation in `dir` as an earlier version to validate against, if the same code made it and it is all there and whole. */
@@ -211,9 +212,9 @@ function wholePreparation(dir: string, say: (line: string) => void): z.infer<typ
 /** Preparation folders in use (their downloads being written): never pruned. */
 export const inUse = new Set<string>();
 
-/** The rows a preparation validated against an earlier one differ from it in (see since.json above), if it was. */
-export function readSince(dir: string): z.infer<typeof sinceSchema> | undefined {
-  return readCheckedJson(join(dir, SINCE_FILE), sinceSchema);
+/** The earlier preparation the one in `dir` was validated against, and the rows that differ from it (see earlier.json above), if it was. */
+export function readEarlier(dir: string): z.infer<typeof earlierSchema> | undefined {
+  return readCheckedJson(join(dir, EARLIER_FILE), earlierSchema);
 }
 
 /** Removes all but the most recently used preparations (and any left half-written). */
@@ -226,7 +227,7 @@ function prune(cacheDir: string, keep: string): void {
   const staleTemporary = Date.now() - 60 * 60_000;
   for (const [position, { name, used }] of entries.entries()) {
     const temporary = name.endsWith('.tmp');
-    if (temporary ? used < staleTemporary : position >= KEPT_PREPARATIONS) rmSync(join(cacheDir, name), { recursive: true, force: true });
+    if (temporary ? used < staleTemporary : position >= CACHED_PREPARATIONS) rmSync(join(cacheDir, name), { recursive: true, force: true });
   }
 }
 
@@ -235,7 +236,7 @@ export function preparedDownloadsDir(cacheDir: string, key: string): string {
   return join(cacheDir, key, DOWNLOADS_DIR);
 }
 
-/** The records file of the preparation named `key`, where it is kept and whole (see `wholePreparation`). */
+/** The records file of the preparation named `key`, where it is still cached and whole (see `wholePreparation`). */
 export function preparedRecordsFile(cacheDir: string, key: string, say: (line: string) => void = console.error): string | undefined {
   const dir = join(cacheDir, key);
   return existsSync(dir) && wholePreparation(dir, say) ? join(dir, RECORDS_FILE) : undefined;

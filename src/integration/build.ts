@@ -1,13 +1,14 @@
 /**
- * A build's three steps, as the integration's hooks call them:
+ * A build's steps, as the integration's hooks call them:
  *
- * 1. `startBuild` (astro:config:setup): takes the build lock, reads what is published (the site and
- *    its record, see src/publish/store.ts), makes the new build's folder, and starts the data side
- *    on a worker thread (data-side.ts) while Astro starts and bundles.
+ * 1. `startBuild` (astro:config:setup): opens the build store (the build lock, what is published,
+ *    see src/publish/store.ts), makes the new build's folder, and starts the data side on a worker
+ *    thread (data-side.ts) while Astro starts and bundles.
  * 2. `awaitData` (before Astro renders any page): the data, or the build stops with its report.
- * 3. `finishBuild` (astro:build:done): the pages Astro did not render taken from the published
- *    site, sitemaps, downloads, host files, file times, manifest, changes, Vercel's copy, the
- *    record; then publication, one rename, and the report.
+ * 3. `finishBuild` (astro:build:done): sitemaps, downloads, host files, file times, manifest,
+ *    changes, Vercel's copy, the record; then publication, one rename. It returns once the build
+ *    is published, and only then: that is how the integration knows.
+ * 4. `closeBuild`: after publication, older builds pruned, the lock released, and the report.
  *
  * Each step hands the next an immutable value. Whatever happens before publication (a refusal, a
  * failure, the process killed), what is published does not change.
@@ -19,30 +20,32 @@ import { deserialize } from 'node:v8';
 import type { AstroIntegrationLogger } from 'astro';
 import type { Config } from '../config.ts';
 import { sourceFingerprint } from '../data/prepared.ts';
-import { withDownloads, type PreparedData } from '../outputs/prepared-downloads.ts';
+import { withDownloads, type PreparationWithDownloads } from '../outputs/prepared-downloads.ts';
 import { formatReport } from '../data/problems.ts';
 import type { Changes } from '../listing/changes-schema.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
 import { pageCount } from '../listing/pagination.ts';
 import { pageFile, pagePath, PUBLISHED } from '../listing/routes.ts';
+import type { Addresses } from '../listing/serialise.ts';
 import { changesJson, changesOf, summariseChanges } from '../outputs/changes.ts';
 import { DOWNLOADS } from '../outputs/downloads.ts';
-import { manifestJson, manifestOf, manifestPath, manifestSchema, type Manifest } from '../outputs/manifest.ts';
+import { manifestJson, manifestOf, manifestPath } from '../outputs/manifest.ts';
 import { counted } from '../listing/format.ts';
 import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
 import { writeSitemaps } from '../outputs/sitemap.ts';
-import { keepUnchangedFiles } from '../publish/file-times.ts';
+import { baselineOf, readPublishedBuild, type Baseline, type PublishedBuild } from '../publish/baseline.ts';
+import { linkUnchangedFiles } from '../publish/file-times.ts';
 import { refreshCopy } from '../publish/host-copies.ts';
 import { linkOrCopy } from '../publish/links.ts';
 import { clearRenderFolders, moveRendered, renderFolderFor } from '../publish/render-folder.ts';
 import { cachedHostFiles, writeFiles } from './host-files.ts';
 import { acquireBuildLock, type BuildLock } from '../publish/lock.ts';
-import { readRecord, writeRecord, type BuildRecord } from '../publish/record.ts';
-import { flaggedPages, keptPages, pagesIn, type RenderSet } from '../publish/reuse.ts';
+import { writeRecord } from '../publish/record.ts';
+import { flaggedPages, takenPages, type RenderSet } from '../publish/reuse.ts';
 import { startJsonPages, type JsonPagesRun } from '../outputs/json-pages.ts';
 import { filesIn, siteFilesOf } from '../publish/site-files.ts';
 import { killPoint } from '../publish/kill-points.ts';
-import { discardBuild, keptIsTrusted, linkSiteForHostFiles, newBuildFolder, notALink, publish, publishedBuild, pruneBuilds, recycledBuildFolder, storeDirOf, trustAgain, type BuildFolder } from '../publish/store.ts';
+import { cachedIsTrusted, discardBuild, linkSiteForHostFiles, newBuildFolder, notALink, publish, pruneBuilds, recycledBuildFolder, storeDirOf, trustAgain, type BuildFolder } from '../publish/store.ts';
 import { VERCEL_OUTPUT_DIR } from '../serve/hosts/vercel.ts';
 import { startDataSide } from './data-side.ts';
 import { Refusal } from './refusals.ts';
@@ -50,41 +53,44 @@ import { Refusal } from './refusals.ts';
 /** Vercel's copy of the site in a build's deploy folder. */
 const VERCEL_STATIC = join(VERCEL_OUTPUT_DIR, 'static');
 
-/** Prepared data is kept under Astro's cache folder, shared by every site, named by content. */
+/** Prepared data is cached under Astro's cache folder, shared by every site, named by content. */
 export const PREPARED_DIR = 'listing-data';
 
-/** The published build a new one replaces: its folders, manifest and record. */
-interface Published {
-  folder: BuildFolder;
-  manifest: Manifest;
-  record: BuildRecord | undefined;
+/** The build store as a build holds it: under the build lock, and whether what it caches may be taken on trust. */
+interface OpenStore {
+  dir: string;
+  lock: BuildLock;
+  /** False when an earlier build was killed part way: then nothing cached is taken on trust. */
+  trusted: boolean;
 }
 
-/** A build under way, from its start to its publication. */
-export interface StartedBuild {
-  config: Config;
-  store: string;
-  folder: BuildFolder;
-  published: Published | undefined;
-  fingerprint: string;
-  /** False when an earlier build was killed part way: then no kept copy is taken on trust. */
-  trusted: boolean;
-  lock: BuildLock;
-  clock: PhaseClock;
+/** The new build's folder, where Astro renders into it, and the two files the data side hands the pages. */
+interface NewFolder extends BuildFolder {
+  /** Where Astro renders: the build's site, or a folder in the project's cache where the store is on another file system (see render-folder.ts). */
+  renderDir: string;
   /** The records file the pages read (a link to the preparation's, so pruning cannot take it away). */
   recordsFile: string;
   /** Which pages Astro renders (written by the data side). */
   renderFile: string;
-  /** Where Astro renders: the build's site, or a folder in the project's cache where the store is on another file system (see render-folder.ts). */
-  renderDir: string;
+}
+
+/** A build under way, from its start to its publication. */
+export interface StartedBuild {
+  readonly config: Config;
+  readonly store: OpenStore;
+  readonly folder: NewFolder;
+  /** A hash of the code and addresses that make the site (see `fingerprintOf`). */
+  readonly fingerprint: string;
+  /** What the build is compared with and may take from; none for a first build. */
+  readonly baseline: Baseline | undefined;
+  readonly clock: PhaseClock;
   /** The data, once ready; rejected with a `Refusal` when it is bad or would shrink the site too much. */
-  data: Promise<ReadyData>;
-  status: { published: boolean };
+  readonly data: Promise<ReadyData>;
 }
 
 /** The data side's result, with the downloads under way. */
 interface ReadyData {
-  prepared: PreparedData;
+  preparation: PreparationWithDownloads;
   rows: Changes['rows'];
   keys: PageKeys;
   rendered: { json: number; html: number };
@@ -92,74 +98,79 @@ interface ReadyData {
   touched: ReadonlySet<string>;
 }
 
-function readPublished(store: string, outDir: string): Published | undefined {
-  const folder = publishedBuild(store, outDir);
-  if (!folder) return undefined;
-  try {
-    const manifest = manifestSchema.parse(JSON.parse(readFileSync(manifestPath(folder.siteDir), 'utf8')));
-    return { folder, manifest, record: readRecord(folder.dir) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Step 1. */
-export async function startBuild(config: Config, root: string, cacheDir: string, logger: AstroIntegrationLogger): Promise<StartedBuild> {
+/**
+ * Opens the build store of the site at OUT_DIR: refuses where OUT_DIR or DEPLOY_DIR cannot become
+ * the links a build publishes through, takes the build lock, removes what earlier builds left (and
+ * whether they leave it trusted), and reads the published build.
+ */
+async function openStore(config: Config, cacheDir: string, logger: AstroIntegrationLogger): Promise<{ store: OpenStore; published: PublishedBuild | undefined }> {
   const notPublishable = notALink(config.outDir, 'OUT_DIR') ?? notALink(config.deployDir, 'DEPLOY_DIR');
   if (notPublishable !== undefined) throw new Refusal(notPublishable);
-  const store = storeDirOf(config.outDir);
+  const dir = storeDirOf(config.outDir);
   // One build at a time in a checkout, whatever site it publishes: Astro writes its bundles into
   // the project's own folders.
   const lock = await acquireBuildLock(cacheDir, (message) => logger.warn(message));
-  const clock = new PhaseClock();
   // Folders left by builds killed part way are the marks of a build that never finished.
-  const trusted = keptIsTrusted(store, pruneBuilds(store).unfinished);
+  const trusted = cachedIsTrusted(dir, pruneBuilds(dir).unfinished);
   if (!trusted) logger.warn('An earlier build was stopped part way: this build checks everything again instead of reusing what was kept.');
-  const published = readPublished(store, config.outDir);
-  // The build before the published one gives its folder, pages in place, where everything is
-  // trusted; else the folder is new: a recycled folder with no pages, made ready the same way.
-  const folder = (trusted && published ? recycledBuildFolder(store, VERCEL_STATIC) : undefined) ?? newBuildFolder(store);
+  return { store: { dir, lock, trusted }, published: readPublishedBuild(dir, config.outDir) };
+}
+
+/**
+ * The new build's folder: the build before the published one gives its folder, pages in place,
+ * where everything is trusted; else the folder is new: a recycled folder with no pages, made ready
+ * the same way (see src/publish/reuse.ts).
+ */
+function newFolder(store: OpenStore, published: PublishedBuild | undefined, root: string, cacheDir: string): NewFolder {
+  const folder = (store.trusted && published ? recycledBuildFolder(store.dir, VERCEL_STATIC) : undefined) ?? newBuildFolder(store.dir);
   clearRenderFolders(cacheDir);
-  const renderDir = renderFolderFor(store, folder.siteDir, root, cacheDir, folder.id);
-  const addresses = { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl };
-  const fingerprint = createHash('sha256').update(sourceFingerprint(root, ['src', 'astro.config.mjs'])).update(JSON.stringify(addresses)).digest('hex');
-  const record = trusted ? published?.record : undefined;
-  const renderFile = join(folder.dir, 'render.v8');
-  const recordsFile = join(folder.dir, 'records.v8');
+  const renderDir = renderFolderFor(folder, { store: store.dir, projectRoot: root, cacheDir });
+  return { ...folder, renderDir, recordsFile: join(folder.dir, 'records.v8'), renderFile: join(folder.dir, 'render.v8') };
+}
+
+/** A hash of the code (the sources under `src/`, astro.config.mjs, the lock file) and the addresses: pages are taken only from a build of the same. */
+function fingerprintOf(root: string, addresses: Addresses): string {
+  return createHash('sha256').update(sourceFingerprint(root, ['src', 'astro.config.mjs'])).update(JSON.stringify(addresses)).digest('hex');
+}
+
+/** Starts the data side on its worker thread; the data once it is ready, with the downloads under way. */
+function startData(build: Omit<StartedBuild, 'data'>, root: string, cacheDir: string): Promise<ReadyData> {
+  const { config, folder, clock } = build;
   const run = startDataSide({
     root,
     preparedDir: join(cacheDir, PREPARED_DIR),
     dataFile: config.dataFile,
-    addresses,
+    addresses: { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl },
     outDir: config.outDir,
     allowShrink: config.allowShrink,
-    trusted,
-    renderFile,
+    trusted: build.store.trusted,
+    renderFile: folder.renderFile,
     siteDir: folder.siteDir,
-    pages: { oldPages: pagesIn(folder.siteDir), publishedRendered: published?.record?.rendered },
-    ...(published && {
-      published: {
-        dir: published.folder.siteDir,
-        dataSha256: published.manifest.data.sha256,
-        assetsUrl: published.manifest.assetsUrl,
-        ...(record && { dataKey: record.dataKey }),
-        ...(record?.fingerprint === fingerprint && { keys: record.keys }),
-      },
-    }),
+    baseline: build.baseline,
   });
-  const downloads = run.records.then((prepared) => prepared && withDownloads(prepared, config.assetsUrl));
+  const withItsDownloads = run.records.then((preparation) => preparation && withDownloads(preparation, config.assetsUrl));
   const data = run.result.then(async (side): Promise<ReadyData> => {
     if (side.kind === 'problems') throw new Refusal(`Nothing was built; ${config.outDir}/ is unchanged. Fix these problems and build again:\n${formatReport(side.problems)}`);
     if (side.kind === 'refused') throw new Refusal(side.message);
-    const prepared = await downloads;
-    if (!prepared) throw new Error("the build's data thread ended without its records");
+    const preparation = await withItsDownloads;
+    if (!preparation) throw new Error("the build's data thread ended without its records");
     for (const [name, seconds] of side.phases) clock.beside(name, seconds);
-    linkOrCopy(prepared.recordsFile, recordsFile);
-    return { prepared, rows: side.rows, keys: side.keys, rendered: side.rendered, touched: new Set(side.touched) };
+    linkOrCopy(preparation.recordsFile, folder.recordsFile);
+    return { preparation, rows: side.rows, keys: side.keys, rendered: side.rendered, touched: new Set(side.touched) };
   });
   // Awaited before the pages are rendered; if Astro fails before that, its error is the one to report.
   data.catch(() => undefined);
-  return { config, store, folder, published, fingerprint, trusted, lock, clock, recordsFile, renderFile, renderDir, data, status: { published: false } };
+  return data;
+}
+
+/** Step 1: each step above, in order. */
+export async function startBuild(config: Config, root: string, cacheDir: string, logger: AstroIntegrationLogger): Promise<StartedBuild> {
+  const { store, published } = await openStore(config, cacheDir, logger);
+  const clock = new PhaseClock();
+  const folder = newFolder(store, published, root, cacheDir);
+  const fingerprint = fingerprintOf(root, { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl });
+  const started = { config, store, folder, fingerprint, baseline: baselineOf(published, store.trusted, fingerprint), clock };
+  return { ...started, data: startData(started, root, cacheDir) };
 }
 
 /** What step 2 hands to step 3. */
@@ -173,22 +184,23 @@ export interface Rendering {
 
 /** Step 2: the data (and a recycled folder's pages made this build's), awaited before Astro renders any page; the progress of the pages reported meanwhile. */
 export async function awaitData(build: StartedBuild, logger: AstroIntegrationLogger): Promise<Rendering> {
+  const { config, folder } = build;
   const data = await build.data;
-  const render = deserialize(readFileSync(build.renderFile)) as RenderSet;
+  const render = deserialize(readFileSync(folder.renderFile)) as RenderSet;
   build.clock.end('start');
-  const reused = data.prepared.validated ? '' : ' (unchanged since an earlier build: not validated again)';
-  const pages = pageCount(data.prepared.rows);
+  const reused = data.preparation.validated ? '' : ' (unchanged since an earlier build: not validated again)';
+  const pages = pageCount(data.preparation.rows);
   logger.info(
-    `${build.config.dataFile}: ${counted(data.prepared.rows)} rows valid${reused}; rendering ${counted(data.rendered.json)} of ${counted(pages)} JSON and ${counted(data.rendered.html + 1)} of ${counted(pages)} HTML pages`,
+    `${config.dataFile}: ${counted(data.preparation.rows)} rows valid${reused}; rendering ${counted(data.rendered.json)} of ${counted(pages)} JSON and ${counted(data.rendered.html + 1)} of ${counted(pages)} HTML pages`,
   );
   const jsonPages = startJsonPages({
-    siteDir: build.folder.siteDir,
-    recordsFile: build.recordsFile,
-    count: data.prepared.rows,
+    siteDir: folder.siteDir,
+    recordsFile: folder.recordsFile,
+    count: data.preparation.rows,
     pages: flaggedPages(render.json),
-    addresses: { baseUrl: build.config.baseUrl, assetsUrl: build.config.assetsUrl },
+    addresses: { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl },
   });
-  return { data, render, jsonPages, progress: reportPagesWritten(build.renderDir, jsonPages.written, data.rendered) };
+  return { data, render, jsonPages, progress: reportPagesWritten(folder.renderDir, jsonPages.written, data.rendered) };
 }
 
 /** Links site path `name` from `fromSite` into `toSite`, if it is there. */
@@ -208,41 +220,51 @@ function bytesOf(dir: string, files: readonly string[]): number {
   return bytes;
 }
 
-/** Step 3. */
-export async function finishBuild(build: StartedBuild, { data, render, jsonPages, progress }: Rendering): Promise<void> {
-  const { config, folder, published, clock } = build;
-  const { prepared } = data;
+/** What step 3 hands to step 4: what the published build holds and changed, for the report. */
+export interface Publication {
+  rows: number;
+  files: number;
+  bytes: number;
+  changes: ReturnType<typeof changesOf>;
+  unchangedFiles: number;
+  dataValidated: boolean;
+}
+
+/** Step 3: returns once the build is published. */
+export async function finishBuild(build: StartedBuild, { data, render, jsonPages, progress }: Rendering): Promise<Publication> {
+  const { config, folder, baseline, clock } = build;
+  const { preparation } = data;
   const site = folder.siteDir;
-  const pages = pageCount(prepared.rows);
+  const pages = pageCount(preparation.rows);
   clock.end('pages (Astro)');
   // Written on their own thread while Astro rendered the HTML pages: usually done by now.
   const jsonHashes = await jsonPages.hashes;
   clearInterval(progress);
   clock.end('JSON pages');
   killPoint('pages rendered');
-  await moveRendered(build.renderDir, site);
+  await moveRendered(folder.renderDir, site);
 
-  // Kept pages are the published files, made so before Astro rendered (see reuse.ts).
-  const linked = keptPages(render);
-  rmSync(build.renderFile);
-  await writeSitemaps(site, config.baseUrl, prepared.rows);
+  // Pages taken from the baseline are the published files, made so before Astro rendered (see reuse.ts).
+  const taken = takenPages(render);
+  rmSync(folder.renderFile);
+  await writeSitemaps(site, config.baseUrl, preparation.rows);
   clock.end('kept pages');
 
-  // Written by a worker thread while Astro made the pages (see src/data/prepared.ts): usually done by now.
-  const downloads = await prepared.downloads;
+  // Written by a worker thread while Astro made the pages (see src/data/preparation.ts): usually done by now.
+  const downloads = await preparation.downloads;
   for (const path of DOWNLOADS) {
     const name = path.slice(1);
     // A download with the published one's bytes is the published file, on the site's own disk
     // whatever disk the cache is on. A changed one is copied from the preparation, never linked:
     // a published file shares no bytes with a cache, so a damaged cache cannot reach a site.
-    if (published && published.manifest.files[path] === downloads[path] && linkedFrom(published.folder.siteDir, name, site)) continue;
-    copyFileSync(join(prepared.downloadsDir, name), join(site, name), constants.COPYFILE_FICLONE);
+    if (baseline && baseline.hashes[path] === downloads[path] && linkedFrom(baseline.siteDir, name, site)) continue;
+    copyFileSync(join(preparation.downloadsDir, name), join(site, name), constants.COPYFILE_FICLONE);
   }
   clock.end('downloads');
 
   // Host configurations name the site where it is published, not the build's folder.
-  const hostInput = { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl, count: prepared.rows, siteDir: resolve(config.outDir) };
-  const hostFiles = await cachedHostFiles(build.store, { fingerprint: build.fingerprint, input: hostInput, deployDir: resolve(config.deployDir), trusted: build.trusted });
+  const hostInput = { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl, count: preparation.rows, siteDir: resolve(config.outDir) };
+  const hostFiles = await cachedHostFiles(build.store.dir, { fingerprint: build.fingerprint, input: hostInput, deployDir: resolve(config.deployDir), trusted: build.store.trusted });
   const siteHostFiles = hostFiles.filter((file) => file.place === 'site');
   writeFiles(site, siteHostFiles);
   writeFiles(folder.deployDir, hostFiles.filter((file) => file.place === 'deploy'));
@@ -253,26 +275,26 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
   // A download whose hash the published manifest lists is compared by hash, not read (hundreds of MB at 1M rows).
   const knownDownloads = new Map(
     DOWNLOADS.flatMap((path) => {
-      const hash = published?.manifest.files[path];
+      const hash = baseline?.hashes[path];
       return hash === undefined ? [] : [[path.slice(1), hash === downloads[path]] as const];
     }),
   );
-  const { changed, kept } = await keepUnchangedFiles(published?.folder.siteDir, site, files, linked, knownDownloads);
+  const { changed, unchanged } = await linkUnchangedFiles({ publishedSiteDir: baseline?.siteDir, siteDir: site, files, taken, known: knownDownloads });
   clock.end('keep unchanged files');
 
   const manifest = manifestOf(site, {
-    count: prepared.rows,
+    count: preparation.rows,
     baseUrl: config.baseUrl,
     assetsUrl: config.assetsUrl,
-    data: { file: prepared.dataFile, sha256: prepared.dataSha256 },
+    data: { file: preparation.dataFile, sha256: preparation.dataSha256 },
     downloads,
     // A page file that is the published one has its published hash; one written now, the hash taken as it was written.
-    knownPageHash: (page) => (published && !changed.has(pageFile(page)) ? published.manifest.files[pagePath(page)] : undefined) ?? jsonHashes.get(page),
+    knownPageHash: (page) => (baseline && !changed.has(pageFile(page)) ? baseline.hashes[pagePath(page)] : undefined) ?? jsonHashes.get(page),
   });
   writeFileSync(manifestPath(site), manifestJson(manifest));
   const newFiles = new Set(files);
-  const publishedFiles = published ? (published.record?.files ?? filesIn(published.folder.siteDir)) : [];
-  const changes = changesOf(published, {
+  const publishedFiles = baseline ? (baseline.files ?? filesIn(baseline.siteDir)) : [];
+  const changes = changesOf(baseline, {
     manifest,
     rows: data.rows,
     changedFiles: changed,
@@ -285,28 +307,36 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
   clock.end('changes');
 
   const copy = join(folder.deployDir, VERCEL_STATIC);
-  await refreshCopy(site, [...data.touched, ...files.filter((path) => !linked.has(path))], copy);
+  await refreshCopy(site, [...data.touched, ...files.filter((path) => !taken.has(path))], copy);
   clock.end('Vercel copy');
 
   const bytes = bytesOf(site, files);
   killPoint('site complete');
-  writeRecord(folder.dir, { fingerprint: build.fingerprint, dataKey: prepared.key, keys: data.keys, rendered: render, files, bytes });
+  writeRecord(folder.dir, { fingerprint: build.fingerprint, dataKey: preparation.key, keys: data.keys, rendered: render, files, bytes });
   killPoint('record written');
-  if (build.lock.lost()) throw new Refusal(`Another process took this build's lock while it ran: nothing was published; ${config.outDir}/ is unchanged. Build again.`);
-  publish(build.store, folder, config.outDir, config.deployDir);
+  if (build.store.lock.lost()) throw new Refusal(`Another process took this build's lock while it ran: nothing was published; ${config.outDir}/ is unchanged. Build again.`);
+  publish(build.store.dir, folder, config.outDir, config.deployDir);
   killPoint('links made');
-  build.status.published = true;
-  if (!build.trusted) trustAgain(build.store);
-  pruneBuilds(build.store);
-  await build.lock.release();
+  return { rows: preparation.rows, files: files.length, bytes, changes, unchangedFiles: unchanged, dataValidated: preparation.validated };
+}
+
+/** Step 4, once the build is published: what is cached is trusted again, older builds go, the lock is released, and the report. */
+export async function closeBuild(build: StartedBuild, publication: Publication): Promise<void> {
+  const { config, store, clock } = build;
+  if (!store.trusted) trustAgain(store.dir);
+  pruneBuilds(store.dir);
+  await store.lock.release();
   clock.end('publish');
 
-  const report = reportBuild(config.outDir, config.dataFile, prepared.rows, clock, {
-    files: files.length,
-    bytes,
-    changes: summariseChanges(changes),
-    unchangedFiles: kept,
-    dataValidated: prepared.validated,
+  const report = reportBuild(clock, {
+    outDir: config.outDir,
+    dataFile: config.dataFile,
+    rows: publication.rows,
+    files: publication.files,
+    bytes: publication.bytes,
+    changes: summariseChanges(publication.changes),
+    unchangedFiles: publication.unchangedFiles,
+    dataValidated: publication.dataValidated,
   });
   writeBuildReport(config.reportFile, report);
   console.error(formatBuildReport(report));
@@ -314,10 +344,10 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
 
 /** A build that did not publish: its folder goes (the lock goes with the process). */
 export function abandonBuild(build: StartedBuild): void {
-  if (build.status.published) return;
+  const { folder } = build;
   try {
-    if (build.renderDir !== build.folder.siteDir) rmSync(build.renderDir, { recursive: true, force: true });
-    discardBuild(build.folder);
+    if (folder.renderDir !== folder.siteDir) rmSync(folder.renderDir, { recursive: true, force: true });
+    discardBuild(folder);
   } catch {
     // A read-only or vanished store: the next build that can write there removes the folder
     // (see pruneBuilds), as it does a killed build's.

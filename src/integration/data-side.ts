@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { preparedRecordsFile, prepareRecords, type PreparedRecords } from '../data/prepared.ts';
+import { preparedRecordsFile, prepareRecords, type Preparation } from '../data/prepared.ts';
 import type { Problem } from '../data/problems.ts';
 import { isRecordFile, readRecordFile } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
@@ -17,42 +17,44 @@ import type { Changes } from '../listing/changes-schema.ts';
 import { pageKeysOf, type PageKeys } from '../listing/page-keys.ts';
 import type { Addresses } from '../listing/serialise.ts';
 import { counted } from '../listing/format.ts';
-import { NO_ROW_CHANGES, publishedRecords, rowChanges, type PublishedSite } from '../outputs/row-changes.ts';
-import { pagesToRender, preparePages, renderedCount, type RenderSet } from '../publish/reuse.ts';
+import { NO_ROW_CHANGES, publishedRecords, rowChanges } from '../outputs/row-changes.ts';
+import type { Baseline } from '../publish/baseline.ts';
+import { pagesIn, preparePages, renderedCount, renderSetOf } from '../publish/reuse.ts';
 import { shrinkRefusal } from '../publish/shrink-guard.ts';
 
-/** What the data side knows of the published build. */
-interface PublishedData extends PublishedSite {
-  /** The preparation it was built from (its records, while they are kept; see prepared.ts). */
-  dataKey?: string;
-  /** Its page keys, where the same code and addresses made it: only then may its pages be taken. */
-  keys?: PageKeys;
-}
+/**
+ * What the data side needs of the baseline: its pages, keys and preparation, not the published
+ * files' hashes and list, which stay on the main thread (they would only be copied across).
+ */
+type DataSideBaseline = Pick<Baseline, 'siteDir' | 'dataSha256' | 'assetsUrl' | 'dataKey' | 'keys' | 'rendered'>;
 
 export interface DataSideInput {
   /** The project folder (for the code fingerprint of preparations). */
   root: string;
-  /** Where preparations are kept (see prepared.ts). */
+  /** Where preparations are cached (see prepared.ts). */
   preparedDir: string;
   dataFile: string;
   addresses: Addresses;
   /** The published site's folder as the maintainer names it, for messages. */
   outDir: string;
   allowShrink: boolean;
-  /** False after a build was killed part way: no kept preparation is taken on trust. */
+  /** False after a build was killed part way: no cached preparation is taken on trust. */
   trusted: boolean;
-  published?: PublishedData;
   /** Where the pages to render are written for the pages' routes to read (see dataset.ts). */
   renderFile: string;
-  /** The build's own site folder, whose pages are made this build's here. */
-  siteDir: string;
   /**
-   * The build's folder as it starts: how many pages its site holds (those of the build before the
-   * published one, when its folder was taken, see src/publish/store.ts; none in a new folder) and
-   * the pages the published build rendered. Its pages are made this build's here, beside Astro's
-   * start (src/publish/reuse.ts).
+   * The build's own site folder, whose pages are made this build's here, beside Astro's start
+   * (src/publish/reuse.ts): it holds the pages of the build before the published one where its
+   * folder was taken (see src/publish/store.ts), none where it is new.
    */
-  pages: { oldPages: number; publishedRendered: RenderSet | undefined };
+  siteDir: string;
+  /** What the build is compared with and takes pages from; none for a first build. */
+  baseline: DataSideBaseline | undefined;
+}
+
+/** Only what the data side needs of `baseline`, whatever else the value holds: all of it crosses to the worker thread. */
+function dataSideBaseline({ siteDir, dataSha256, assetsUrl, dataKey, keys, rendered }: DataSideBaseline): DataSideBaseline {
+  return { siteDir, dataSha256, assetsUrl, dataKey, keys, rendered };
 }
 
 type DataSide =
@@ -60,7 +62,7 @@ type DataSide =
   | { kind: 'refused'; message: string }
   | {
       kind: 'ready';
-      prepared: PreparedRecords;
+      preparation: Preparation;
       rows: Changes['rows'];
       keys: PageKeys;
       /** How many JSON and HTML pages Astro renders. */
@@ -78,21 +80,21 @@ type DataSide =
  * compared with the records the published build was made from, also the positions of the changed
  * rows (only their pages' keys can change).
  */
-function compareRows(input: DataSideInput, prepared: PreparedRecords, records: () => readonly CarModel[]): { rows: Changes['rows']; refusal?: string; changedInPlace?: number[] } {
-  const { published, addresses } = input;
-  if (published && published.dataSha256 === prepared.dataSha256 && published.assetsUrl === addresses.assetsUrl) {
+function compareRows(input: DataSideInput, preparation: Preparation, records: () => readonly CarModel[]): { rows: Changes['rows']; refusal?: string; changedInPlace?: number[] } {
+  const { baseline, addresses } = input;
+  if (baseline && baseline.dataSha256 === preparation.dataSha256 && baseline.assetsUrl === addresses.assetsUrl) {
     return { rows: NO_ROW_CHANGES, changedInPlace: [] };
   }
-  const publishedRecordsFile = published?.dataKey === undefined ? undefined : preparedRecordsFile(input.preparedDir, published.dataKey);
+  const publishedRecordsFile = baseline?.dataKey === undefined ? undefined : preparedRecordsFile(input.preparedDir, baseline.dataKey);
   const fromPreparation = publishedRecordsFile !== undefined && isRecordFile(publishedRecordsFile);
-  const comparison = rowChanges(published ? publishedRecords(published, publishedRecordsFile) : undefined, records(), addresses.assetsUrl);
+  const comparison = rowChanges(baseline ? publishedRecords(baseline, publishedRecordsFile) : undefined, records(), addresses.assetsUrl);
   const refusal = input.allowShrink ? undefined : shrinkRefusal(comparison, input.outDir);
   if (refusal) return { rows: NO_ROW_CHANGES, refusal };
   return { rows: comparison.rows, ...(fromPreparation && comparison.inPlace ? { changedInPlace: comparison.changedPositions } : {}) };
 }
 
 /** Does the data side of a build; `onRecords` is told as soon as the records are prepared (the downloads can start). */
-async function prepareDataSide(input: DataSideInput, onRecords: (prepared: PreparedRecords) => void = () => undefined): Promise<DataSide> {
+async function prepareDataSide(input: DataSideInput, onRecords: (preparation: Preparation) => void = () => undefined): Promise<DataSide> {
   let phaseStarted = performance.now();
   const phases: [string, number][] = [];
   const endPhase = (name: string) => {
@@ -100,8 +102,8 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
     phases.push([name, (now - phaseStarted) / 1000]);
     phaseStarted = now;
   };
-  const { published } = input;
-  const preparation = await prepareRecords({
+  const { baseline } = input;
+  const result = await prepareRecords({
     root: input.root,
     cacheDir: input.preparedDir,
     dataFile: input.dataFile,
@@ -110,50 +112,52 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
       onRows: (rows) => console.error(`  ${counted(rows)} rows validated`),
       onChangedRows: ({ validated, changed, added, unchanged, removed }) => console.error(`  ${counted(validated)} ${validated === 1 ? 'row' : 'rows'} validated (${counted(changed)} changed, ${counted(added)} added); ${unchanged === 0 ? 'none' : `the other ${counted(unchanged)}`} ${unchanged === 1 ? 'is' : 'are'} unchanged since the published build${removed === 0 ? '' : `, and ${counted(removed)} of its rows ${removed === 1 ? 'is' : 'are'} gone`}`),
     },
-    ...(published?.dataKey !== undefined && { since: published.dataKey }),
+    ...(baseline?.dataKey !== undefined && { earlier: baseline.dataKey }),
     trusted: input.trusted,
   });
-  if ('problems' in preparation) return { kind: 'problems', problems: preparation.problems };
-  const { data: prepared } = preparation;
-  onRecords(prepared);
-  let records = preparation.records;
-  const recordsOnce = () => (records ??= readRecordFile(prepared.recordsFile));
-  const { rows, refusal, changedInPlace } = compareRows(input, prepared, recordsOnce);
+  if ('problems' in result) return { kind: 'problems', problems: result.problems };
+  const { preparation } = result;
+  onRecords(preparation);
+  let records = result.records;
+  const recordsOnce = () => (records ??= readRecordFile(preparation.recordsFile));
+  const { rows, refusal, changedInPlace } = compareRows(input, preparation, recordsOnce);
   if (refusal) return { kind: 'refused', message: refusal };
   endPhase('validate');
 
   // Keys of the published build are a hint: taken only where they describe the same records (the
   // same preparation), or where rows changed in place and only their pages' keys are computed.
-  const earlierKeys = published?.keys;
-  const since = earlierKeys && changedInPlace ? { keys: earlierKeys, changedPositions: changedInPlace } : undefined;
-  const keys = earlierKeys && published?.dataKey === prepared.key ? earlierKeys : pageKeysOf(recordsOnce(), input.addresses, since);
-  const render = pagesToRender(keys, published?.keys && { siteDir: published.dir, keys: published.keys });
-  const touched = await preparePages(input.siteDir, render, published && { siteDir: published.dir, rendered: input.pages.publishedRendered }, input.pages.oldPages);
+  const baselineKeys = baseline?.keys;
+  const earlierKeys = baselineKeys && changedInPlace ? { keys: baselineKeys, changedPositions: changedInPlace } : undefined;
+  const keys = baselineKeys && baseline?.dataKey === preparation.key ? baselineKeys : pageKeysOf(recordsOnce(), input.addresses, earlierKeys);
+  const render = renderSetOf(keys, baseline);
+  // The pages the folder holds as it starts: nothing has written to it yet (Astro renders after this).
+  const touched = await preparePages(input.siteDir, render, baseline, pagesIn(input.siteDir));
   // Written last: the pages' routes read it, and Astro renders into the folder only after it.
   writeFileSync(input.renderFile, serialize(render));
   endPhase('page keys');
-  return { kind: 'ready', prepared, rows, keys, rendered: renderedCount(render), touched: [...touched], phases };
+  return { kind: 'ready', preparation, rows, keys, rendered: renderedCount(render), touched: [...touched], phases };
 }
 
 /** A message of the worker thread: the records prepared, then what it found. */
-type DataSideMessage = { kind: 'records'; prepared: PreparedRecords } | DataSide;
+type DataSideMessage = { kind: 'records'; preparation: Preparation } | DataSide;
 
 export interface DataSideRun {
   /** The preparation, once its records are written (undefined if the data is bad or the thread failed first). */
-  records: Promise<PreparedRecords | undefined>;
+  records: Promise<Preparation | undefined>;
   /** What the data side found; settled once the worker thread has ended (its memory is free again). */
   result: Promise<DataSide>;
 }
 
 /** Starts `prepareDataSide` on a worker thread. */
 export function startDataSide(input: DataSideInput): DataSideRun {
-  const worker = new Worker(new URL('./data-side-worker.ts', import.meta.url), { workerData: input });
+  const workerData: DataSideInput = { ...input, baseline: input.baseline && dataSideBaseline(input.baseline) };
+  const worker = new Worker(new URL('./data-side-worker.ts', import.meta.url), { workerData });
   let found: DataSide | undefined;
-  let recordsPrepared: (prepared: PreparedRecords | undefined) => void = () => undefined;
-  const records = new Promise<PreparedRecords | undefined>((done) => (recordsPrepared = done));
+  let recordsPrepared: (preparation: Preparation | undefined) => void = () => undefined;
+  const records = new Promise<Preparation | undefined>((done) => (recordsPrepared = done));
   const result = new Promise<DataSide>((done, fail) => {
     worker.on('message', (message: DataSideMessage) => {
-      if (message.kind === 'records') recordsPrepared(message.prepared);
+      if (message.kind === 'records') recordsPrepared(message.preparation);
       else found = message;
     });
     worker.once('error', fail);
@@ -167,6 +171,6 @@ export function startDataSide(input: DataSideInput): DataSideRun {
 }
 
 /** The worker thread's side of `startDataSide`. */
-export async function runDataSideWorker(input: DataSideInput, post: (message: DataSideMessage) => void): Promise<void> {
-  post(await prepareDataSide(input, (prepared) => post({ kind: 'records', prepared })));
+export async function runDataSideInputer(input: DataSideInput, post: (message: DataSideMessage) => void): Promise<void> {
+  post(await prepareDataSide(input, (preparation) => post({ kind: 'records', preparation })));
 }

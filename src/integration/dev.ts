@@ -8,7 +8,7 @@
 import type { AstroIntegrationLogger } from 'astro';
 import type { ViteDevServer } from 'vite';
 import type { Config } from '../config.ts';
-import { prepareData, type PreparedData } from '../outputs/prepared-downloads.ts';
+import { prepareData, type PreparationWithDownloads } from '../outputs/prepared-downloads.ts';
 import { formatReport } from '../data/problems.ts';
 import { counted } from '../listing/format.ts';
 import { serveListingInDev, WATCH_SETTLE_MS } from '../serve/dev-server.ts';
@@ -22,42 +22,42 @@ export interface DevData {
   state: () => DatasetState;
   /** Prepares the data file again: the pages then show it, or its problems beside the last good data. */
   refresh: () => Promise<void>;
-  current: () => PreparedData | undefined;
+  current: () => PreparationWithDownloads | undefined;
   /** The records of the current data. */
-  records: (prepared: PreparedData) => readonly CarModel[];
+  records: (preparation: PreparationWithDownloads) => readonly CarModel[];
 }
 
 export function devData(config: Config, root: string, preparedDir: string, logger: AstroIntegrationLogger): DevData {
-  let current: PreparedData | undefined;
+  let current: PreparationWithDownloads | undefined;
   /** The current data's records, once read (or as the validation made them). */
   let held: { key: string; records: readonly CarModel[] } | undefined;
   let problemReport: string | null = null;
-  const records = (prepared: PreparedData) => {
-    if (held?.key !== prepared.key) held = { key: prepared.key, records: readRecordFile(prepared.recordsFile) };
+  const records = (preparation: PreparationWithDownloads) => {
+    if (held?.key !== preparation.key) held = { key: preparation.key, records: readRecordFile(preparation.recordsFile) };
     return held.records;
   };
   const refresh = async () => {
-    const preparation = await prepareData({
+    const result = await prepareData({
       root,
       cacheDir: preparedDir,
       dataFile: config.dataFile,
       assetsUrl: config.assetsUrl,
       // An edit of the data shown: its unchanged rows keep their records.
-      ...(current && { since: current.key }),
+      ...(current && { earlier: current.key }),
       // The watcher passed the file on once its writes had stopped for a moment (dev-server.ts).
       quietMs: WATCH_SETTLE_MS,
     });
-    if ('problems' in preparation) {
-      problemReport = formatReport(preparation.problems);
+    if ('problems' in result) {
+      problemReport = formatReport(result.problems);
       logger.error(`${problemReport}\n${current ? 'Showing the last good data until the file is fixed.' : 'No good data yet: the listing is empty until the file is fixed.'}`);
       return;
     }
     // The pages show it now; the downloads are awaited where they are served (see dev-server.ts).
-    current = preparation.data;
-    held = preparation.records ? { key: current.key, records: preparation.records } : undefined;
-    preparation.data.downloads.catch((error: unknown) => logger.error(`${config.dataFile}: the downloads could not be written: ${error instanceof Error ? error.message : String(error)}`));
+    current = result.preparation;
+    held = result.records ? { key: current.key, records: result.records } : undefined;
+    current.downloads.catch((error: unknown) => logger.error(`${config.dataFile}: the downloads could not be written: ${error instanceof Error ? error.message : String(error)}`));
     problemReport = null;
-    logger.info(`${config.dataFile}: ${counted(preparation.data.rows)} rows valid`);
+    logger.info(`${config.dataFile}: ${counted(current.rows)} rows valid`);
   };
   const state = (): DatasetState => ({ recordsFile: current?.recordsFile ?? null, renderFile: null, problemReport, ...(current && { records: records(current) }) });
   shareWithDevPages(state);

@@ -1,8 +1,8 @@
 /**
  * The host configurations of a build, written into its site and its deploy folder. Generating them
- * bundles three edge functions, so they are kept in the build store under a hash of what they are
+ * bundles three edge functions, so they are cached in the build store under a hash of what they are
  * made from (the listing's size and addresses, the folders, the code) and generated again only when
- * that changed. The kept copy is a hint: written whole or not at all, checked by its key and by its
+ * that changed. The cached copy is a hint: written whole or not at all, checked by its key and by its
  * own hash (a damaged copy is said and generated again).
  */
 import { createHash } from 'node:crypto';
@@ -14,13 +14,13 @@ import { replaceAside } from '../publish/replace-aside.ts';
 import { hostFiles, type HostFile, type HostInput } from '../serve/hosts/index.ts';
 
 const CACHE_FILE = 'host-files.json';
-/** The kept copy: its key, and the files, each with where it goes, its path and its text. */
+/** The cached copy: its key, and the files, each with where it goes, its path and its text. */
 const cacheSchema = z.object({
   key: z.string(),
   files: z.array(z.object({ place: z.enum(['site', 'deploy']), path: z.string(), content: z.string() })),
 });
 
-/** What a build's host files are made from, and whether a kept copy may be taken. */
+/** What a build's host files are made from, and whether a cached copy may be taken. */
 export interface HostFilesOf {
   fingerprint: string;
   input: HostInput;

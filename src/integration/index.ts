@@ -3,7 +3,7 @@
  * `astro dev`. Its hooks only orchestrate; each step lives in its own module:
  *
  * - build: start (lock, published build, data side on a worker thread) → await the data before any
- *   page is rendered → finish and publish in one rename (build.ts), or stop with a message
+ *   page is rendered → finish and publish in one rename → close (build.ts), or stop with a message
  *   (refusals.ts);
  * - dev: the data prepared again after every edit, answered by the same request handler as the
  *   preview server (dev.ts);
@@ -15,7 +15,7 @@ import type { AstroIntegration } from 'astro';
 import type { ViteDevServer } from 'vite';
 import { loadConfig, type Config } from '../config.ts';
 import { awaitDataBeforePages, namePublishedFolder } from './astro-internals.ts';
-import { abandonBuild, awaitData, finishBuild, PREPARED_DIR, startBuild, type Rendering, type StartedBuild } from './build.ts';
+import { abandonBuild, awaitData, closeBuild, finishBuild, PREPARED_DIR, startBuild, type Rendering, type StartedBuild } from './build.ts';
 import { devData, serveDev, type DevData } from './dev.ts';
 import { buildFolders, faultMessage } from './faults.ts';
 import { isInterrupted, stopOnInterrupt } from './interrupts.ts';
@@ -26,6 +26,8 @@ export default function listing(): AstroIntegration {
   let config: Config;
   let build: StartedBuild | undefined;
   let ready: Rendering | undefined;
+  /** Set once `finishBuild` has returned: from then on the build is the published one, never undone. */
+  let published = false;
   let dev: DevData | undefined;
   let finishing: (error: unknown) => never = (error) => {
     throw error;
@@ -50,15 +52,18 @@ export default function listing(): AstroIntegration {
               if (fault !== undefined) stopWith(new Refusal(fault), logger, cleanUp);
               throw error;
             };
-          stopOnInterrupt(() => build?.status.published ?? false, config.outDir, logger);
+          stopOnInterrupt(() => published, config.outDir, logger);
           const started = await startBuild(config, root, cacheDir, logger).catch(stopOn('starting', () => undefined));
           build = started;
-          namePublishedFolder(logger, started.renderDir, config.outDir);
-          const stop = stopOn('preparing the data', () => abandonBuild(started));
-          finishing = stopOn('finishing the build', () => abandonBuild(started));
+          namePublishedFolder(logger, started.folder.renderDir, config.outDir);
+          const abandon = () => {
+            if (!published) abandonBuild(started);
+          };
+          const stop = stopOn('preparing the data', abandon);
+          finishing = stopOn('finishing the build', abandon);
           // A build that fails leaves the published site as it was (a refused one has said so).
           process.once('exit', (code) => {
-            if (started.status.published) return;
+            if (published) return;
             abandonBuild(started);
             if (code !== REFUSED_EXIT_CODE && !isInterrupted(code)) console.error(`\nThe build failed; ${config.outDir}/ is unchanged.`);
           });
@@ -67,9 +72,9 @@ export default function listing(): AstroIntegration {
             ready = await awaitData(started, logger).catch(stop);
           };
           updateConfig({
-            outDir: pathToFileURL(`${started.renderDir}/`),
+            outDir: pathToFileURL(`${started.folder.renderDir}/`),
             vite: {
-              plugins: [datasetPlugin(config, () => ({ recordsFile: started.recordsFile, renderFile: started.renderFile, problemReport: null }), awaitDataBeforePages(whenReady))],
+              plugins: [datasetPlugin(config, () => ({ recordsFile: started.folder.recordsFile, renderFile: started.folder.renderFile, problemReport: null }), awaitDataBeforePages(whenReady))],
               build: { emptyOutDir: false },
             },
           });
@@ -89,7 +94,9 @@ export default function listing(): AstroIntegration {
       },
       'astro:build:done': async () => {
         if (!build || !ready) return;
-        await finishBuild(build, ready).catch(finishing);
+        const publication = await finishBuild(build, ready).catch(finishing);
+        published = true;
+        await closeBuild(build, publication).catch(finishing);
       },
     },
   };

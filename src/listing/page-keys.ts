@@ -52,20 +52,20 @@ export interface PageKeys {
 
 /**
  * The keys of an earlier build of the same code and addresses, and the positions of the rows that
- * changed since, where rows changed only in place (none added, removed or moved): then a page
+ * changed from it, where rows changed only in place (none added, removed or moved): then a page
  * none of whose rows changed has the key it had.
  */
-export interface KeysSince {
+export interface EarlierKeys {
   keys: PageKeys;
   changedPositions: Iterable<number>;
 }
 
-export function pageKeysOf(records: readonly CarModel[], addresses: Addresses, since?: KeysSince): PageKeys {
+export function pageKeysOf(records: readonly CarModel[], addresses: Addresses, earlierKeys?: EarlierKeys): PageKeys {
   const pages = pageCount(records.length);
   const listing = listingDigest(records);
-  const earlier = since?.keys.count === records.length ? since.keys : undefined;
+  const earlier = earlierKeys?.keys.count === records.length ? earlierKeys.keys : undefined;
   const changedPages = new Set<number>();
-  for (const position of since?.changedPositions ?? []) changedPages.add(pageOfPosition(position));
+  for (const position of earlierKeys?.changedPositions ?? []) changedPages.add(pageOfPosition(position));
   const json: string[] = [];
   const html: string[] = [];
   for (let page = 1; page <= pages; page += 1) {

@@ -36,15 +36,13 @@ interface BuiltSite {
   notServed: ReadonlySet<string>;
 }
 
-/** The site a build replaces, where there is one: its manifest. */
-export interface PreviousSite {
-  manifest: Manifest;
-}
-
-/** What this build changes, against the site it replaces (everything, for a first build). */
-export function changesOf(previous: PreviousSite | undefined, built: BuiltSite): Changes & { pages: { json: number; html: number }; downloads: string[] } {
+/**
+ * What this build changes, against its baseline (src/publish/baseline.ts: the site it replaces; none,
+ * and everything changed, for a first build).
+ */
+export function changesOf(baseline: { dataSha256: string; pageCount: number; hashes: Readonly<Record<string, string>> } | undefined, built: BuiltSite): Changes & { pages: { json: number; html: number }; downloads: string[] } {
   const { manifest } = built;
-  const oldPages = previous?.manifest.pageCount ?? 0;
+  const oldPages = baseline?.pageCount ?? 0;
   const pages = Math.max(oldPages, manifest.pageCount);
   const urls = new Set<string>();
   const pageFiles = new Set<string>();
@@ -52,9 +50,9 @@ export function changesOf(previous: PreviousSite | undefined, built: BuiltSite):
   let html = 0;
   for (let page = 1; page <= pages; page += 1) {
     pageFiles.add(pageFile(page)).add(htmlPageFile(page));
-    const jsonChanged = previous?.manifest.files[pagePath(page)] !== manifest.files[pagePath(page)];
+    const jsonChanged = baseline?.hashes[pagePath(page)] !== manifest.files[pagePath(page)];
     // A page that is gone changed too (the host now answers 404).
-    const htmlChanged = !previous || page > manifest.pageCount || built.changedFiles.has(htmlPageFile(page));
+    const htmlChanged = !baseline || page > manifest.pageCount || built.changedFiles.has(htmlPageFile(page));
     // `page=last` moves when the page count does.
     const lastMoved = oldPages !== manifest.pageCount && (page === oldPages || page === manifest.pageCount);
     if (jsonChanged) json += 1;
@@ -62,11 +60,11 @@ export function changesOf(previous: PreviousSite | undefined, built: BuiltSite):
     if (jsonChanged || lastMoved) for (const url of pageUrls(page, page === manifest.pageCount || page === oldPages)) if (url !== htmlPagePath(page)) urls.add(url);
     if (htmlChanged) urls.add(htmlPagePath(page));
   }
-  const downloads = DOWNLOADS.filter((path) => !previous || built.changedFiles.has(path.slice(1)));
+  const downloads = DOWNLOADS.filter((path) => !baseline || built.changedFiles.has(path.slice(1)));
   const others = [...built.changedFiles, ...built.removedFiles].filter((path) => !pageFiles.has(path) && !built.notServed.has(path));
   for (const url of others.map(fileUrl).sort()) urls.add(url);
   return {
-    previousDataSha256: previous?.manifest.data.sha256 ?? null,
+    previousDataSha256: baseline?.dataSha256 ?? null,
     dataSha256: manifest.data.sha256,
     rows: built.rows,
     urls: [...urls].map((path) => `${manifest.baseUrl}${path}`),

@@ -1,5 +1,5 @@
 /**
- * Writes a preparation's downloads on a worker thread (started by `data-cache.ts`), reading its
+ * Writes a preparation's downloads on a worker thread (started by prepared-downloads.ts), reading its
  * records file a chunk at a time: the pages are made on the main thread meanwhile, and this thread
  * never holds more than a chunk of the listing; rows unchanged since an earlier preparation have
  * their bytes copied from its downloads. Posts the downloads' hashes by URL path.

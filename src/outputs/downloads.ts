@@ -30,7 +30,7 @@ interface RecordBytes {
 
 /** An earlier preparation's downloads, and which rows are not the earlier ones at their position. */
 export interface EarlierDownloads {
-  /** Its downloads folder (complete: see data-cache.ts). */
+  /** Its downloads folder (complete: see prepared-downloads.ts). */
   dir: string;
   /** 0-based positions of the rows whose record differs from the earlier one at that position (or is new). */
   changed: readonly number[];

@@ -7,5 +7,6 @@ import { recordChunks } from '../data/record-store.ts';
 import { writeJsonPages, type JsonPagesInput } from './json-pages.ts';
 
 const { siteDir, recordsFile, count, pages, addresses } = workerData as JsonPagesInput;
-const hashes = await writeJsonPages(siteDir, { count, chunks: () => recordChunks(recordsFile) }, pages, addresses, (written) => parentPort?.postMessage({ written }));
+const listing = { count, chunks: () => recordChunks(recordsFile) };
+const hashes = await writeJsonPages({ siteDir, listing, pages, addresses }, (written) => parentPort?.postMessage({ written }));
 parentPort?.postMessage({ hashes: [...hashes] });

@@ -21,9 +21,17 @@ import { serialisePageOf, type Addresses } from '../listing/serialise.ts';
 
 
 /** The listing as the writer reads it: its size, and its records a chunk at a time, in order. */
-export interface ListingChunks {
+interface ListingChunks {
   count: number;
   chunks: () => RecordChunks;
+}
+
+/** The JSON pages to write: which (ascending), of what listing, into which site folder. */
+interface JsonPagesToWrite {
+  siteDir: string;
+  listing: ListingChunks;
+  pages: readonly number[];
+  addresses: Addresses;
 }
 
 /**
@@ -33,13 +41,7 @@ export interface ListingChunks {
  * error, never written through (it may be a published file's other name; see reuse.ts, which
  * removes a page it renders again).
  */
-export async function writeJsonPages(
-  siteDir: string,
-  listing: ListingChunks,
-  pages: readonly number[],
-  addresses: Addresses,
-  onProgress: (written: number) => void = () => undefined,
-): Promise<Map<number, string>> {
+export async function writeJsonPages({ siteDir, listing, pages, addresses }: JsonPagesToWrite, onProgress: (written: number) => void = () => undefined): Promise<Map<number, string>> {
   const hashes = new Map<number, string>();
   if (pages.length === 0) return hashes;
   mkdirSync(dirname(join(siteDir, pageFile(1))), { recursive: true });

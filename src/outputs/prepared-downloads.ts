@@ -10,7 +10,7 @@ import { checkedJson, damagedCacheLine, fileSha256, firstDamaged, readCheckedJso
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
-import { inUse, preparedDownloadsDir, prepareRecords, readSince, type PrepareOptions, type Prepared, type PreparedRecords } from '../data/prepared.ts';
+import { inUse, preparedDownloadsDir, prepareRecords, readEarlier, type PrepareOptions, type Preparation, type PreparationResult } from '../data/prepared.ts';
 import type { EarlierDownloads } from './downloads.ts';
 
 /** Written last in the downloads folder, with its own hash: the downloads' hashes by URL path, and every other file's. */
@@ -22,26 +22,25 @@ const hashesSchema = z.object({
   files: z.record(z.string(), z.string()),
 });
 
-export interface PreparedData extends PreparedRecords {
+/** A preparation with its downloads under way. */
+export interface PreparationWithDownloads extends Preparation {
   /** The downloads' hashes by URL path, once they are written (a worker thread writes them). */
   downloads: Promise<Record<string, string>>;
 }
 
-export type Preparation = Prepared<PreparedData>;
-
 /**
  * The prepared data of `dataFile`, validating and exporting it only if no earlier preparation of
  * the same bytes exists. Returns every problem instead when the data is bad. When it validated
- * now, the records are returned too (the caller may need them; they are not kept).
+ * now, the records are returned too (the caller may need them; nothing else holds them in memory).
  */
-export async function prepareData(options: PrepareOptions): Promise<Preparation> {
-  const preparation = await prepareRecords(options);
-  return 'problems' in preparation ? preparation : { ...preparation, data: withDownloads(preparation.data, options.assetsUrl) };
+export async function prepareData(options: PrepareOptions): Promise<PreparationResult<PreparationWithDownloads>> {
+  const result = await prepareRecords(options);
+  return 'problems' in result ? result : { ...result, preparation: withDownloads(result.preparation, options.assetsUrl) };
 }
 
 /** The preparation with its downloads: read when complete, else written now by a worker thread. */
-export function withDownloads(data: PreparedRecords, assetsUrl: string): PreparedData {
-  return { ...data, downloads: readyDownloads(data, assetsUrl) };
+export function withDownloads(preparation: Preparation, assetsUrl: string): PreparationWithDownloads {
+  return { ...preparation, downloads: readyDownloads(preparation, assetsUrl) };
 }
 
 /** Downloads being written, by preparation folder: one worker each. */
@@ -51,7 +50,7 @@ const pendingDownloads = new Map<string, Promise<Record<string, string>>>();
  * The downloads of the preparation in `dir`: read when complete, else written by a worker thread
  * from its records file (into a folder beside, renamed when complete).
  */
-function readyDownloads({ downloadsDir: target, recordsFile }: PreparedRecords, assetsUrl: string): Promise<Record<string, string>> {
+function readyDownloads({ downloadsDir: target, recordsFile }: Preparation, assetsUrl: string): Promise<Record<string, string>> {
   const dir = dirname(target);
   const whole = wholeDownloads(target);
   if (whole) return Promise.resolve(whole);
@@ -89,10 +88,10 @@ function readyDownloads({ downloadsDir: target, recordsFile }: PreparedRecords, 
 
 /** The downloads of the preparation that of `dir` was validated against, where they are complete and whole: their bytes are copied. */
 function earlierDownloads(dir: string): EarlierDownloads | undefined {
-  const since = readSince(dir);
-  if (!since) return undefined;
-  const downloads = preparedDownloadsDir(dirname(dir), since.key);
-  return wholeDownloads(downloads) ? { dir: downloads, changed: since.changed } : undefined;
+  const earlier = readEarlier(dir);
+  if (!earlier) return undefined;
+  const downloads = preparedDownloadsDir(dirname(dir), earlier.key);
+  return wholeDownloads(downloads) ? { dir: downloads, changed: earlier.changed } : undefined;
 }
 
 /**

@@ -59,15 +59,11 @@ export class PhaseClock {
   }
 }
 
-/** The report of a finished build of `rows` rows published in `outDir`. */
-export function reportBuild(
-  outDir: string,
-  dataFile: string,
-  rows: number,
-  clock: PhaseClock,
-  outcome: Pick<BuildReport, 'files' | 'bytes' | 'changes' | 'unchangedFiles' | 'dataValidated'>,
-): BuildReport {
+/** The report of a finished build, timed by `clock`: `outcome` says what it published, and where. */
+export function reportBuild(clock: PhaseClock, outcome: Pick<BuildReport, 'outDir' | 'dataFile' | 'rows' | 'files' | 'bytes' | 'changes' | 'unchangedFiles' | 'dataValidated'>): BuildReport {
+  const { outDir, dataFile, rows, files, bytes, changes, unchangedFiles, dataValidated } = outcome;
   const pages = pageCount(rows);
+  // In the report's own order (it is written as JSON).
   return {
     outDir,
     dataFile,
@@ -77,7 +73,11 @@ export function reportBuild(
     phases: clock.phases,
     besidePhases: clock.besidePhases,
     peakMemoryBytes: process.resourceUsage().maxRSS * 1024,
-    ...outcome,
+    files,
+    bytes,
+    changes,
+    unchangedFiles,
+    dataValidated,
   };
 }
 

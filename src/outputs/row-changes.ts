@@ -10,16 +10,9 @@ import type { Changes } from '../listing/changes-schema.ts';
 import { PUBLISHED } from '../listing/routes.ts';
 import { logoUrl } from '../listing/serialise.ts';
 
-/** What comparing rows needs of the site a build replaces: small enough to hand to a worker thread. */
-export interface PublishedSite {
-  dir: string;
-  dataSha256: string;
-  assetsUrl: string;
-}
-
 /**
  * The records a site publishes, a chunk at a time, and how to read a record's logo URL: from the
- * records its build prepared (`recordsFile`, compact, logo as a path) where they are still kept
+ * records its build prepared (`recordsFile`, compact, logo as a path) where they are still cached
  * and written by this version, else read back from its `all.json` (logo as a URL). Never a second
  * copy of a million records.
  */
@@ -28,15 +21,16 @@ export interface PublishedRecords {
   logoUrlOf: (record: Readonly<Record<string, unknown>>) => unknown;
 }
 
-export function publishedRecords(site: PublishedSite, recordsFile?: string): PublishedRecords {
+/** `baseline` is the build's (src/publish/baseline.ts): the site it replaces. */
+export function publishedRecords(baseline: { siteDir: string; assetsUrl: string }, recordsFile?: string): PublishedRecords {
   if (recordsFile !== undefined && isRecordFile(recordsFile)) {
     return {
       chunks: () => recordChunks(recordsFile),
-      logoUrlOf: (record) => logoUrl(record['logo'] as string | null, site.assetsUrl),
+      logoUrlOf: (record) => logoUrl(record['logo'] as string | null, baseline.assetsUrl),
     };
   }
   return {
-    chunks: () => [JSON.parse(readFileSync(join(site.dir, PUBLISHED.allJson.slice(1)), 'utf8')) as Record<string, unknown>[]],
+    chunks: () => [JSON.parse(readFileSync(join(baseline.siteDir, PUBLISHED.allJson.slice(1)), 'utf8')) as Record<string, unknown>[]],
     logoUrlOf: (record) => record['logo'],
   };
 }

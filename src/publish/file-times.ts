@@ -18,31 +18,34 @@ const statOrUndefined = (path: string): BigIntStats | undefined => {
   }
 };
 
+/** What `linkUnchangedFiles` compares. */
+interface SiteFiles {
+  /** The published site's folder; none for a first build (every file is new). */
+  publishedSiteDir: string | undefined;
+  siteDir: string;
+  /** The new site's files (site paths). */
+  files: readonly string[];
+  /** Files that are the published ones already (the pages taken from it). */
+  taken: ReadonlySet<string>;
+  /** For files whose hashes are known on both sides (the downloads), whether they are the same: then they are not read. */
+  known?: ReadonlyMap<string, boolean>;
+}
+
 export interface Comparison {
   /** Site paths of the new site's files that are new or whose bytes changed. */
   changed: Set<string>;
-  /** How many files are the published ones (linked now or before). */
-  kept: number;
+  /** How many files are unchanged: the published ones (linked now or before). */
+  unchanged: number;
 }
 
-/**
- * Compares each of `files` (site paths) in `siteDir` with the published site's and applies the rule
- * above. `linked` files are the published ones already; `known` says, for files whose hashes are
- * known on both sides (the downloads), whether they are the same without reading them.
- */
-export async function keepUnchangedFiles(
-  publishedSiteDir: string | undefined,
-  siteDir: string,
-  files: readonly string[],
-  linked: ReadonlySet<string>,
-  known: ReadonlyMap<string, boolean> = new Map(),
-): Promise<Comparison> {
+/** Compares each of the new site's files with the published site's and applies the rule above. */
+export async function linkUnchangedFiles({ publishedSiteDir, siteDir, files, taken, known = new Map() }: SiteFiles): Promise<Comparison> {
   const changed = new Set<string>();
-  let kept = 0;
+  let unchanged = 0;
   for (const [index, path] of files.entries()) {
     await turnEvery(index + 1);
-    if (linked.has(path)) {
-      kept += 1;
+    if (taken.has(path)) {
+      unchanged += 1;
       continue;
     }
     const file = join(siteDir, path);
@@ -56,13 +59,13 @@ export async function keepUnchangedFiles(
     const same = after.ino === before.ino && after.dev === before.dev ? true : (known.get(path) ?? sameBytes(published, before, file, after));
     if (same) {
       if (after.ino !== before.ino) replaceWithLink(published, file);
-      kept += 1;
+      unchanged += 1;
       continue;
     }
     changed.add(path);
     if (after.mtimeNs <= before.mtimeNs) makeNewer(file, before);
   }
-  return { changed, kept };
+  return { changed, unchanged };
 }
 
 /** Makes `file` the published file: a link renamed over it. */

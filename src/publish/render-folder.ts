@@ -9,6 +9,7 @@
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { turnEvery } from '../data/event-loop.ts';
+import type { BuildFolder } from './store.ts';
 
 const RENDERING = 'rendering';
 
@@ -18,11 +19,11 @@ function sameFileSystem(store: string, projectRoot: string): boolean {
 }
 
 /**
- * The folder Astro renders build `id` into: the build's own site where the store shares the
- * project's file system, else a folder under `cacheDir` (which is inside the project).
+ * The folder Astro renders the build in `folder` into: the build's own site where the store shares
+ * the project's file system, else a folder under `cacheDir` (which is inside the project).
  */
-export function renderFolderFor(store: string, siteDir: string, projectRoot: string, cacheDir: string, id: string): string {
-  return sameFileSystem(store, projectRoot) ? siteDir : join(cacheDir, RENDERING, id);
+export function renderFolderFor(folder: BuildFolder, { store, projectRoot, cacheDir }: { store: string; projectRoot: string; cacheDir: string }): string {
+  return sameFileSystem(store, projectRoot) ? folder.siteDir : join(cacheDir, RENDERING, folder.id);
 }
 
 /** Removes what builds killed part way left rendering (called under the build lock: no build is rendering). */

@@ -1,27 +1,23 @@
 /**
- * Pages a build takes from the published site instead of rendering them again. A page's key is a
- * hash of exactly what it shows (src/listing/page-keys.ts): where the published build was made by
- * the same code and addresses and has the same key for a page, and its file is there, the page is
- * not rendered; once Astro has rendered the others, it is hard-linked from the published site. So
- * a file Astro may write is never a link to a published file, and an unchanged page keeps its
- * inode, bytes and time all the way to publication.
+ * Pages a build takes from its baseline, the published site, instead of rendering them again. A
+ * page's key is a hash of exactly what it shows (src/listing/page-keys.ts): where the published
+ * build was made by the same code and addresses and has the same key for a page, and its file is
+ * there, the page is not rendered but taken: before Astro renders anything, the build's folder is
+ * given the published file (a hard link), and a page to render is removed from it. So a file Astro
+ * may write is never a link to a published file, and a page taken keeps its inode, bytes and time
+ * all the way to publication.
  */
 import { existsSync, linkSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { turnEvery } from '../data/event-loop.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
 import { htmlPageFile, pageFile } from '../listing/routes.ts';
+import type { Baseline } from './baseline.ts';
 
 /** Which pages Astro renders: `json[n - 1]` / `html[n - 1]` is 1 for page n's JSON / HTML page. */
 export interface RenderSet {
   json: Uint8Array;
   html: Uint8Array;
-}
-
-/** What a build may take pages from: the published site and its keys, where its code was this build's. */
-export interface PublishedPages {
-  siteDir: string;
-  keys: PageKeys;
 }
 
 /** The page numbers `flags` marks. */
@@ -32,17 +28,18 @@ export function flaggedPages(flags: Uint8Array): number[] {
 }
 
 /**
- * The pages to render: those whose key is not the published one, or whose published file is gone.
- * Page 1's HTML is the home page, rendered by its own route every time.
+ * The pages to render, for pages with `keys`: those whose key is not the baseline's (every page
+ * where it has no keys), or whose published file is gone; the others are taken from it. Page 1's
+ * HTML is the home page, rendered by its own route every time.
  */
-export function pagesToRender(next: PageKeys, published: PublishedPages | undefined): RenderSet {
-  const pages = next.json.length;
+export function renderSetOf(keys: PageKeys, baseline: Pick<Baseline, 'siteDir' | 'keys'> | undefined): RenderSet {
+  const pages = keys.json.length;
   const render: RenderSet = { json: new Uint8Array(pages), html: new Uint8Array(pages) };
   for (let index = 0; index < pages; index += 1) {
     const page = index + 1;
-    const kept = (key: 'json' | 'html', file: string) => published !== undefined && published.keys[key][index] === next[key][index] && existsSync(join(published.siteDir, file));
-    render.json[index] = kept('json', pageFile(page)) ? 0 : 1;
-    render.html[index] = page === 1 || kept('html', htmlPageFile(page)) ? 0 : 1;
+    const taken = (kind: 'json' | 'html', file: string) => baseline?.keys !== undefined && baseline.keys[kind][index] === keys[kind][index] && existsSync(join(baseline.siteDir, file));
+    render.json[index] = taken('json', pageFile(page)) ? 0 : 1;
+    render.html[index] = page === 1 || taken('html', htmlPageFile(page)) ? 0 : 1;
   }
   return render;
 }
@@ -67,25 +64,18 @@ export function pagesIn(siteDir: string): number {
   return pages;
 }
 
-/** What a build may take pages from when its folder is a recycled one: the published build and the pages it rendered. */
-export interface PublishedRendering {
-  siteDir: string;
-  /** Undefined where its record does not say: then every kept page is linked again. */
-  rendered: RenderSet | undefined;
-}
-
 /**
  * Makes the pages of a build's folder what this build needs, before any page is rendered. The
  * folder is the build published before the current one (see store.ts) or a new one, which is the
  * same with no pages: a page to render is removed (it may share its inode with a published file:
- * it must be written as a new file, not through it); a page kept becomes the published file,
+ * it must be written as a new file, not through it); a page taken becomes the published file,
  * linked again where the published build rendered it or the folder does not hold it (a recycled
  * folder holds the older file; a new one none), else it is that file already; pages past the new
  * count go. In a recycled folder this costs the pages this build and the published one rendered,
  * not one per page. Returns the site paths removed or linked again: their copies for Vercel follow.
- * A kept page that vanished from the published site stops the build (nothing is published).
+ * A page taken that vanished from the published site stops the build (nothing is published).
  */
-export async function preparePages(siteDir: string, render: RenderSet, published: PublishedRendering | undefined, oldPages: number): Promise<Set<string>> {
+export async function preparePages(siteDir: string, render: RenderSet, baseline: Pick<Baseline, 'siteDir' | 'rendered'> | undefined, oldPages: number): Promise<Set<string>> {
   const touched = new Set<string>();
   const pages = render.json.length;
   const remove = (path: string) => {
@@ -95,14 +85,14 @@ export async function preparePages(siteDir: string, render: RenderSet, published
   const folders = new Set<string>();
   /** Links the published page at `path`; `held` where the folder may hold an older file there. */
   const relink = (path: string, held: boolean) => {
-    if (!published) throw new Error(`page ${path} is kept but nothing is published`);
+    if (!baseline) throw new Error(`page ${path} is taken but nothing is published`);
     const to = join(siteDir, path);
     if (held) rmSync(to, { force: true });
     if (!folders.has(dirname(to))) {
       mkdirSync(dirname(to), { recursive: true });
       folders.add(dirname(to));
     }
-    linkSync(join(published.siteDir, path), to);
+    linkSync(join(baseline.siteDir, path), to);
     touched.add(path);
   };
   for (let index = 0; index < Math.max(pages, oldPages); index += 1) {
@@ -114,7 +104,7 @@ export async function preparePages(siteDir: string, render: RenderSet, published
         if (index >= pages && kind === 'html') rmSync(join(siteDir, dirname(path)), { recursive: true, force: true });
         continue;
       }
-      const rendered = published?.rendered?.[kind];
+      const rendered = baseline?.rendered?.[kind];
       const stale = rendered === undefined || index >= rendered.length || rendered[index] === 1 || index >= oldPages;
       if (stale) relink(path, index < oldPages);
     }
@@ -123,12 +113,12 @@ export async function preparePages(siteDir: string, render: RenderSet, published
   return touched;
 }
 
-/** The site paths of the pages a build kept (did not render): they are the published files. */
-export function keptPages(render: RenderSet): Set<string> {
-  const kept = new Set<string>();
+/** The site paths of the pages a build took (did not render): they are the published files. */
+export function takenPages(render: RenderSet): Set<string> {
+  const taken = new Set<string>();
   for (let index = 0; index < render.json.length; index += 1) {
-    if (render.json[index] === 0) kept.add(pageFile(index + 1));
-    if (render.html[index] === 0 && index > 0) kept.add(htmlPageFile(index + 1));
+    if (render.json[index] === 0) taken.add(pageFile(index + 1));
+    if (render.html[index] === 0 && index > 0) taken.add(htmlPageFile(index + 1));
   }
-  return kept;
+  return taken;
 }

@@ -169,7 +169,7 @@ export function publish(store: string, build: BuildFolder, outDir: string, deplo
 /**
  * Removes every build folder but the published one and the one before it: folders of builds that
  * were killed part way, and older publications; returns how many were builds that never finished
- * (the next build takes nothing kept on trust after one: see `doubtKept`). Called under the build
+ * (counted as found; the build then takes nothing cached on trust: see `cachedIsTrusted`). Called under the build
  * lock, so no other build is under way. Renamed first (a name no build looks at), then removed by a
  * detached process, so that deleting a large old site does not hold up the build.
  */
@@ -202,12 +202,13 @@ export function pruneBuilds(store: string): { unfinished: number } {
 const DOUBT = 'untrusted';
 
 /**
- * Whether what is kept may be taken on trust. A build that finds builds that never finished
+ * Whether what is cached (preparations, host files, the published build's record and the folder of
+ * the build before it) may be taken on trust. A build that finds builds that never finished
  * (`unfinished`) marks the store, and the mark stays until a build that trusted nothing publishes
  * (`trustAgain`): a refused build in between removes the folders of killed ones, not the doubt
  * about what they left.
  */
-export function keptIsTrusted(store: string, unfinished: number): boolean {
+export function cachedIsTrusted(store: string, unfinished: number): boolean {
   if (unfinished > 0) {
     mkdirSync(store, { recursive: true });
     writeFileSync(join(store, DOUBT), '');
@@ -215,7 +216,7 @@ export function keptIsTrusted(store: string, unfinished: number): boolean {
   return !existsSync(join(store, DOUBT));
 }
 
-/** After a build that trusted nothing published: what is kept is whole again. */
+/** After a build that trusted nothing published: what is cached is whole again. */
 export function trustAgain(store: string): void {
   rmSync(join(store, DOUBT), { force: true });
 }

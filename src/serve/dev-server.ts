@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { ViteDevServer } from 'vite';
-import type { PreparedData } from '../outputs/prepared-downloads.ts';
+import type { PreparationWithDownloads } from '../outputs/prepared-downloads.ts';
 import { DOWNLOADS } from '../outputs/downloads.ts';
 import { manifestJson, manifestOf } from '../outputs/manifest.ts';
 import { listingReply } from './handler.ts';
@@ -21,9 +21,9 @@ export interface DevListing {
   /** Absolute path of the data file to watch. */
   dataFile: string;
   /** The last good preparation, if any. */
-  current: () => PreparedData | undefined;
+  current: () => PreparationWithDownloads | undefined;
   /** Its records. */
-  records: (prepared: PreparedData) => readonly CarModel[];
+  records: (preparation: PreparationWithDownloads) => readonly CarModel[];
   addresses: Addresses;
   /** Prepares the data file again; afterwards `current()` is the new data when it is good. */
   refresh: () => Promise<void>;

@@ -99,14 +99,15 @@ class SiteState {
   }
 }
 
-function send(response: ServerResponse, method: string, status: number, headers: HeaderFields, body: string | Buffer): void {
+/** Writes `reply` (its body left out for HEAD, its length kept). */
+function send(response: ServerResponse, method: string, { status, headers, body }: { status: number; headers: HeaderFields; body: string | Buffer }): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   response.writeHead(status, { ...headers, 'Content-Length': String(bytes.length) });
   response.end(method === 'HEAD' ? undefined : bytes);
 }
 
 function sendError(response: ServerResponse, method: string, status: number, detail: string): void {
-  send(response, method, status, { 'Content-Type': 'application/json' }, JSON.stringify({ detail }));
+  send(response, method, { status, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ detail }) });
 }
 
 /** The path of a request, decoded, or undefined when it could reach outside the site. */
@@ -123,13 +124,7 @@ function safePathname(rawPath: string): string | undefined {
 }
 
 /** The Node side of the one request handler: the request's method, URL and If-None-Match in, the reply written out. */
-async function sendListingReply(
-  request: IncomingMessage,
-  response: ServerResponse,
-  method: string,
-  outDir: string,
-  site: SiteState,
-): Promise<void> {
+async function sendListingReply(request: IncomingMessage, response: ServerResponse, { method, outDir, site }: { method: string; outDir: string; site: SiteState }): Promise<void> {
   const manifest = site.current();
   if (!manifest) {
     sendError(response, method, 503, `No built site in ${outDir}/: run npm run build.`);
@@ -144,7 +139,7 @@ async function sendListingReply(
     response.writeHead(304, reply.headers).end();
     return;
   }
-  send(response, method, reply.status, reply.headers, typeof reply.body === 'string' ? reply.body : Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength));
+  send(response, method, { status: reply.status, headers: reply.headers, body: typeof reply.body === 'string' ? reply.body : Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength) });
 }
 
 /** Creates (does not start) the preview server for a built site. */
@@ -172,13 +167,13 @@ export function createPreviewServer({ outDir }: PreviewOptions): Server {
     }
 
     if (isListingPath(pathname)) {
-      await sendListingReply(request, response, method, outDir, site);
+      await sendListingReply(request, response, { method, outDir, site });
       return;
     }
     const refused = staticMethodAnswer(method);
     if (refused) {
       if (refused.status === 204) response.writeHead(204, refused.headers).end();
-      else send(response, method, refused.status, refused.headers, refused.body);
+      else send(response, method, refused);
       return;
     }
     compressFiles(request, response);

@@ -5,7 +5,7 @@ import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeCsv, loadCsv, type CsvText } from '../../src/data/load.ts';
-import { loadSince, recordSpans, type EarlierValidation, type RecordSpans, type SinceValidation } from '../../src/data/edit.ts';
+import { loadAgainstEarlier, recordSpans, type EarlierValidation, type RecordSpans, type ValidatedAgainstEarlier } from '../../src/data/edit.ts';
 import { inChunks } from '../../src/data/record-store.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 
@@ -126,7 +126,7 @@ function applied(rows: readonly string[], edits: readonly Edit[]): string[] {
 const sameBytes = (a: readonly CarModel[], b: readonly CarModel[]) => serialize(a).equals(serialize(b));
 
 /** What the downloads rely on when they copy an earlier row's bytes by position (see downloads.ts). */
-function expectPositionalCopySound(quick: SinceValidation, earlier: Earlier) {
+function expectPositionalCopySound(quick: ValidatedAgainstEarlier, earlier: Earlier) {
   if (!quick.inPlace) return;
   const changed = new Set(quick.changed);
   quick.records.forEach((record, position) => {
@@ -136,7 +136,7 @@ function expectPositionalCopySound(quick: SinceValidation, earlier: Earlier) {
   });
 }
 
-function expectCountsAddUp(quick: SinceValidation, earlier: Earlier) {
+function expectCountsAddUp(quick: ValidatedAgainstEarlier, earlier: Earlier) {
   const { validated, changed, added, unchanged, removed } = quick.counts;
   expect(validated).toBe(quick.changed.length);
   expect(changed + added).toBe(validated);
@@ -188,7 +188,7 @@ describe('validating against an earlier version of the file', () => {
           const earlier = earlierFor(shape, earlierLineEnd ?? lineEnd);
           const after = textOf(SHAPES[shape].header, applied(SHAPES[shape].rows, edits), lineEnd, bom);
           const full = loadCsv(after, FILE);
-          const quick = loadSince(decoded(after), FILE, earlier.validation);
+          const quick = loadAgainstEarlier(decoded(after), FILE, earlier.validation);
           if (full.problems.length > 0) {
             expect(quick).toBeUndefined();
             return;
@@ -219,7 +219,7 @@ describe('validating against an earlier version of the file', () => {
         fc.assert(
           fc.property(fc.uniqueArray(fc.nat({ max: rows.length - 1 }), { maxLength: 8 }), (positions) => {
             const after = textOf(header, applied(rows, positions.map((at) => ({ kind: 'price', at, by: 1000 }))), lineEnd);
-            const quick = loadSince(decoded(after), FILE, earlier.validation);
+            const quick = loadAgainstEarlier(decoded(after), FILE, earlier.validation);
             expect(quick?.changed).toEqual([...positions].sort((a, b) => a - b));
             expect(quick?.inPlace).toBe(true);
             expect(quick?.counts).toEqual({ validated: positions.length, changed: positions.length, added: 0, unchanged: rows.length - positions.length, removed: 0 });
@@ -239,20 +239,20 @@ describe('validating against an earlier version of the file', () => {
         const inserted = withCell(rows[3]!, 0, '123456');
         // One row inserted near the top, one deleted near the end, one changed in between.
         const after = [...rows.slice(0, 2), inserted, ...rows.slice(2, 20), withCell(rows[20]!, 7, '111111'), ...rows.slice(21, -3), ...rows.slice(-2)];
-        const quick = loadSince(decoded(textOf(header, after, lineEnd)), FILE, earlier.validation);
+        const quick = loadAgainstEarlier(decoded(textOf(header, after, lineEnd)), FILE, earlier.validation);
         expect(quick?.changed).toEqual([2, 21]);
         expect(quick?.inPlace).toBe(false);
         expect(quick?.counts).toEqual({ validated: 2, changed: 1, added: 1, unchanged: rows.length - 2, removed: 1 });
         expect(sameBytes(quick?.records ?? [], loadCsv(textOf(header, after, lineEnd), FILE).records)).toBe(true);
         // A row only inserted, or only deleted: the rows after it moved, all by as much.
         const insertedOnly = [...rows.slice(0, 5), inserted, ...rows.slice(5)];
-        const quickInserted = loadSince(decoded(textOf(header, insertedOnly, lineEnd)), FILE, earlier.validation);
+        const quickInserted = loadAgainstEarlier(decoded(textOf(header, insertedOnly, lineEnd)), FILE, earlier.validation);
         expect(quickInserted?.changed).toEqual([5]);
         expect(quickInserted?.inPlace).toBe(false);
         expect(quickInserted?.counts).toEqual({ validated: 1, changed: 0, added: 1, unchanged: rows.length, removed: 0 });
         expect(sameBytes(quickInserted?.records ?? [], loadCsv(textOf(header, insertedOnly, lineEnd), FILE).records)).toBe(true);
         const deletedOnly = [...rows.slice(0, 5), ...rows.slice(6)];
-        const deleted = loadSince(decoded(textOf(header, deletedOnly, lineEnd)), FILE, earlier.validation);
+        const deleted = loadAgainstEarlier(decoded(textOf(header, deletedOnly, lineEnd)), FILE, earlier.validation);
         expect(deleted?.changed).toEqual([]);
         expect(deleted?.inPlace).toBe(false);
         expect(deleted?.counts).toEqual({ validated: 0, changed: 0, added: 0, unchanged: rows.length - 1, removed: 1 });
@@ -264,10 +264,10 @@ describe('validating against an earlier version of the file', () => {
   it('checks the rows after the earlier ones when rows were added at the end, which moves none', () => {
     const { header, rows } = SHAPES['quoted where needed'];
     const earlier = earlierFor('quoted where needed', '\n');
-    const quick = loadSince(decoded(textOf(header, [...rows, ...embeddedRows.slice(60, 70)])), FILE, earlier.validation);
+    const quick = loadAgainstEarlier(decoded(textOf(header, [...rows, ...embeddedRows.slice(60, 70)])), FILE, earlier.validation);
     expect(quick?.changed).toEqual(Array.from({ length: 10 }, (_, index) => rows.length + index));
     expect(quick?.inPlace).toBe(true);
-    const cut = loadSince(decoded(textOf(header, rows.slice(0, -3))), FILE, earlier.validation);
+    const cut = loadAgainstEarlier(decoded(textOf(header, rows.slice(0, -3))), FILE, earlier.validation);
     expect(cut?.changed).toEqual([]);
     expect(cut?.inPlace).toBe(true);
   });
@@ -283,12 +283,12 @@ describe('validating against an earlier version of the file', () => {
     };
     for (const [name, after] of Object.entries(problems)) {
       expect(loadCsv(textOf(header, after), FILE).problems, name).not.toEqual([]);
-      expect(loadSince(decoded(textOf(header, after)), FILE, earlier.validation), name).toBeUndefined();
+      expect(loadAgainstEarlier(decoded(textOf(header, after)), FILE, earlier.validation), name).toBeUndefined();
     }
     // Valid, but a row that is no record: the rows and the records would not line up.
-    expect(loadSince(decoded(textOf(header, applied(rows, [{ kind: 'empty cells', at: 7 }]))), FILE, earlier.validation)).toBeUndefined();
+    expect(loadAgainstEarlier(decoded(textOf(header, applied(rows, [{ kind: 'empty cells', at: 7 }]))), FILE, earlier.validation)).toBeUndefined();
     const reordered = header.split(',').reverse().join(',');
     const swapped = `${reordered}\n${rows.map((row) => stringify([cellsOf(row).reverse()]).trim()).join('\n')}\n`;
-    expect(loadSince(decoded(Buffer.from(swapped)), FILE, earlier.validation)).toBeUndefined();
+    expect(loadAgainstEarlier(decoded(Buffer.from(swapped)), FILE, earlier.validation)).toBeUndefined();
   });
 });

@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { prepareRecords, preparedRecordsFile, type PrepareOptions, type RecordsPreparation } from '../../src/data/prepared.ts';
+import { prepareRecords, preparedRecordsFile, type PrepareOptions, type PreparationResult } from '../../src/data/prepared.ts';
 import { readRecordFile } from '../../src/data/record-store.ts';
 import { fixture, tempDir } from '../support/site.ts';
 
@@ -43,35 +43,35 @@ const LISTING = readFileSync(fixture('listing-23.csv'), 'utf8');
 const withPrice = (text: string, row: number, price: string) =>
   text.split('\n').map((line, index) => (index === row ? line.replace(/^((?:[^,]*,){8})[^,]*/, `$1${price}`) : line)).join('\n');
 
-function prepared(preparation: RecordsPreparation) {
-  if ('problems' in preparation) throw new Error(`unexpected problems: ${JSON.stringify(preparation.problems)}`);
-  return preparation;
+function prepared(result: PreparationResult) {
+  if ('problems' in result) throw new Error(`unexpected problems: ${JSON.stringify(result.problems)}`);
+  return result;
 }
 
 describe('prepared data', () => {
   it('is validated once: the same bytes again take the preparation, without validating', async () => {
     const { options } = project(LISTING);
     const first = prepared(await prepareRecords(options));
-    expect(first.data.validated).toBe(true);
+    expect(first.preparation.validated).toBe(true);
     expect(first.records).toHaveLength(23);
-    expect(first.data.rows).toBe(23);
-    expect(first.data.format).toBe('UTF-8, comma-separated');
-    expect(readRecordFile(first.data.recordsFile)).toEqual(first.records);
+    expect(first.preparation.rows).toBe(23);
+    expect(first.preparation.format).toBe('UTF-8, comma-separated');
+    expect(readRecordFile(first.preparation.recordsFile)).toEqual(first.records);
     const again = prepared(await prepareRecords(options));
-    expect(again.data).toEqual({ ...first.data, validated: false });
+    expect(again.preparation).toEqual({ ...first.preparation, validated: false });
     expect(again.records).toBeUndefined();
-    expect(preparedRecordsFile(options.cacheDir, first.data.key)).toBe(first.data.recordsFile);
+    expect(preparedRecordsFile(options.cacheDir, first.preparation.key)).toBe(first.preparation.recordsFile);
   });
 
   it('is another preparation for other bytes or another assets address', async () => {
     const { options, save } = project(LISTING);
     const first = prepared(await prepareRecords(options));
-    expect(prepared(await prepareRecords({ ...options, assetsUrl: 'https://cdn.example.org' })).data).toMatchObject({ validated: true });
+    expect(prepared(await prepareRecords({ ...options, assetsUrl: 'https://cdn.example.org' })).preparation).toMatchObject({ validated: true });
     save(withPrice(LISTING, 4, '999999'));
     const edited = prepared(await prepareRecords(options));
-    expect(edited.data.validated).toBe(true);
-    expect(edited.data.key).not.toBe(first.data.key);
-    expect(edited.data.dataSha256).not.toBe(first.data.dataSha256);
+    expect(edited.preparation.validated).toBe(true);
+    expect(edited.preparation.key).not.toBe(first.preparation.key);
+    expect(edited.preparation.dataSha256).not.toBe(first.preparation.dataSha256);
   });
 
   it('is no preparation for bad data: every problem, and nothing kept', async () => {
@@ -87,11 +87,11 @@ describe('prepared data', () => {
     const edit = withPrice(LISTING, 5, '777777');
     save(edit);
     let counts: unknown;
-    const edited = prepared(await prepareRecords({ ...options, since: earlier.data.key, progress: { onChangedRows: (rows) => (counts = rows) } }));
+    const edited = prepared(await prepareRecords({ ...options, earlier: earlier.preparation.key, progress: { onChangedRows: (rows) => (counts = rows) } }));
     expect(counts).toEqual({ validated: 1, changed: 1, added: 0, unchanged: 22, removed: 0 });
     const whole = prepared(await prepareRecords({ ...options, cacheDir: join(options.cacheDir, '..', 'other-cache') }));
     expect(edited.records).toEqual(whole.records);
-    expect(readFileSync(edited.data.recordsFile)).toEqual(readFileSync(whole.data.recordsFile));
+    expect(readFileSync(edited.preparation.recordsFile)).toEqual(readFileSync(whole.preparation.recordsFile));
     expect(edited.records?.[4]?.max_price).toBe(777777);
   });
 
@@ -103,23 +103,23 @@ describe('prepared data', () => {
     const { options, said } = project(LISTING);
     const first = prepared(await prepareRecords(options));
     const name = what.split(' ')[0]!;
-    damage(join(options.cacheDir, first.data.key, name));
+    damage(join(options.cacheDir, first.preparation.key, name));
     const again = prepared(await prepareRecords(options));
     expect(said).toEqual([expect.stringMatching(new RegExp(`${name.replace('.', '\\.')} is damaged \\(its bytes are not those written and hashed\\): made again, not used\\.$`))]);
-    expect(again.data.validated).toBe(true);
+    expect(again.preparation.validated).toBe(true);
     expect(again.records).toEqual(first.records);
-    expect(readRecordFile(again.data.recordsFile)).toEqual(first.records);
+    expect(readRecordFile(again.preparation.recordsFile)).toEqual(first.records);
     // Made whole again: taken the next time.
-    expect(prepared(await prepareRecords(options)).data.validated).toBe(false);
+    expect(prepared(await prepareRecords(options)).preparation.validated).toBe(false);
   });
 
   it('is not taken after a killed build (trusted: false): the file is validated whole, the earlier one not used', async () => {
     const { options, save } = project(LISTING);
     const earlier = prepared(await prepareRecords(options));
-    expect(prepared(await prepareRecords({ ...options, trusted: false })).data.validated).toBe(true);
+    expect(prepared(await prepareRecords({ ...options, trusted: false })).preparation.validated).toBe(true);
     save(withPrice(LISTING, 5, '777777'));
     let checkedRowByRow = false;
-    const edited = prepared(await prepareRecords({ ...options, since: earlier.data.key, trusted: false, progress: { onChangedRows: () => (checkedRowByRow = true) } }));
+    const edited = prepared(await prepareRecords({ ...options, earlier: earlier.preparation.key, trusted: false, progress: { onChangedRows: () => (checkedRowByRow = true) } }));
     expect(checkedRowByRow).toBe(false);
     expect(edited.records).toHaveLength(23);
   });

@@ -93,7 +93,7 @@ const publishedBuildDir = () => join(storeDirOf(site), 'current');
 const inPreparation = (name: string) => ({ name: `listing-data/<key>/${name}`, file: () => join(newestPreparation(), name) });
 const KINDS: readonly { name: string; file: () => string; next: 'same data' | 'an edit' }[] = [
   // First: only a preparation validated as an edit of a whole one lists the rows it changed.
-  { ...inPreparation('since.json'), next: 'same data' },
+  { ...inPreparation('earlier.json'), next: 'same data' },
   { ...inPreparation('records.v8'), next: 'same data' },
   { ...inPreparation('records.v8'), next: 'an edit' },
   { ...inPreparation('text.csv'), next: 'an edit' },

@@ -36,8 +36,8 @@ describe('page keys after rows changed in place', () => {
         }
         const comparison = rowChanges(asPublished(before), after, addresses.assetsUrl);
         expect(comparison.inPlace).toBe(true);
-        const since = { keys: pageKeysOf(before, addresses), changedPositions: comparison.changedPositions };
-        expect(pageKeysOf(after, addresses, since)).toEqual(pageKeysOf(after, addresses));
+        const earlier = { keys: pageKeysOf(before, addresses), changedPositions: comparison.changedPositions };
+        expect(pageKeysOf(after, addresses, earlier)).toEqual(pageKeysOf(after, addresses));
       }),
       { numRuns: 300 },
     );
@@ -50,7 +50,7 @@ describe('page keys after rows changed in place', () => {
       expect(rowChanges(asPublished(before), after, addresses.assetsUrl).inPlace).toBe(false);
     }
     // An earlier build of another size: its keys are not used.
-    const since = { keys: pageKeysOf(before, addresses), changedPositions: [] };
-    expect(pageKeysOf(before.slice(0, 29), addresses, since)).toEqual(pageKeysOf(before.slice(0, 29), addresses));
+    const earlier = { keys: pageKeysOf(before, addresses), changedPositions: [] };
+    expect(pageKeysOf(before.slice(0, 29), addresses, earlier)).toEqual(pageKeysOf(before.slice(0, 29), addresses));
   });
 });

@@ -41,7 +41,7 @@ function* chunksOf(records: readonly CarModel[], size: number) {
 let run = 0;
 async function written(records: readonly CarModel[], pages: number[], chunkSize: number) {
   const site = join(root, `site-${(run += 1)}`);
-  const hashes = await writeJsonPages(site, { count: records.length, chunks: () => chunksOf(records, chunkSize) }, pages, addresses);
+  const hashes = await writeJsonPages({ siteDir: site, listing: { count: records.length, chunks: () => chunksOf(records, chunkSize) }, pages, addresses });
   return { site, hashes };
 }
 
@@ -72,7 +72,7 @@ describe('writeJsonPages', () => {
     const site = join(root, 'taken');
     mkdirSync(join(site, pageFile(2), '..'), { recursive: true });
     writeFileSync(join(site, pageFile(2)), 'published');
-    await expect(writeJsonPages(site, { count: records.length, chunks: () => chunksOf(records, 50) }, [2], addresses)).rejects.toThrow(/EEXIST/);
+    await expect(writeJsonPages({ siteDir: site, listing: { count: records.length, chunks: () => chunksOf(records, 50) }, pages: [2], addresses })).rejects.toThrow(/EEXIST/);
     expect(readFileSync(join(site, pageFile(2)), 'utf8')).toBe('published');
   });
 });

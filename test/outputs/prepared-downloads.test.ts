@@ -11,8 +11,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { inChunks } from '../../src/data/record-store.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 import { DOWNLOADS, writeDownloadFiles } from '../../src/outputs/downloads.ts';
-import { prepareData, withDownloads, type Preparation } from '../../src/outputs/prepared-downloads.ts';
-import type { PrepareOptions } from '../../src/data/prepared.ts';
+import { prepareData, withDownloads, type PreparationWithDownloads } from '../../src/outputs/prepared-downloads.ts';
+import type { PrepareOptions, PreparationResult } from '../../src/data/prepared.ts';
 import { fixture, tempDir } from '../support/site.ts';
 
 const ASSETS = 'https://img.example.com';
@@ -36,9 +36,9 @@ function project(text: string) {
   return { dir, options, save };
 }
 
-function prepared(preparation: Preparation) {
-  if ('problems' in preparation) throw new Error(`unexpected problems: ${JSON.stringify(preparation.problems)}`);
-  return preparation;
+function prepared(result: PreparationResult<PreparationWithDownloads>) {
+  if ('problems' in result) throw new Error(`unexpected problems: ${JSON.stringify(result.problems)}`);
+  return result;
 }
 
 /** Each download's bytes in `dir`, by URL path. */
@@ -62,23 +62,23 @@ describe("a preparation's downloads", () => {
   beforeAll(async () => {
     setup = project(LISTING);
     first = prepared(await prepareData(setup.options));
-    firstHashes = await first.data.downloads;
+    firstHashes = await first.preparation.downloads;
   });
   afterAll(() => rmSync(setup.dir, { recursive: true, force: true }));
 
   it('are the bytes written from scratch from its records, hashed as the manifest hashes them', () => {
     const expected = fromScratch(first.records!, setup.dir);
-    expect(bytesIn(first.data.downloadsDir)).toEqual(expected.bytes);
+    expect(bytesIn(first.preparation.downloadsDir)).toEqual(expected.bytes);
     expect(firstHashes).toEqual(expected.hashes);
     for (const path of DOWNLOADS) expect(firstHashes[path], path).toBe(sha256(expected.bytes[path]!));
   });
 
   it('are taken as they are when whole: not written again', async () => {
-    const stamps = () => DOWNLOADS.map((path) => statSync(join(first.data.downloadsDir, path.slice(1)), { bigint: true })).map(({ ino, mtimeNs }) => `${ino}:${mtimeNs}`);
+    const stamps = () => DOWNLOADS.map((path) => statSync(join(first.preparation.downloadsDir, path.slice(1)), { bigint: true })).map(({ ino, mtimeNs }) => `${ino}:${mtimeNs}`);
     const before = stamps();
     const again = prepared(await prepareData(setup.options));
-    expect(again.data.validated).toBe(false);
-    expect(await again.data.downloads).toEqual(firstHashes);
+    expect(again.preparation.validated).toBe(false);
+    expect(await again.preparation.downloads).toEqual(firstHashes);
     expect(stamps()).toEqual(before);
   });
 
@@ -86,25 +86,25 @@ describe("a preparation's downloads", () => {
     const lines = LISTING.split('\n');
     lines[6] = lines[6]!.replace(/^((?:[^,]*,){8})[^,]*/, '$1888888');
     setup.save(lines.join('\n'));
-    const edited = prepared(await prepareData({ ...setup.options, since: first.data.key }));
+    const edited = prepared(await prepareData({ ...setup.options, earlier: first.preparation.key }));
     setup.save(LISTING);
-    const hashes = await edited.data.downloads;
+    const hashes = await edited.preparation.downloads;
     const expected = fromScratch(edited.records!, join(setup.dir, 'edited'));
     expect(edited.records![5]!.max_price).toBe(888888);
-    expect(bytesIn(edited.data.downloadsDir)).toEqual(expected.bytes);
+    expect(bytesIn(edited.preparation.downloadsDir)).toEqual(expected.bytes);
     expect(hashes).toEqual(expected.hashes);
   });
 
   it('damaged, are said and written again (by one worker, however many ask): the bytes written from scratch', async () => {
-    truncateSync(join(first.data.downloadsDir, 'all.csv'), 100);
+    truncateSync(join(first.preparation.downloadsDir, 'all.csv'), 100);
     const said = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const again = prepared(await prepareData(setup.options));
-    expect(again.data.key).toBe(first.data.key);
-    const [hashes, asked] = await Promise.all([again.data.downloads, withDownloads(again.data, ASSETS).downloads]);
+    expect(again.preparation.key).toBe(first.preparation.key);
+    const [hashes, asked] = await Promise.all([again.preparation.downloads, withDownloads(again.preparation, ASSETS).downloads]);
     expect(said).toHaveBeenCalledWith(expect.stringMatching(/all\.csv is damaged \(its bytes are not those written and hashed\): made again, not used\.$/));
     expect(said).toHaveBeenCalledTimes(1);
     const expected = fromScratch(first.records!, join(setup.dir, 'again'));
-    expect(bytesIn(again.data.downloadsDir)).toEqual(expected.bytes);
+    expect(bytesIn(again.preparation.downloadsDir)).toEqual(expected.bytes);
     expect(hashes).toEqual(expected.hashes);
     expect(asked).toEqual(hashes);
   });

@@ -1,7 +1,7 @@
 import { linkSync, mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { keepUnchangedFiles } from '../../src/publish/file-times.ts';
+import { linkUnchangedFiles } from '../../src/publish/file-times.ts';
 import { tempDir } from '../support/site.ts';
 
 let workspace: string;
@@ -19,9 +19,9 @@ describe('file times a new site gets', () => {
     // An odd time, not a whole second, to show it is kept to the nanosecond.
     utimesSync(join(published, 'same.json'), 1_700_000_000.123456, 1_700_000_000.123456);
     for (const [name, text] of [['same.json', 'same'], ['changed.json', 'new'], ['added.json', 'added']] as const) writeFileSync(join(site, name), text);
-    const { changed, kept } = await keepUnchangedFiles(published, site, ['same.json', 'changed.json', 'added.json'], new Set());
+    const { changed, unchanged } = await linkUnchangedFiles({ publishedSiteDir: published, siteDir: site, files: ['same.json', 'changed.json', 'added.json'], taken: new Set() });
     expect([...changed].sort()).toEqual(['added.json', 'changed.json']);
-    expect(kept).toBe(1);
+    expect(unchanged).toBe(1);
     expect(stat(join(site, 'same.json')).ino).toBe(stat(join(published, 'same.json')).ino);
     expect(stat(join(site, 'same.json')).mtimeNs).toBe(stat(join(published, 'same.json')).mtimeNs);
     expect(stat(join(site, 'changed.json')).mtimeNs > stat(join(published, 'changed.json')).mtimeNs).toBe(true);
@@ -35,7 +35,7 @@ describe('file times a new site gets', () => {
     utimesSync(join(preparation, 'all.json'), 1_600_000_000, 1_600_000_000);
     writeFileSync(join(published, 'all.json'), '[2]');
     linkSync(join(preparation, 'all.json'), join(site, 'all.json'));
-    const { changed } = await keepUnchangedFiles(published, site, ['all.json'], new Set());
+    const { changed } = await linkUnchangedFiles({ publishedSiteDir: published, siteDir: site, files: ['all.json'], taken: new Set() });
     expect([...changed]).toEqual(['all.json']);
     expect(stat(join(site, 'all.json')).mtimeNs > stat(join(published, 'all.json')).mtimeNs).toBe(true);
     expect(stat(join(site, 'all.json')).ino).not.toBe(stat(join(preparation, 'all.json')).ino);
@@ -51,7 +51,7 @@ describe('file times a new site gets', () => {
     const future = Date.now() / 1000 + 3600;
     utimesSync(join(published, 'a.json'), future, future);
     writeFileSync(join(site, 'a.json'), 'new');
-    await keepUnchangedFiles(published, site, ['a.json'], new Set());
+    await linkUnchangedFiles({ publishedSiteDir: published, siteDir: site, files: ['a.json'], taken: new Set() });
     expect(stat(join(site, 'a.json')).mtimeNs > stat(join(published, 'a.json')).mtimeNs).toBe(true);
   });
 });

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PageKeys } from '../../src/listing/page-keys.ts';
 import { htmlPageFile, pageFile } from '../../src/listing/routes.ts';
-import { flaggedPages, keptPages, pagesIn, pagesToRender, preparePages, renderedCount, type RenderSet } from '../../src/publish/reuse.ts';
+import { flaggedPages, takenPages, pagesIn, renderSetOf, preparePages, renderedCount, type RenderSet } from '../../src/publish/reuse.ts';
 import { tempDir } from '../support/site.ts';
 
 let workspace: string | undefined;
@@ -45,11 +45,11 @@ const inode = (path: string) => statSync(path).ino;
 
 describe('the pages to render', () => {
   it('are every page (but the home page, its own route) without a published build', () => {
-    const render = pagesToRender(keysOf(3), undefined);
+    const render = renderSetOf(keysOf(3), undefined);
     expect(flaggedPages(render.json)).toEqual([1, 2, 3]);
     expect(flaggedPages(render.html)).toEqual([2, 3]);
     expect(renderedCount(render)).toEqual({ json: 3, html: 2 });
-    expect(keptPages(render)).toEqual(new Set());
+    expect(takenPages(render)).toEqual(new Set());
   });
 
   it('are those whose key changed or whose published file is gone; the others are kept', () => {
@@ -57,16 +57,16 @@ describe('the pages to render', () => {
     const published = join(dir, 'published');
     writeFiles(published, pageFilesOf(4), (path) => path);
     rmSync(join(published, htmlPageFile(4)));
-    const render = pagesToRender(keysOf(5, { json: [2], html: [3] }), { siteDir: published, keys: keysOf(4) });
+    const render = renderSetOf(keysOf(5, { json: [2], html: [3] }), { siteDir: published, keys: keysOf(4) });
     // JSON 2 changed, 5 is new; HTML 3 changed, 4's file is gone, 5 is new.
     expect(flaggedPages(render.json)).toEqual([2, 5]);
     expect(flaggedPages(render.html)).toEqual([3, 4, 5]);
     expect(renderedCount(render)).toEqual({ json: 2, html: 3 });
-    expect(keptPages(render)).toEqual(new Set([pageFile(1), pageFile(3), pageFile(4), htmlPageFile(2)]));
+    expect(takenPages(render)).toEqual(new Set([pageFile(1), pageFile(3), pageFile(4), htmlPageFile(2)]));
     // Nothing changed: nothing rendered, every page kept.
-    const none = pagesToRender(keysOf(3), { siteDir: published, keys: keysOf(3) });
+    const none = renderSetOf(keysOf(3), { siteDir: published, keys: keysOf(3) });
     expect(renderedCount(none)).toEqual({ json: 0, html: 0 });
-    expect(keptPages(none)).toEqual(new Set(pageFilesOf(3)));
+    expect(takenPages(none)).toEqual(new Set(pageFilesOf(3)));
   });
 
   it('kept, are linked from the published site into a new folder before any page is rendered: the same files', async () => {
@@ -113,7 +113,7 @@ describe('a recycled folder made ready for a build', () => {
     const touched = await preparePages(recycled, render, { siteDir: published, rendered: publishedRendered }, 5);
     for (const path of [pageFile(3), htmlPageFile(2), pageFile(5), htmlPageFile(5)]) expect(existsSync(join(recycled, path)), path).toBe(false);
     expect(existsSync(join(recycled, dirname(htmlPageFile(5))))).toBe(false);
-    for (const path of keptPages(render)) {
+    for (const path of takenPages(render)) {
       expect(inode(join(recycled, path)), path).toBe(inode(join(published, path)));
       expect(readFileSync(join(recycled, path), 'utf8')).toBe(`published ${path}`);
     }
@@ -125,8 +125,8 @@ describe('a recycled folder made ready for a build', () => {
     const { published, recycled } = folders();
     const render = renderSet(4, [3], [2]);
     const touched = await preparePages(recycled, render, { siteDir: published, rendered: undefined }, 5);
-    for (const path of keptPages(render)) expect(inode(join(recycled, path)), path).toBe(inode(join(published, path)));
-    expect(touched).toEqual(new Set([...keptPages(render), pageFile(3), htmlPageFile(2), pageFile(5), htmlPageFile(5)]));
+    for (const path of takenPages(render)) expect(inode(join(recycled, path)), path).toBe(inode(join(published, path)));
+    expect(touched).toEqual(new Set([...takenPages(render), pageFile(3), htmlPageFile(2), pageFile(5), htmlPageFile(5)]));
   });
 
   it('gains the pages past its old count from the published build', async () => {
@@ -140,8 +140,8 @@ describe('a recycled folder made ready for a build', () => {
     for (const path of pageFilesOf(4)) expect(inode(join(recycled, path)), path).toBe(inode(join(published, path)));
   });
 
-  it('refuses to keep a page when nothing is published', async () => {
+  it('refuses to take a page when nothing is published', async () => {
     const { recycled } = folders();
-    await expect(preparePages(recycled, renderSet(2, [1], []), undefined, 2)).rejects.toThrow(/is kept but nothing is published/);
+    await expect(preparePages(recycled, renderSet(2, [1], []), undefined, 2)).rejects.toThrow(/is taken but nothing is published/);
   });
 });

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { discardBuild, keptIsTrusted, newBuildFolder, notALink, publish, publishedBuild, pruneBuilds, storeDirOf, trustAgain } from '../../src/publish/store.ts';
+import { discardBuild, cachedIsTrusted, newBuildFolder, notALink, publish, publishedBuild, pruneBuilds, storeDirOf, trustAgain } from '../../src/publish/store.ts';
 import { tempDir } from '../support/site.ts';
 
 let workspace: string;
@@ -92,11 +92,11 @@ describe('the build store', () => {
   it('doubts what is kept after a build that never finished, until a build that trusted nothing publishes', () => {
     workspace = tempDir('store');
     const store = storeDirOf(join(workspace, 'dist'));
-    expect(keptIsTrusted(store, 0)).toBe(true);
-    expect(keptIsTrusted(store, 1)).toBe(false);
+    expect(cachedIsTrusted(store, 0)).toBe(true);
+    expect(cachedIsTrusted(store, 1)).toBe(false);
     // A refused build in between found no unfinished folder, and still doubts.
-    expect(keptIsTrusted(store, 0)).toBe(false);
+    expect(cachedIsTrusted(store, 0)).toBe(false);
     trustAgain(store);
-    expect(keptIsTrusted(store, 0)).toBe(true);
+    expect(cachedIsTrusted(store, 0)).toBe(true);
   });
 });

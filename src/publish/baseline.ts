@@ -1,0 +1,73 @@
+/**
+ * The baseline: the published build as this build sees it, what it is compared with and may take
+ * from. It is read from the store once (`readPublishedBuild`), and `baselineOf` gives the one
+ * immutable value the build's steps are handed (or a `Pick` of it): plain data, so that it can
+ * cross to the data side's worker thread.
+ */
+import { readFileSync } from 'node:fs';
+import type { PageKeys } from '../listing/page-keys.ts';
+import { manifestPath, manifestSchema, type Manifest } from '../outputs/manifest.ts';
+import { readRecord, type BuildRecord } from './record.ts';
+import type { RenderSet } from './reuse.ts';
+import { publishedBuild, type BuildFolder } from './store.ts';
+
+/** The published build as read from the store: its folders, its manifest and its record (none where it has no whole one). */
+export interface PublishedBuild {
+  folder: BuildFolder;
+  manifest: Manifest;
+  record: BuildRecord | undefined;
+}
+
+/** The published build of the site at `outDir`, if there is one with a readable manifest. */
+export function readPublishedBuild(store: string, outDir: string): PublishedBuild | undefined {
+  const folder = publishedBuild(store, outDir);
+  if (!folder) return undefined;
+  try {
+    const manifest = manifestSchema.parse(JSON.parse(readFileSync(manifestPath(folder.siteDir), 'utf8')));
+    return { folder, manifest, record: readRecord(folder.dir) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a build is compared with and may take from. */
+export interface Baseline {
+  /** The published site's folder, which pages and unchanged files are taken from. */
+  readonly siteDir: string;
+  /** SHA-256 of the data file it was built from, and its assets address: the same two, no row changed. */
+  readonly dataSha256: string;
+  readonly assetsUrl: string;
+  /** Its page count, and the SHA-256 of each of its pages and downloads by URL path (its manifest's). */
+  readonly pageCount: number;
+  readonly hashes: Readonly<Record<string, string>>;
+  /** The preparation of its data (see src/data/prepared.ts), which an edit is validated against; only where it is trusted. */
+  readonly dataKey: string | undefined;
+  /** Its page keys, only where the same code and addresses made it and it is trusted: only then may its pages be taken. */
+  readonly keys: PageKeys | undefined;
+  /** The pages it rendered (the others are the files of the build before it), where its record says. */
+  readonly rendered: RenderSet | undefined;
+  /** Every file of its site (site paths), where its record says. */
+  readonly files: readonly string[] | undefined;
+}
+
+/**
+ * The baseline of a build whose code and addresses have `fingerprint`, against `published`; none
+ * without a published build. Where what is cached is not `trusted` (a build was killed part way), its
+ * record's preparation and page keys are not taken.
+ */
+export function baselineOf(published: PublishedBuild | undefined, trusted: boolean, fingerprint: string): Baseline | undefined {
+  if (!published) return undefined;
+  const { folder, manifest, record } = published;
+  const trustedRecord = trusted ? record : undefined;
+  return {
+    siteDir: folder.siteDir,
+    dataSha256: manifest.data.sha256,
+    assetsUrl: manifest.assetsUrl,
+    pageCount: manifest.pageCount,
+    hashes: manifest.files,
+    dataKey: trustedRecord?.dataKey,
+    keys: trustedRecord?.fingerprint === fingerprint ? trustedRecord.keys : undefined,
+    rendered: record?.rendered,
+    files: record?.files,
+  };
+}

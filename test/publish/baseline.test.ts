@@ -1,0 +1,117 @@
+/**
+ * The baseline, what a build is compared with and may take from: the published build read from a
+ * real store (its manifest and record, or nothing where either is not whole), and the value made
+ * of it, which takes the record's preparation only where what is kept is trusted, and its page
+ * keys only where the same code and addresses made it as well.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { join } from 'node:path';
+import { manifestJson, manifestPath, type Manifest } from '../../src/outputs/manifest.ts';
+import { baselineOf, readPublishedBuild, type PublishedBuild } from '../../src/publish/baseline.ts';
+import { writeRecord, type BuildRecord } from '../../src/publish/record.ts';
+import { newBuildFolder, publish, storeDirOf } from '../../src/publish/store.ts';
+import { tempDir } from '../support/site.ts';
+
+let workspace: string | undefined;
+afterEach(() => {
+  if (workspace) rmSync(workspace, { recursive: true, force: true });
+  workspace = undefined;
+  vi.restoreAllMocks();
+});
+
+const manifest: Manifest = {
+  count: 12,
+  pageCount: 2,
+  pageSize: 10,
+  baseUrl: 'https://example.org',
+  assetsUrl: 'https://assets.example.org',
+  builtAt: '2026-01-02T03:04:05.000Z',
+  data: { file: 'data/listing.csv', sha256: 'a'.repeat(64) },
+  files: { '/car/api/capture_car/latest/': 'b'.repeat(64), '/all.json': 'c'.repeat(64) },
+};
+
+const record: Omit<BuildRecord, 'version'> = {
+  fingerprint: 'f'.repeat(64),
+  dataKey: 'd'.repeat(32),
+  keys: { json: ['j1', 'j2'], html: ['h1', 'h2'], count: 12, listing: 'makes' },
+  rendered: { json: Uint8Array.of(1, 0), html: Uint8Array.of(0, 1) },
+  files: ['index.html', 'all.json'],
+  bytes: 1234,
+};
+
+const published = (withRecord: boolean): PublishedBuild => ({
+  folder: { id: 'id', dir: '/store/id', siteDir: '/store/id/site', deployDir: '/store/id/deploy' },
+  manifest,
+  record: withRecord ? { version: 3, ...record } : undefined,
+});
+
+describe('the baseline', () => {
+  it('is nothing without a published build', () => {
+    expect(baselineOf(undefined, true, record.fingerprint)).toBeUndefined();
+  });
+
+  it("is the published site, its manifest's data, addresses and hashes, and all its record says, where it is trusted and made by this code", () => {
+    expect(baselineOf(published(true), true, record.fingerprint)).toEqual({
+      siteDir: '/store/id/site',
+      dataSha256: manifest.data.sha256,
+      assetsUrl: manifest.assetsUrl,
+      pageCount: 2,
+      hashes: manifest.files,
+      dataKey: record.dataKey,
+      keys: record.keys,
+      rendered: record.rendered,
+      files: record.files,
+    });
+  });
+
+  it('takes no page keys from a build of other code or addresses, but its preparation still', () => {
+    const baseline = baselineOf(published(true), true, 'e'.repeat(64));
+    expect(baseline?.keys).toBeUndefined();
+    expect(baseline?.dataKey).toBe(record.dataKey);
+  });
+
+  it('takes neither page keys nor preparation when what is kept is not trusted; what the record says of the site it still reads', () => {
+    const baseline = baselineOf(published(true), false, record.fingerprint);
+    expect(baseline).toMatchObject({ siteDir: '/store/id/site', dataSha256: manifest.data.sha256, rendered: record.rendered, files: record.files });
+    expect(baseline?.keys).toBeUndefined();
+    expect(baseline?.dataKey).toBeUndefined();
+  });
+
+  it('without a record is the published site and its manifest alone', () => {
+    const baseline = baselineOf(published(false), true, record.fingerprint);
+    expect(baseline).toMatchObject({ siteDir: '/store/id/site', pageCount: 2, hashes: manifest.files });
+    expect([baseline?.dataKey, baseline?.keys, baseline?.rendered, baseline?.files]).toEqual([undefined, undefined, undefined, undefined]);
+  });
+});
+
+describe('the published build, read from the store', () => {
+  /** A store with one build published at dist/, its manifest written as `text`. */
+  function publishedStore(text: string) {
+    const dir = (workspace = tempDir('baseline'));
+    const dist = join(dir, 'dist');
+    const store = storeDirOf(dist);
+    const folder = newBuildFolder(store);
+    writeFileSync(manifestPath(folder.siteDir), text);
+    publish(store, folder, dist, join(dir, 'deploy'));
+    return { store, dist, folder };
+  }
+
+  it('is its folder, manifest and record', () => {
+    const { store, dist, folder } = publishedStore(manifestJson(manifest));
+    writeRecord(folder.dir, record);
+    expect(readPublishedBuild(store, dist)).toEqual({ folder, manifest, record: { version: 3, ...record } });
+  });
+
+  it('has no record where its record is not there', () => {
+    const { store, dist, folder } = publishedStore(manifestJson(manifest));
+    expect(readPublishedBuild(store, dist)).toEqual({ folder, manifest, record: undefined });
+  });
+
+  it('is none where its manifest is not a manifest, or nothing is published', () => {
+    const { store, dist } = publishedStore('{"count": 12}');
+    expect(readPublishedBuild(store, dist)).toBeUndefined();
+    rmSync(dist);
+    expect(readPublishedBuild(store, dist)).toBeUndefined();
+  });
+});
