@@ -19,7 +19,7 @@ import { decodeCsv, loadText, SEPARATORS, type LoadProgress } from './load.ts';
 import { loadAgainstEarlier, type EarlierValidation } from './edit.ts';
 import type { Problem } from './problems.ts';
 import { checkedJson, damagedCacheLine, firstDamaged, readCheckedJson, writtenFileSha256 } from './checked-files.ts';
-import { isRecordFile, recordChunks, writeRecordFile } from './record-store.ts';
+import { isRecordFile, openRecordFile, writeRecordFile, type OpenRecordFile } from './record-store.ts';
 import { readSettled, StillChanging } from './settled-read.ts';
 import type { CarModel } from './schema.ts';
 
@@ -153,7 +153,12 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
   const text = decodeCsv(bytes, dataFile);
   if ('problems' in text) return { problems: text.problems };
   const earlierVersion = !trusted || earlier === undefined || earlier === key ? undefined : earlierValidation(join(cacheDir, earlier), code, say);
-  const edited = earlierVersion && loadAgainstEarlier(text, dataFile, earlierVersion);
+  let edited: ReturnType<typeof loadAgainstEarlier>;
+  try {
+    edited = earlierVersion && loadAgainstEarlier(text, dataFile, earlierVersion);
+  } finally {
+    earlierVersion?.close();
+  }
   if (edited) progress?.onChangedRows?.(edited.counts);
   const { records, problems } = edited ? { records: edited.records, problems: [] } : loadText(text, dataFile, progress);
   if (problems.length > 0) return { problems };
@@ -180,14 +185,25 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
   return { preparation: located(prepared, true), records };
 }
 
-/** The preparation in `dir` as an earlier version to validate against, if the same code made it and it is all there and whole. */
-function earlierValidation(dir: string, code: string, say: (line: string) => void): EarlierValidation | undefined {
+/**
+ * The preparation in `dir` as an earlier version to validate against, if the same code made it and
+ * it is all there and whole: its text read, its records held open (`close` them), so that another
+ * process pruning the cache meanwhile (a dev server beside the build) cannot take them away.
+ */
+function earlierValidation(dir: string, code: string, say: (line: string) => void): (EarlierValidation & { close: () => void }) | undefined {
   const prepared = wholePreparation(dir, say);
   const recordsFile = join(dir, RECORDS_FILE);
   if (prepared?.code !== code || !isRecordFile(recordsFile)) return undefined;
+  let records: OpenRecordFile;
   try {
-    return { body: readFileSync(join(dir, TEXT_FILE)), rows: prepared.rows, records: () => recordChunks(recordsFile) };
+    records = openRecordFile(recordsFile);
   } catch {
+    return undefined;
+  }
+  try {
+    return { body: readFileSync(join(dir, TEXT_FILE)), rows: prepared.rows, records: records.chunks, close: records.close };
+  } catch {
+    records.close();
     return undefined;
   }
 }

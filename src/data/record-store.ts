@@ -101,31 +101,53 @@ export function writeRecordFile(file: string, records: readonly CarModel[]): voi
 
 /** The records of `file`, a chunk at a time, in order. */
 export function* recordChunks(file: string): Generator<CarModel[]> {
-  for (const chunk of columnChunks(file)) {
-    const records: CarModel[] = [];
-    addFromColumns(chunk, records);
-    yield records;
+  const opened = openRecordFile(file);
+  try {
+    yield* opened.chunks();
+  } finally {
+    opened.close();
   }
 }
 
-function* columnChunks(file: string): Generator<ColumnChunk> {
+/**
+ * A records file held open: its chunks can be read (again) even once the file is removed, as
+ * another process pruning a cache may do meanwhile.
+ */
+export interface OpenRecordFile {
+  chunks: () => Generator<CarModel[]>;
+  close: () => void;
+}
+
+export function openRecordFile(file: string): OpenRecordFile {
   const fd = openSync(file, 'r');
-  try {
-    if (!startsWithFormat(fd)) throw new Error(`${file} is not a records file of this version`);
-    const length = Buffer.alloc(LENGTH_BYTES);
-    let position = FORMAT.length;
-    for (;;) {
-      const read = readAll(fd, length, position);
-      if (read === 0) return;
-      if (read < LENGTH_BYTES) throw new Error(`${file} is cut short`);
-      const size = length.readUInt32LE(0);
-      const chunk = Buffer.allocUnsafe(size);
-      if (readAll(fd, chunk, position + LENGTH_BYTES) < size) throw new Error(`${file} is cut short`);
-      position += LENGTH_BYTES + size;
-      yield deserialize(chunk) as ColumnChunk;
-    }
-  } finally {
+  if (!startsWithFormat(fd)) {
     closeSync(fd);
+    throw new Error(`${file} is not a records file of this version`);
+  }
+  return {
+    chunks: function* () {
+      for (const chunk of columnChunks(fd, file)) {
+        const records: CarModel[] = [];
+        addFromColumns(chunk, records);
+        yield records;
+      }
+    },
+    close: () => closeSync(fd),
+  };
+}
+
+function* columnChunks(fd: number, file: string): Generator<ColumnChunk> {
+  const length = Buffer.alloc(LENGTH_BYTES);
+  let position = FORMAT.length;
+  for (;;) {
+    const read = readAll(fd, length, position);
+    if (read === 0) return;
+    if (read < LENGTH_BYTES) throw new Error(`${file} is cut short`);
+    const size = length.readUInt32LE(0);
+    const chunk = Buffer.allocUnsafe(size);
+    if (readAll(fd, chunk, position + LENGTH_BYTES) < size) throw new Error(`${file} is cut short`);
+    position += LENGTH_BYTES + size;
+    yield deserialize(chunk) as ColumnChunk;
   }
 }
 
@@ -151,9 +173,15 @@ function startsWithFormat(fd: number): boolean {
 
 /** Every record of `file`, in order. */
 export function readRecordFile(file: string): CarModel[] {
-  const records: CarModel[] = [];
-  for (const chunk of columnChunks(file)) addFromColumns(chunk, records);
-  return records;
+  const fd = openSync(file, 'r');
+  try {
+    if (!startsWithFormat(fd)) throw new Error(`${file} is not a records file of this version`);
+    const records: CarModel[] = [];
+    for (const chunk of columnChunks(fd, file)) addFromColumns(chunk, records);
+    return records;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function writeAll(fd: number, buffer: Buffer): void {

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { isRecordFile, readRecordFile, recordChunks, writeRecordFile } from '../../src/data/record-store.ts';
+import { isRecordFile, openRecordFile, readRecordFile, recordChunks, writeRecordFile } from '../../src/data/record-store.ts';
 import { carModel } from '../support/models.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'record-file-'));
@@ -43,6 +43,19 @@ describe('the records file', () => {
     const file = join(dir, 'chunks.v8');
     writeRecordFile(file, records(25_001));
     expect([...recordChunks(file)].map((chunk) => chunk.length)).toEqual([10_000, 10_000, 5_001]);
+  });
+
+  it('held open, is read whole, and again, after another process removed it (a cache pruned meanwhile)', () => {
+    const file = join(dir, 'pruned.v8');
+    writeRecordFile(file, records(25_001));
+    const opened = openRecordFile(file);
+    rmSync(file);
+    try {
+      expect([...opened.chunks()].flat()).toEqual(records(25_001));
+      expect([...opened.chunks()].map((chunk) => chunk.length)).toEqual([10_000, 10_000, 5_001]);
+    } finally {
+      opened.close();
+    }
   });
 
   it('refuses a file cut short instead of giving fewer records', () => {
