@@ -242,8 +242,13 @@ export function linkSiteForHostFiles(build: BuildFolder, outDir: string, deployD
   symlinkSync(SITE, join(build.dir, name));
 }
 
-/** Removes a build folder now (a build that did not publish it). */
+/**
+ * Removes a build folder now (a build that did not publish it). Never the published one, whatever
+ * the caller believes: a build that failed just after the rename of `current` (making a link of
+ * its first publication, say) did publish.
+ */
 export function discardBuild(build: BuildFolder): void {
+  if (linkTarget(join(dirname(build.dir), CURRENT)) === build.id) return;
   rmSync(build.dir, { recursive: true, force: true });
 }
 

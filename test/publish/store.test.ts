@@ -71,6 +71,9 @@ describe('the build store', () => {
     discardBuild(failed);
     expect(existsSync(failed.dir)).toBe(false);
     expect(readFileSync(join(dist, 'index.html'), 'utf8')).toBe('c');
+    // A build that failed after its publication (making a link) is not removed by its clean-up.
+    discardBuild(c);
+    expect(readFileSync(join(dist, 'index.html'), 'utf8')).toBe('c');
   });
 
   it('publishes over an empty folder made ahead of a first build, and refuses one with files in it before a build begins', () => {
