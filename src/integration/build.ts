@@ -14,7 +14,7 @@
  * failure, the process killed), what is published does not change.
  */
 import { createHash } from 'node:crypto';
-import { constants, copyFileSync, linkSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { deserialize } from 'node:v8';
 import type { AstroIntegrationLogger } from 'astro';
@@ -32,7 +32,7 @@ import { DOWNLOADS } from '../outputs/downloads.ts';
 import { manifestJson, manifestOf, manifestPath } from '../outputs/manifest.ts';
 import { counted } from '../listing/format.ts';
 import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
-import { writeSitemaps } from '../outputs/sitemap.ts';
+import { takeSitemaps, writeSitemaps } from '../outputs/sitemap.ts';
 import { baselineOf, readPublishedBuild, type Baseline, type PublishedBuild } from '../publish/baseline.ts';
 import { linkUnchangedFiles } from '../publish/file-times.ts';
 import { refreshCopy } from '../publish/host-copies.ts';
@@ -43,7 +43,7 @@ import { acquireBuildLock, type BuildLock } from '../publish/lock.ts';
 import { writeRecord } from '../publish/record.ts';
 import { flaggedPages, takenPages, type RenderSet } from '../publish/reuse.ts';
 import { startJsonPages, type JsonPagesRun } from '../outputs/json-pages.ts';
-import { filesIn, siteFilesOf } from '../publish/site-files.ts';
+import { bytesOf, filesIn, siteFilesOf } from '../publish/site-files.ts';
 import { killPoint } from '../publish/kill-points.ts';
 import { cachedIsTrusted, discardBuild, linkSiteForHostFiles, newBuildFolder, notALink, publish, pruneBuilds, recycledBuildFolder, storeDirOf, trustAgain, type BuildFolder } from '../publish/store.ts';
 import { VERCEL_OUTPUT_DIR } from '../serve/hosts/vercel.ts';
@@ -96,6 +96,8 @@ interface ReadyData {
   rendered: { json: number; html: number };
   /** Site paths of a recycled folder's pages removed or linked again before Astro rendered. */
   touched: ReadonlySet<string>;
+  /** The size of the pages taken from the baseline, measured by the data side. */
+  takenBytes: number;
 }
 
 /**
@@ -148,7 +150,7 @@ function startData(build: Omit<StartedBuild, 'data'>, root: string, cacheDir: st
     siteDir: folder.siteDir,
     baseline: build.baseline,
   });
-  const withItsDownloads = run.records.then((preparation) => preparation && withDownloads(preparation, config.assetsUrl));
+  const withItsDownloads = run.records.then((prepared) => prepared && withDownloads(prepared.preparation, config.assetsUrl, prepared.downloads));
   const data = run.result.then(async (side): Promise<ReadyData> => {
     if (side.kind === 'problems') throw new Refusal(`Nothing was built; ${config.outDir}/ is unchanged. Fix these problems and build again:\n${formatReport(side.problems)}`);
     if (side.kind === 'refused') throw new Refusal(side.message);
@@ -156,7 +158,7 @@ function startData(build: Omit<StartedBuild, 'data'>, root: string, cacheDir: st
     if (!preparation) throw new Error("the build's data thread ended without its records");
     for (const [name, seconds] of side.phases) clock.beside(name, seconds);
     linkOrCopy(preparation.recordsFile, folder.recordsFile);
-    return { preparation, rows: side.rows, keys: side.keys, rendered: side.rendered, touched: new Set(side.touched) };
+    return { preparation, rows: side.rows, keys: side.keys, rendered: side.rendered, touched: new Set(side.touched), takenBytes: side.takenBytes };
   });
   // Awaited before the pages are rendered; if Astro fails before that, its error is the one to report.
   data.catch(() => undefined);
@@ -213,13 +215,6 @@ function linkedFrom(fromSite: string, name: string, toSite: string): boolean {
   }
 }
 
-/** The sizes of `files` in `dir`, added up. */
-function bytesOf(dir: string, files: readonly string[]): number {
-  let bytes = 0;
-  for (const path of files) bytes += statSync(join(dir, path)).size;
-  return bytes;
-}
-
 /** What step 3 hands to step 4: what the published build holds and changed, for the report. */
 export interface Publication {
   rows: number;
@@ -247,7 +242,10 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
   // Pages taken from the baseline are the published files, made so before Astro rendered (see reuse.ts).
   const taken = takenPages(render);
   rmSync(folder.renderFile);
-  await writeSitemaps(site, config.baseUrl, preparation.rows);
+  // The sitemaps list every page at its address: the published ones where the code, the addresses
+  // and the page count are this build's.
+  const sameSitemaps = baseline?.keys !== undefined && baseline.pageCount === pages && takeSitemaps(baseline.siteDir, site);
+  if (!sameSitemaps) await writeSitemaps(site, config.baseUrl, preparation.rows);
   clock.end('kept pages');
 
   // Written by a worker thread while Astro made the pages (see src/data/preparation.ts): usually done by now.
@@ -310,7 +308,7 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
   await refreshCopy(site, [...data.touched, ...files.filter((path) => !taken.has(path))], copy);
   clock.end('Vercel copy');
 
-  const bytes = bytesOf(site, files);
+  const bytes = data.takenBytes + bytesOf(site, files.filter((path) => !taken.has(path)));
   killPoint('site complete');
   writeRecord(folder.dir, { fingerprint: build.fingerprint, dataKey: preparation.key, keys: data.keys, rendered: render, files, bytes });
   killPoint('record written');

@@ -19,7 +19,9 @@ import type { Addresses } from '../listing/serialise.ts';
 import { counted } from '../listing/format.ts';
 import { NO_ROW_CHANGES, publishedRecords, rowChanges } from '../outputs/row-changes.ts';
 import type { Baseline } from '../publish/baseline.ts';
-import { pagesIn, preparePages, renderedCount, renderSetOf } from '../publish/reuse.ts';
+import { cachedDownloads } from '../outputs/prepared-downloads.ts';
+import { pagesIn, preparePages, renderedCount, renderSetOf, takenPages } from '../publish/reuse.ts';
+import { bytesOf } from '../publish/site-files.ts';
 import { shrinkRefusal } from '../publish/shrink-guard.ts';
 
 /**
@@ -69,6 +71,8 @@ type DataSide =
       rendered: { json: number; html: number };
       /** Site paths of a recycled folder's pages removed or linked again. */
       touched: string[];
+      /** The size of the pages taken from the baseline, in bytes. */
+      takenBytes: number;
       /** How long validating (with the comparison) and the page keys (with the pages to render) took. */
       phases: [string, number][];
     };
@@ -94,7 +98,7 @@ function compareRows(input: DataSideInput, preparation: Preparation, records: ()
 }
 
 /** Does the data side of a build; `onRecords` is told as soon as the records are prepared (the downloads can start). */
-async function prepareDataSide(input: DataSideInput, onRecords: (preparation: Preparation) => void = () => undefined): Promise<DataSide> {
+async function prepareDataSide(input: DataSideInput, onRecords: (prepared: PreparedRecords) => void = () => undefined): Promise<DataSide> {
   let phaseStarted = performance.now();
   const phases: [string, number][] = [];
   const endPhase = (name: string) => {
@@ -117,7 +121,7 @@ async function prepareDataSide(input: DataSideInput, onRecords: (preparation: Pr
   });
   if ('problems' in result) return { kind: 'problems', problems: result.problems };
   const { preparation } = result;
-  onRecords(preparation);
+  onRecords({ preparation, downloads: cachedDownloads(preparation) });
   let records = result.records;
   const recordsOnce = () => (records ??= readRecordFile(preparation.recordsFile));
   const { rows, refusal, changedInPlace } = compareRows(input, preparation, recordsOnce);
@@ -132,18 +136,26 @@ async function prepareDataSide(input: DataSideInput, onRecords: (preparation: Pr
   const render = renderSetOf(keys, baseline);
   // The pages the folder holds as it starts: nothing has written to it yet (Astro renders after this).
   const touched = await preparePages(input.siteDir, render, baseline, pagesIn(input.siteDir));
+  // Measured here, while Astro starts: the build adds the sizes of the files it writes.
+  const takenBytes = bytesOf(input.siteDir, takenPages(render));
   // Written last: the pages' routes read it, and Astro renders into the folder only after it.
   writeFileSync(input.renderFile, serialize(render));
   endPhase('page keys');
-  return { kind: 'ready', preparation, rows, keys, rendered: renderedCount(render), touched: [...touched], phases };
+  return { kind: 'ready', preparation, rows, keys, rendered: renderedCount(render), touched: [...touched], takenBytes, phases };
 }
 
 /** A message of the worker thread: the records prepared, then what it found. */
-type DataSideMessage = { kind: 'records'; preparation: Preparation } | DataSide;
+type DataSideMessage = ({ kind: 'records' } & PreparedRecords) | DataSide;
+
+/** The preparation, and its downloads' hashes where they are cached and whole. */
+interface PreparedRecords {
+  preparation: Preparation;
+  downloads: Record<string, string> | undefined;
+}
 
 export interface DataSideRun {
   /** The preparation, once its records are written (undefined if the data is bad or the thread failed first). */
-  records: Promise<Preparation | undefined>;
+  records: Promise<PreparedRecords | undefined>;
   /** What the data side found; settled once the worker thread has ended (its memory is free again). */
   result: Promise<DataSide>;
 }
@@ -153,11 +165,11 @@ export function startDataSide(input: DataSideInput): DataSideRun {
   const workerData: DataSideInput = { ...input, baseline: input.baseline && dataSideBaseline(input.baseline) };
   const worker = new Worker(new URL('./data-side-worker.ts', import.meta.url), { workerData });
   let found: DataSide | undefined;
-  let recordsPrepared: (preparation: Preparation | undefined) => void = () => undefined;
-  const records = new Promise<Preparation | undefined>((done) => (recordsPrepared = done));
+  let recordsPrepared: (prepared: PreparedRecords | undefined) => void = () => undefined;
+  const records = new Promise<PreparedRecords | undefined>((done) => (recordsPrepared = done));
   const result = new Promise<DataSide>((done, fail) => {
     worker.on('message', (message: DataSideMessage) => {
-      if (message.kind === 'records') recordsPrepared(message.preparation);
+      if (message.kind === 'records') recordsPrepared({ preparation: message.preparation, downloads: message.downloads });
       else found = message;
     });
     worker.once('error', fail);
@@ -172,5 +184,5 @@ export function startDataSide(input: DataSideInput): DataSideRun {
 
 /** The worker thread's side of `startDataSide`. */
 export async function runDataSideInputer(input: DataSideInput, post: (message: DataSideMessage) => void): Promise<void> {
-  post(await prepareDataSide(input, (preparation) => post({ kind: 'records', preparation })));
+  post(await prepareDataSide(input, (prepared) => post({ kind: 'records', ...prepared })));
 }

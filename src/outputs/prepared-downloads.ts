@@ -39,8 +39,17 @@ export async function prepareData(options: PrepareOptions): Promise<PreparationR
 }
 
 /** The preparation with its downloads: read when complete, else written now by a worker thread. */
-export function withDownloads(preparation: Preparation, assetsUrl: string): PreparationWithDownloads {
-  return { ...preparation, downloads: readyDownloads(preparation, assetsUrl) };
+export function withDownloads(preparation: Preparation, assetsUrl: string, cached?: Record<string, string>): PreparationWithDownloads {
+  return { ...preparation, downloads: cached ? Promise.resolve(cached) : readyDownloads(preparation, assetsUrl) };
+}
+
+/**
+ * The hashes of a preparation's downloads where they are cached and whole (each file checked now),
+ * else undefined: a build's data side checks them on its thread, while Astro starts on the main one
+ * (`withDownloads` then takes them as they are).
+ */
+export function cachedDownloads(preparation: Preparation): Record<string, string> | undefined {
+  return wholeDownloads(preparation.downloadsDir);
 }
 
 /** Downloads being written, by preparation folder: one worker each. */

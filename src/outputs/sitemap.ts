@@ -3,7 +3,7 @@
  * each), written with the `sitemap` library from the page count: a build that renders only the
  * pages that changed still lists every page.
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, linkSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -14,6 +14,20 @@ import { htmlPagePath } from '../listing/routes.ts';
 /** URLs a sitemap file holds at most (below the protocol's 50,000). */
 const URLS_PER_FILE = 45_000;
 const SITEMAP_INDEX = 'sitemap-index.xml';
+
+/** The names `writeSitemaps` gives its files. */
+const SITEMAP_FILE = /^sitemap-(?:index|[0-9]+)\.xml$/;
+
+/**
+ * Links the sitemaps of `fromSite` into `toSite`: for a site of the same page count, base URL and
+ * code, they are the bytes `writeSitemaps` would write. False (nothing linked) where there are none.
+ */
+export function takeSitemaps(fromSite: string, toSite: string): boolean {
+  const names = readdirSync(fromSite).filter((name) => SITEMAP_FILE.test(name));
+  if (!names.includes(SITEMAP_INDEX)) return false;
+  for (const name of names) linkSync(`${fromSite}/${name}`, `${toSite}/${name}`);
+  return true;
+}
 
 export async function writeSitemaps(siteDir: string, baseUrl: string, rows: number): Promise<void> {
   const site = `${baseUrl}/`;

@@ -1,5 +1,5 @@
 /** The files of a built site, listed without walking 100,000 page folders. */
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { htmlPageFile, pageFile } from '../listing/routes.ts';
 
@@ -32,6 +32,13 @@ export function filesIn(dir: string, skip: ReadonlySet<string> = new Set()): str
 /** Site paths of every folder under `dir`, parents before their children, except the folders `skip` names and what they hold. */
 export function foldersIn(dir: string, skip: ReadonlySet<string> = new Set()): string[] {
   return contentsOf(dir, skip).folders;
+}
+
+/** The sizes of `files` (site paths) in `dir`, added up. */
+export function bytesOf(dir: string, files: Iterable<string>): number {
+  let bytes = 0;
+  for (const path of files) bytes += statSync(join(dir, path)).size;
+  return bytes;
 }
 
 /** The folders that hold nothing but pages, named by the route table: `page/`, the JSON pages' folder. */
