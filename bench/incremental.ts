@@ -81,7 +81,6 @@ const seconds = (value: number) => `${value.toFixed(1)} s`;
 const mib = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MiB`;
 const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
 const percent = (part: number, whole: number) => `${((part / whole) * 100).toFixed(0)} %`;
-const count = counted;
 /** A share of a clean build's cost above the header-only build's. */
 const shareAbove = (sample: number, clean: number, fixed: number) => (sample - fixed) / (clean - fixed);
 
@@ -238,13 +237,13 @@ async function oneRowEdit(shape: QuoteShape): Promise<{ clean: Sample; edit: Sam
   const file = await dataFile(millionRows, SHAPE_STYLES[shape].style);
   fresh(siteOf(shape, millionRows), deployOf(shape, millionRows));
   const clean = await measureBuild(buildEnv(file, shape, millionRows));
-  console.error(`${shape}: ${count(millionRows)} rows clean ${seconds(clean.seconds)} (${mib(clean.rssBytes)})`);
+  console.error(`${shape}: ${counted(millionRows)} rows clean ${seconds(clean.seconds)} (${mib(clean.rssBytes)})`);
   const edited = join(out, `incremental-${millionRows}-${shape}-one-row.csv`);
   const row = Math.floor(millionRows / 2);
   writeFileSync(edited, editRows(readFileSync(file), (index) => index === row, raisePrices(1000)));
   await sleep(QUIET_MS + 100);
   const edit = await measureBuild(buildEnv(edited, shape, millionRows));
-  console.error(`${shape}: ${count(millionRows)} rows one-row edit ${seconds(edit.seconds)} (${mib(edit.rssBytes)})`);
+  console.error(`${shape}: ${counted(millionRows)} rows one-row edit ${seconds(edit.seconds)} (${mib(edit.rssBytes)})`);
   return { clean, edit, row };
 }
 
@@ -310,21 +309,21 @@ function shapeTable(figures: ShapeFigures): string[] {
     "| build | median wall | above the header-only build (share of the clean build's) | peak RSS | runs (s) | target | verdict |",
     '| --- | ---: | ---: | ---: | --- | --- | --- |',
     `| header only, rebuilt | ${seconds(fixed)} | – | ${mib(headerOnly.rssBytes)} | ${runs(headerOnly)} | – | – |`,
-    `| ${count(rows)} rows, clean | ${seconds(clean.seconds)} | ${above(clean)} | ${mib(clean.rssBytes)} | ${runs(clean)} | – | – |`,
-    `| ${count(rows)} rows, nothing changed ${row(unchanged, `≤ +${seconds(TARGETS.unchangedAbove)}`, unchanged.seconds - fixed <= TARGETS.unchangedAbove)}`,
-    `| ${count(rows)} rows, 1 % of the prices changed, every 100th row ${onePercent(spread)}`,
-    `| ${count(rows)} rows, 1 % of the prices changed, rows ${count(cluster.first + 1)}–${count(cluster.first + cluster.rows)} ${onePercent(clustered)}`,
+    `| ${counted(rows)} rows, clean | ${seconds(clean.seconds)} | ${above(clean)} | ${mib(clean.rssBytes)} | ${runs(clean)} | – | – |`,
+    `| ${counted(rows)} rows, nothing changed ${row(unchanged, `≤ +${seconds(TARGETS.unchangedAbove)}`, unchanged.seconds - fixed <= TARGETS.unchangedAbove)}`,
+    `| ${counted(rows)} rows, 1 % of the prices changed, every 100th row ${onePercent(spread)}`,
+    `| ${counted(rows)} rows, 1 % of the prices changed, rows ${counted(cluster.first + 1)}–${counted(cluster.first + cluster.rows)} ${onePercent(clustered)}`,
   ];
   if (million) {
     const { clean: bigClean, edit, row } = million;
     const ok = edit.seconds <= TARGETS.editSeconds && edit.rssBytes <= TARGETS.editBytes;
     lines.push(
-      `| ${count(millionRows)} rows, clean | ${seconds(bigClean.seconds)} | 100 % | ${mib(bigClean.rssBytes)} | 1 run | – | – |`,
-      `| ${count(millionRows)} rows, row ${count(row + 1)}'s prices edited | ${seconds(edit.seconds)} | ${percent(edit.seconds, bigClean.seconds)} | ${mib(edit.rssBytes)} | 1 run | ≤ ${TARGETS.editSeconds} s, ≤ ${mib(TARGETS.editBytes)} | ${verdict(ok)} |`,
+      `| ${counted(millionRows)} rows, clean | ${seconds(bigClean.seconds)} | 100 % | ${mib(bigClean.rssBytes)} | 1 run | – | – |`,
+      `| ${counted(millionRows)} rows, row ${counted(row + 1)}'s prices edited | ${seconds(edit.seconds)} | ${percent(edit.seconds, bigClean.seconds)} | ${mib(edit.rssBytes)} | 1 run | ≤ ${TARGETS.editSeconds} s, ≤ ${mib(TARGETS.editBytes)} | ${verdict(ok)} |`,
     );
   }
   lines.push(
-    `| \`npm run dev\` shows a saved one-row edit, ${count(rows)} rows (median of 3 edits) | ${seconds(median(dev))} | – | – | ${dev.map((value) => value.toFixed(1)).join(', ')} | ≤ ${TARGETS.devSeconds} s | ${verdict(median(dev) <= TARGETS.devSeconds)} |`,
+    `| \`npm run dev\` shows a saved one-row edit, ${counted(rows)} rows (median of 3 edits) | ${seconds(median(dev))} | – | – | ${dev.map((value) => value.toFixed(1)).join(', ')} | ≤ ${TARGETS.devSeconds} s | ${verdict(median(dev) <= TARGETS.devSeconds)} |`,
     '',
     `On disk after these builds (\`du\`, each hard link once): the published site ${mib(disk.site)}; kept beside it (its build store's other builds, host files and Vercel's copy; \`node_modules/.astro\`: the preparations and Astro's cache) ${mib(disk.beside)}, ${(disk.beside / disk.site).toFixed(2)}× the site (target ≤ ${TARGETS.diskRatio}×: ${verdict(disk.beside <= TARGETS.diskRatio * disk.site)}).`,
     '',
@@ -337,7 +336,7 @@ function shapeTable(figures: ShapeFigures): string[] {
     `- nothing changed: ${phases(unchanged)}`,
     `- 1 % spread: ${phases(spread)}`,
     `- 1 % clustered: ${phases(clustered)}`,
-    ...(million ? [`- ${count(millionRows)} clean: ${phases(million.clean)}`, `- ${count(millionRows)} one row edited: ${phases(million.edit)}`] : []),
+    ...(million ? [`- ${counted(millionRows)} clean: ${phases(million.clean)}`, `- ${counted(millionRows)} one row edited: ${phases(million.edit)}`] : []),
     '',
   );
   return lines;
@@ -355,13 +354,13 @@ function summary(all: readonly ShapeFigures[]): string[] {
     '',
     `| target | ${all.map(({ shape }) => `\`${shape}\``).join(' | ')} |`,
     `| --- | ${all.map(() => '---').join(' | ')} |`,
-    `| ${count(rows)} rows, nothing changed ≤ the header-only build + ${seconds(TARGETS.unchangedAbove)} | ${cells((f) => `+${seconds(f.unchanged.seconds - f.headerOnly.seconds)} (${verdict(f.unchanged.seconds - f.headerOnly.seconds <= TARGETS.unchangedAbove)})`)} |`,
-    `| ${count(rows)} rows, 1 % of the prices changed (every 100th row): above the header-only build ≤ ${TARGETS.onePercent * 100} % of a clean build's | ${cells((f) => share(f, f.spread))} |`,
-    `| ${count(rows)} rows, 1 % of the prices changed (consecutive rows): the same | ${cells((f) => share(f, f.clustered))} |`,
-    `| ${count(millionRows)} rows, one-row edit in ≤ 90 s | ${cells((f) => (f.million ? `${seconds(f.million.edit.seconds)} (${verdict(f.million.edit.seconds <= TARGETS.editSeconds)})` : 'not measured'))} |`,
-    `| ${count(millionRows)} rows, one-row edit in ≤ 2 GiB | ${cells((f) => (f.million ? `${mib(f.million.edit.rssBytes)} (${verdict(f.million.edit.rssBytes <= TARGETS.editBytes)})` : 'not measured'))} |`,
-    `| \`npm run dev\` shows an edit at ${count(rows)} rows in ≤ ${TARGETS.devSeconds} s (median of 3) | ${cells((f) => `${seconds(median(f.dev))} (${verdict(median(f.dev) <= TARGETS.devSeconds)})`)} |`,
-    `| kept on disk beside the site ≤ ${TARGETS.diskRatio}× the site, ${count(rows)} rows | ${cells((f) => `${(f.disk.beside / f.disk.site).toFixed(2)}× (${verdict(f.disk.beside <= TARGETS.diskRatio * f.disk.site)})`)} |`,
+    `| ${counted(rows)} rows, nothing changed ≤ the header-only build + ${seconds(TARGETS.unchangedAbove)} | ${cells((f) => `+${seconds(f.unchanged.seconds - f.headerOnly.seconds)} (${verdict(f.unchanged.seconds - f.headerOnly.seconds <= TARGETS.unchangedAbove)})`)} |`,
+    `| ${counted(rows)} rows, 1 % of the prices changed (every 100th row): above the header-only build ≤ ${TARGETS.onePercent * 100} % of a clean build's | ${cells((f) => share(f, f.spread))} |`,
+    `| ${counted(rows)} rows, 1 % of the prices changed (consecutive rows): the same | ${cells((f) => share(f, f.clustered))} |`,
+    `| ${counted(millionRows)} rows, one-row edit in ≤ 90 s | ${cells((f) => (f.million ? `${seconds(f.million.edit.seconds)} (${verdict(f.million.edit.seconds <= TARGETS.editSeconds)})` : 'not measured'))} |`,
+    `| ${counted(millionRows)} rows, one-row edit in ≤ 2 GiB | ${cells((f) => (f.million ? `${mib(f.million.edit.rssBytes)} (${verdict(f.million.edit.rssBytes <= TARGETS.editBytes)})` : 'not measured'))} |`,
+    `| \`npm run dev\` shows an edit at ${counted(rows)} rows in ≤ ${TARGETS.devSeconds} s (median of 3) | ${cells((f) => `${seconds(median(f.dev))} (${verdict(median(f.dev) <= TARGETS.devSeconds)})`)} |`,
+    `| kept on disk beside the site ≤ ${TARGETS.diskRatio}× the site, ${counted(rows)} rows | ${cells((f) => `${(f.disk.beside / f.disk.site).toFixed(2)}× (${verdict(f.disk.beside <= TARGETS.diskRatio * f.disk.site)})`)} |`,
   ];
   return lines;
 }
@@ -372,7 +371,7 @@ export async function incrementalFigures(): Promise<string[]> {
   for (const shape of shapes) {
     const rebuilt = await rebuilds(shape);
     const dev = await devEdits(shape);
-    console.error(`${shape}: dev at ${count(rows)} rows ${dev.map(seconds).join(', ')}`);
+    console.error(`${shape}: dev at ${counted(rows)} rows ${dev.map(seconds).join(', ')}`);
     const million = millionShapes.includes(shape) ? await oneRowEdit(shape) : undefined;
     const figures: ShapeFigures = { shape, ...rebuilt, dev, ...(million ? { million } : {}) };
     all.push(figures);
@@ -386,7 +385,7 @@ export async function incrementalFigures(): Promise<string[]> {
   return [
     `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench\` in one run, each rebuild beside the clean build of the same shape it is compared with. ` +
       'A clean build starts with no site, no deploy folder, no `node_modules/.astro` and nothing a build keeps beside the site; a rebuild builds over what the previous build left. ' +
-      `Each edit is measured over the unedited file's build (the bench builds it again between runs). Medians of ${maxRuns} runs at ${count(rows)} rows, one run at ${count(millionRows)}.`,
+      `Each edit is measured over the unedited file's build (the bench builds it again between runs). Medians of ${maxRuns} runs at ${counted(rows)} rows, one run at ${counted(millionRows)}.`,
     '',
     ...overview,
     '',

@@ -32,12 +32,13 @@ const DOWNLOADS_DIR = 'downloads';
 const EARLIER_FILE = 'earlier.json';
 const earlierSchema = z.object({ key: z.string(), changed: z.array(z.int().min(0)) });
 /**
- * Preparations cached besides the one in use: the one used before it, which is the published
- * build's while a new build runs (the one an edit is validated against, see edit.ts) and an edit
- * undone. Each is about a third of the site it makes (records, text, downloads), and a
- * preparation made again only costs a validation: more would make the cache outgrow the site.
+ * Preparations cached besides the one in use: the published build's (the earlier one an edit is
+ * validated against, see edit.ts, touched when it is used) and one more, so that a dev server
+ * saving an edit beside a build, in another process, does not prune what the build reads. Each is
+ * about a quarter of the site it makes (records, text, downloads), and a preparation made again
+ * only costs a validation: more would make the cache outgrow the site.
  */
-const CACHED_PREPARATIONS = 1;
+const CACHED_PREPARATIONS = 2;
 
 const preparedSchema = z.object({
   /** SHA-256 of the data file's bytes. */
@@ -194,6 +195,9 @@ function earlierValidation(dir: string, code: string, say: (line: string) => voi
   const prepared = wholePreparation(dir, say);
   const recordsFile = join(dir, RECORDS_FILE);
   if (prepared?.code !== code || !isRecordFile(recordsFile)) return undefined;
+  // Touched, as a preparation taken whole is: pruning keeps the preparations used most recently.
+  const now = new Date();
+  utimesSync(dir, now, now);
   let records: OpenRecordFile;
   try {
     records = openRecordFile(recordsFile);

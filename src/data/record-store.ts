@@ -115,6 +115,8 @@ export function* recordChunks(file: string): Generator<CarModel[]> {
  */
 export interface OpenRecordFile {
   chunks: () => Generator<CarModel[]>;
+  /** Every record, in order (into one array, with no array per chunk). */
+  all: () => CarModel[];
   close: () => void;
 }
 
@@ -131,6 +133,11 @@ export function openRecordFile(file: string): OpenRecordFile {
         addFromColumns(chunk, records);
         yield records;
       }
+    },
+    all: () => {
+      const records: CarModel[] = [];
+      for (const chunk of columnChunks(fd, file)) addFromColumns(chunk, records);
+      return records;
     },
     close: () => closeSync(fd),
   };
@@ -173,14 +180,11 @@ function startsWithFormat(fd: number): boolean {
 
 /** Every record of `file`, in order. */
 export function readRecordFile(file: string): CarModel[] {
-  const fd = openSync(file, 'r');
+  const opened = openRecordFile(file);
   try {
-    if (!startsWithFormat(fd)) throw new Error(`${file} is not a records file of this version`);
-    const records: CarModel[] = [];
-    for (const chunk of columnChunks(fd, file)) addFromColumns(chunk, records);
-    return records;
+    return opened.all();
   } finally {
-    closeSync(fd);
+    opened.close();
   }
 }
 

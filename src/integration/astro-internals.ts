@@ -64,10 +64,6 @@ export function shareWithDevPages(state: () => unknown): void {
   (globalThis as Record<symbol, unknown>)[Symbol.for(DEV_STATE)] = state;
 }
 
-export function sharedWithDevPages(): boolean {
-  return typeof (globalThis as Record<symbol, unknown>)[Symbol.for(DEV_STATE)] === 'function';
-}
-
 /** The virtual module's code that gives the dev server's current data (see assumption 3). */
 export const DEV_STATE_CODE = [
   `const devState = globalThis[Symbol.for(${JSON.stringify(DEV_STATE)})];`,

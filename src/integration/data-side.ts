@@ -183,6 +183,6 @@ export function startDataSide(input: DataSideInput): DataSideRun {
 }
 
 /** The worker thread's side of `startDataSide`. */
-export async function runDataSideInputer(input: DataSideInput, post: (message: DataSideMessage) => void): Promise<void> {
+export async function runDataSideWorker(input: DataSideInput, post: (message: DataSideMessage) => void): Promise<void> {
   post(await prepareDataSide(input, (prepared) => post({ kind: 'records', ...prepared })));
 }

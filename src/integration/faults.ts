@@ -142,9 +142,10 @@ function fileSystemError(error: unknown, depth = 0): NodeJS.ErrnoException | und
 /**
  * The message for `error` if it is a fault of the machine (a full disk, a read-only or unwritable
  * folder, one that vanished), else undefined. `doing` says what the build was doing ("writing the
- * pages"); `outDir` is the published site, which a failed build leaves as it was.
+ * pages"); `outDir` is the published site, which a failed build leaves as it was, unless the build
+ * had `published` already (a fault while closing it: pruning, the report).
  */
-export function faultMessage(error: unknown, folders: readonly BuildFolderRole[], doing: string, outDir: string): string | undefined {
+export function faultMessage(error: unknown, folders: readonly BuildFolderRole[], doing: string, outDir: string, { published = false } = {}): string | undefined {
   const fault = fileSystemError(error);
   if (!fault) return undefined;
   const folder = faultFolder(fault, folders);
@@ -153,8 +154,12 @@ export function faultMessage(error: unknown, folders: readonly BuildFolderRole[]
   const { cause, remedy, vanished } = CAUSES[code]!;
   const instead = folder.instead === undefined || vanished ? '' : `, ${folder.instead}`;
   // What vanished may have held the published build: then it is not "unchanged", only not replaced.
-  const published = vanished ? 'Nothing was published by this build.' : `Nothing was published: ${outDir}/ is unchanged.`;
-  return [`The build stopped while ${doing}: ${displayed(folder.dir)} (${folder.role}): ${cause} (${code}).`, `${remedy}${instead}, then build again. ${published}`].join('\n');
+  const outcome = published
+    ? `This build was published: ${outDir}/ shows it; only what follows publication did not finish.`
+    : vanished
+      ? 'Nothing was published by this build.'
+      : `Nothing was published: ${outDir}/ is unchanged.`;
+  return [`The build stopped while ${doing}: ${displayed(folder.dir)} (${folder.role}): ${cause} (${code}).`, `${remedy}${instead}, then build again. ${outcome}`].join('\n');
 }
 
 /** The folders a build of the project in `root` writes to, with Astro's default cache folder. */

@@ -32,6 +32,7 @@ export default function listing(): AstroIntegration {
   let finishing: (error: unknown) => never = (error) => {
     throw error;
   };
+  let closing = finishing;
 
   return {
     name: 'listing',
@@ -48,7 +49,7 @@ export default function listing(): AstroIntegration {
             (doing: string, cleanUp: () => void) =>
             (error: unknown): never => {
               if (error instanceof Refusal) stopWith(error, logger, cleanUp);
-              const fault = faultMessage(error, folders, doing, config.outDir);
+              const fault = faultMessage(error, folders, doing, config.outDir, { published });
               if (fault !== undefined) stopWith(new Refusal(fault), logger, cleanUp);
               throw error;
             };
@@ -57,14 +58,18 @@ export default function listing(): AstroIntegration {
           build = started;
           namePublishedFolder(logger, started.folder.renderDir, config.outDir);
           const abandon = () => {
-            if (!published) abandonBuild(started);
+            if (published) return;
+            // The JSON pages' thread writes into the folder that goes: stopped first.
+            ready?.jsonPages.stop();
+            abandonBuild(started);
           };
           const stop = stopOn('preparing the data', abandon);
           finishing = stopOn('finishing the build', abandon);
+          closing = stopOn('closing the published build', () => undefined);
           // A build that fails leaves the published site as it was (a refused one has said so).
           process.once('exit', (code) => {
             if (published) return;
-            abandonBuild(started);
+            abandon();
             if (code !== REFUSED_EXIT_CODE && !isInterrupted(code)) console.error(`\nThe build failed; ${config.outDir}/ is unchanged.`);
           });
 
@@ -74,7 +79,7 @@ export default function listing(): AstroIntegration {
           updateConfig({
             outDir: pathToFileURL(`${started.folder.renderDir}/`),
             vite: {
-              plugins: [datasetPlugin(config, () => ({ recordsFile: started.folder.recordsFile, renderFile: started.folder.renderFile, problemReport: null }), awaitDataBeforePages(whenReady))],
+              plugins: [datasetPlugin(config, () => ({ recordsFile: started.folder.recordsFile, renderFile: started.folder.renderFile, problemReport: null }), { hooks: awaitDataBeforePages(whenReady) })],
               build: { emptyOutDir: false },
             },
           });
@@ -84,7 +89,7 @@ export default function listing(): AstroIntegration {
           dev = devData(config, root, join(cacheDir, PREPARED_DIR), logger);
           await dev.refresh();
           // The origin sends no CORS headers and answers OPTIONS itself; so does the dev server.
-          updateConfig({ vite: { plugins: [datasetPlugin(config, dev.state)], server: { cors: false } } });
+          updateConfig({ vite: { plugins: [datasetPlugin(config, dev.state, { live: true })], server: { cors: false } } });
           return;
         }
         updateConfig({ vite: { plugins: [datasetPlugin(config, () => ({ recordsFile: null, renderFile: null, problemReport: null }))] } });
@@ -96,7 +101,7 @@ export default function listing(): AstroIntegration {
         if (!build || !ready) return;
         const publication = await finishBuild(build, ready).catch(finishing);
         published = true;
-        await closeBuild(build, publication).catch(finishing);
+        await closeBuild(build, publication).catch(closing);
       },
     },
   };

@@ -7,7 +7,7 @@
 import type { Plugin } from 'vite';
 import type { Config } from '../config.ts';
 import type { CarModel } from '../data/schema.ts';
-import { DEV_STATE_CODE, sharedWithDevPages } from './astro-internals.ts';
+import { DEV_STATE_CODE } from './astro-internals.ts';
 
 const VIRTUAL_ID = 'virtual:listing/dataset';
 const RESOLVED_VIRTUAL_ID = `\0${VIRTUAL_ID}`;
@@ -21,17 +21,21 @@ export interface DatasetState {
   records?: readonly CarModel[];
 }
 
-export function datasetPlugin(config: Config, state: () => DatasetState, extra: Partial<Plugin> = {}): Plugin {
+/**
+ * `live`: the pages read `state` when they render (`npm run dev`, see `shareWithDevPages`), where a
+ * build writes it into the module; `hooks`: more of the plugin's hooks.
+ */
+export function datasetPlugin(config: Config, state: () => DatasetState, { live = false, hooks = {} }: { live?: boolean; hooks?: Partial<Plugin> } = {}): Plugin {
   return {
     name: 'listing:dataset',
     resolveId: (id) => (id === VIRTUAL_ID ? RESOLVED_VIRTUAL_ID : undefined),
     load: (id) => {
       if (id !== RESOLVED_VIRTUAL_ID) return undefined;
       const addresses = `export const addresses = ${JSON.stringify({ baseUrl: config.baseUrl, assetsUrl: config.assetsUrl })};`;
-      if (sharedWithDevPages()) return `${addresses}\n${DEV_STATE_CODE}`;
+      if (live) return `${addresses}\n${DEV_STATE_CODE}`;
       const { recordsFile, renderFile, problemReport } = state();
       return `${addresses}\nexport const datasetState = () => (${JSON.stringify({ recordsFile, renderFile, problemReport })});`;
     },
-    ...extra,
+    ...hooks,
   };
 }

@@ -91,12 +91,14 @@ export interface JsonPagesRun {
   hashes: Promise<Map<number, string>>;
   /** How many are written so far. */
   written: () => number;
+  /** Stops the thread at once (a build that failed removes its folder: no page may appear in it meanwhile). */
+  stop: () => void;
 }
 
 /** Starts `writeJsonPages` on a worker thread of its own. */
 export function startJsonPages(input: JsonPagesInput): JsonPagesRun {
   // No page to write (a rebuild where no row changed): no thread to start.
-  if (input.pages.length === 0) return { hashes: Promise.resolve(new Map()), written: () => 0 };
+  if (input.pages.length === 0) return { hashes: Promise.resolve(new Map()), written: () => 0, stop: () => undefined };
   const worker = new Worker(new URL('./json-pages-worker.ts', import.meta.url), { workerData: input });
   let written = 0;
   const hashes = new Promise<Map<number, string>>((done, fail) => {
@@ -109,5 +111,5 @@ export function startJsonPages(input: JsonPagesInput): JsonPagesRun {
   });
   // Awaited when the build finishes; a failure is that step's to report.
   hashes.catch(() => undefined);
-  return { hashes, written: () => written };
+  return { hashes, written: () => written, stop: () => void worker.terminate() };
 }

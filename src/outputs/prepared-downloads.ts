@@ -6,7 +6,7 @@
  * preparation's. Written aside, then renamed: complete or absent.
  */
 import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { checkedJson, damagedCacheLine, fileSha256, firstDamaged, readCheckedJson } from '../data/checked-files.ts';
+import { checkedJson, damagedCacheLine, firstDamaged, readCheckedJson, writtenFileSha256 } from '../data/checked-files.ts';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
@@ -77,7 +77,7 @@ function readyDownloads({ downloadsDir: target, recordsFile }: Preparation, asse
     worker.once('error', fail);
     worker.once('exit', (code) => fail(new Error(`the downloads worker stopped (exit code ${code}) before it was done`)));
   }).then((hashes) => {
-    const files = Object.fromEntries(readdirSync(staging).map((name) => [name, fileSha256(join(staging, name))]));
+    const files = Object.fromEntries(readdirSync(staging).map((name) => [name, writtenFileSha256(join(staging, name))]));
     writeFileSync(join(staging, HASHES_FILE), checkedJson({ downloads: hashes, files }));
     rmSync(target, { recursive: true, force: true });
     renameSync(staging, target);

@@ -71,19 +71,19 @@ export function recycledBuildFolder(store: string, copyPath: string): BuildFolde
   const previous = linkTarget(join(store, PREVIOUS));
   if (previous === undefined || !BUILD_NAME.test(previous) || previous === linkTarget(join(store, CURRENT))) return undefined;
   const from = folderOf(store, previous);
-  if (!existsSync(from.siteDir)) return undefined;
+  // Without its copy for Vercel, the pages it holds would not reach the new one: a new folder then.
+  if (!existsSync(from.siteDir) || !existsSync(join(from.deployDir, copyPath))) return undefined;
   const folder = folderOf(store, newId());
   renameSync(from.dir, folder.dir);
   // The copy for Vercel keeps its pages too; the rest of the deploy folder is written anew.
   const copy = join(folder.deployDir, copyPath);
   const keptCopy = join(folder.dir, 'static.kept');
-  const hasCopy = existsSync(copy);
-  if (hasCopy) renameSync(copy, keptCopy);
+  renameSync(copy, keptCopy);
   for (const entry of readdirSync(folder.dir)) if (entry !== SITE && entry !== 'static.kept') rmSync(join(folder.dir, entry), { recursive: true, force: true });
   mkdirSync(dirname(copy), { recursive: true });
-  if (hasCopy) renameSync(keptCopy, copy);
+  renameSync(keptCopy, copy);
   keepOnlyPages(folder.siteDir);
-  if (hasCopy) keepOnlyPages(copy);
+  keepOnlyPages(copy);
   return folder;
 }
 
@@ -249,7 +249,8 @@ export function linkSiteForHostFiles(build: BuildFolder, outDir: string, deployD
  */
 export function discardBuild(build: BuildFolder): void {
   if (linkTarget(join(dirname(build.dir), CURRENT)) === build.id) return;
-  rmSync(build.dir, { recursive: true, force: true });
+  // Retried: a thread of the build stopped an instant ago may have added a file to a folder being removed.
+  rmSync(build.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 }
 
 function removeInBackground(...paths: string[]): void {
