@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { serialize } from 'node:v8';
 import { z } from 'zod';
 import { decodeCsv, loadText, SEPARATORS, type LoadProgress } from './load.ts';
 import { loadAgainstEarlier, type EarlierValidation } from './edit.ts';
@@ -24,6 +25,8 @@ import { readSettled, StillChanging } from './settled-read.ts';
 import type { CarModel } from './schema.ts';
 
 const RECORDS_FILE = 'records.v8';
+/** What the caller made of the whole listing (`summarise`), V8-serialised: the pages read it instead of every record. */
+const SUMMARY_FILE = 'summary.v8';
 /** The file's text as it was validated (UTF-8, no byte-order mark), for the next version to be compared with. */
 const TEXT_FILE = 'text.csv';
 const PREPARED_FILE = 'prepared.json';
@@ -61,6 +64,8 @@ export interface Preparation extends z.infer<typeof preparedSchema> {
   dataFile: string;
   /** The records (see record-store.ts). */
   recordsFile: string;
+  /** What `summarise` made of the records, V8-serialised. */
+  summaryFile: string;
   /** Folder holding the downloads, at their site paths (`all.json`, …), once `downloads` has settled. */
   downloadsDir: string;
   /** Whether this data was validated now (false: an earlier preparation was reused). */
@@ -106,6 +111,12 @@ export interface PrepareOptions {
   earlier?: string;
   /** False after a build was killed part way: no earlier preparation is taken, the file is validated whole. */
   trusted?: boolean;
+  /**
+   * What a reader needs of the whole listing, made while every record is in memory and kept with
+   * them (V8-serialisable): a page then reads its own records and this, never every record. Part of
+   * the code the preparation's key names, so it must be the same function for every caller.
+   */
+  summarise: (records: readonly CarModel[]) => unknown;
   /** Told a line for each cached file found damaged (and not used). */
   say?: (line: string) => void;
   /**
@@ -122,7 +133,7 @@ export interface PrepareOptions {
  * it validated now, the records are returned too (the caller may need them; nothing else holds them in memory).
  * The downloads are src/outputs/prepared-downloads.ts's.
  */
-export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, progress, earlier, trusted = true, say = console.error, quietMs }: PrepareOptions): Promise<PreparationResult> {
+export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, progress, earlier, trusted = true, summarise, say = console.error, quietMs }: PrepareOptions): Promise<PreparationResult> {
   let bytes: Buffer;
   try {
     bytes = await readSettled(dataFile, say, quietMs);
@@ -139,6 +150,7 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
     key,
     dataFile: relative(process.cwd(), resolve(dataFile)).split(sep).join('/'),
     recordsFile: join(dir, RECORDS_FILE),
+    summaryFile: join(dir, SUMMARY_FILE),
     downloadsDir: join(dir, DOWNLOADS_DIR),
     validated,
   });
@@ -167,6 +179,7 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   writeRecordFile(join(staging, RECORDS_FILE), records);
+  writeFileSync(join(staging, SUMMARY_FILE), serialize(summarise(records)));
   writeFileSync(join(staging, TEXT_FILE), text.body);
   // The downloads copy the unchanged rows' bytes from the earlier preparation's, by position: only
   // where no row moved (a row inserted or deleted before others moves them), and not where most

@@ -73,12 +73,17 @@ function toColumns(records: readonly CarModel[]): ColumnChunk {
   return { fields, kinds: kept.map(({ kind }) => kind), columns: kept.map(({ column }) => column), length: records.length };
 }
 
-/** Adds the records of a chunk written by `toColumns` to `records`: objects with the same fields, in the same order, and the same values. */
-function addFromColumns({ fields, kinds, columns, length }: ColumnChunk, records: CarModel[]): void {
-  const read = columns.map((column, index): ArrayLike<unknown> => (kinds[index] === 'boolean' ? Array.from(column as Uint8Array, (flag) => flag === 1) : column));
-  for (let row = 0; row < length; row += 1) {
+/**
+ * Adds records `from` … `to - 1` of a chunk written by `toColumns` to `records`: objects with the
+ * same fields, in the same order, and the same values.
+ */
+function addFromColumns({ fields, kinds, columns, length }: ColumnChunk, records: CarModel[], from = 0, to = length): void {
+  for (let row = from; row < to; row += 1) {
     const record: Record<string, unknown> = {};
-    for (let field = 0; field < fields.length; field += 1) record[fields[field]!] = read[field]![row];
+    for (let field = 0; field < fields.length; field += 1) {
+      const value = columns[field]![row];
+      record[fields[field]!] = kinds[field] === 'boolean' ? value === 1 : value;
+    }
     records.push(record as CarModel);
   }
 }
@@ -117,6 +122,11 @@ export interface OpenRecordFile {
   chunks: () => Generator<CarModel[]>;
   /** Every record, in order (into one array, with no array per chunk). */
   all: () => CarModel[];
+  /**
+   * Records `start` … `end - 1` (fewer past the end), reading only the chunks that hold them; the
+   * last chunk read is kept, as consecutive slices (a build's pages, in order) mostly fall in one.
+   */
+  slice: (start: number, end: number) => CarModel[];
   close: () => void;
 }
 
@@ -126,6 +136,21 @@ export function openRecordFile(file: string): OpenRecordFile {
     closeSync(fd);
     throw new Error(`${file} is not a records file of this version`);
   }
+  /** Where each chunk's length is, found once by stepping over the chunks (100 of them at a million records). */
+  let spans: ChunkSpan[] | undefined;
+  let kept: { index: number; chunk: ColumnChunk } | undefined;
+  function chunkAt(index: number): ColumnChunk | undefined {
+    if (kept?.index === index) return kept.chunk;
+    spans ??= [...chunkSpans(fd, file)];
+    const span = spans[index];
+    if (span === undefined) return undefined;
+    const chunk = readChunk(fd, file, span);
+    // Every chunk but the last holds exactly CHUNK_RECORDS records: `slice` counts on it.
+    if (chunk.length !== CHUNK_RECORDS && index !== spans.length - 1) throw new Error(`${file} is not a records file of this version`);
+    kept = { index, chunk };
+    return chunk;
+  }
+
   return {
     chunks: function* () {
       for (const chunk of columnChunks(fd, file)) {
@@ -139,11 +164,28 @@ export function openRecordFile(file: string): OpenRecordFile {
       for (const chunk of columnChunks(fd, file)) addFromColumns(chunk, records);
       return records;
     },
+    slice: (start, end) => {
+      const records: CarModel[] = [];
+      for (let index = Math.floor(start / CHUNK_RECORDS); records.length < end - start; index += 1) {
+        const chunk = chunkAt(index);
+        if (chunk === undefined) break;
+        const first = index * CHUNK_RECORDS;
+        addFromColumns(chunk, records, Math.max(start - first, 0), Math.min(end - first, chunk.length));
+      }
+      return records;
+    },
     close: () => closeSync(fd),
   };
 }
 
-function* columnChunks(fd: number, file: string): Generator<ColumnChunk> {
+/** Where a chunk is: the position of its length, and its size in bytes after that. */
+interface ChunkSpan {
+  position: number;
+  size: number;
+}
+
+/** Each chunk's span, in order, read from the lengths alone. */
+function* chunkSpans(fd: number, file: string): Generator<ChunkSpan> {
   const length = Buffer.alloc(LENGTH_BYTES);
   let position = FORMAT.length;
   for (;;) {
@@ -151,11 +193,19 @@ function* columnChunks(fd: number, file: string): Generator<ColumnChunk> {
     if (read === 0) return;
     if (read < LENGTH_BYTES) throw new Error(`${file} is cut short`);
     const size = length.readUInt32LE(0);
-    const chunk = Buffer.allocUnsafe(size);
-    if (readAll(fd, chunk, position + LENGTH_BYTES) < size) throw new Error(`${file} is cut short`);
+    yield { position, size };
     position += LENGTH_BYTES + size;
-    yield deserialize(chunk) as ColumnChunk;
   }
+}
+
+function readChunk(fd: number, file: string, { position, size }: ChunkSpan): ColumnChunk {
+  const chunk = Buffer.allocUnsafe(size);
+  if (readAll(fd, chunk, position + LENGTH_BYTES) < size) throw new Error(`${file} is cut short`);
+  return deserialize(chunk) as ColumnChunk;
+}
+
+function* columnChunks(fd: number, file: string): Generator<ColumnChunk> {
+  for (const span of chunkSpans(fd, file)) yield readChunk(fd, file, span);
 }
 
 /** Whether `file` exists and is a records file this code reads. */

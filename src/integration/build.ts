@@ -64,12 +64,14 @@ interface OpenStore {
   trusted: boolean;
 }
 
-/** The new build's folder, where Astro renders into it, and the two files the data side hands the pages. */
+/** The new build's folder, where Astro renders into it, and the files the data side hands the pages. */
 interface NewFolder extends BuildFolder {
   /** Where Astro renders: the build's site, or a folder in the project's cache where the store is on another file system (see render-folder.ts). */
   renderDir: string;
   /** The records file the pages read (a link to the preparation's, so pruning cannot take it away). */
   recordsFile: string;
+  /** The listing's summary the pages read (a link to the preparation's too). */
+  summaryFile: string;
   /** Which pages Astro renders (written by the data side). */
   renderFile: string;
 }
@@ -127,7 +129,7 @@ function newFolder(store: OpenStore, published: PublishedBuild | undefined, root
   const folder = (store.trusted && published ? recycledBuildFolder(store.dir, VERCEL_STATIC) : undefined) ?? newBuildFolder(store.dir);
   clearRenderFolders(cacheDir);
   const renderDir = renderFolderFor(folder, { store: store.dir, projectRoot: root, cacheDir });
-  return { ...folder, renderDir, recordsFile: join(folder.dir, 'records.v8'), renderFile: join(folder.dir, 'render.v8') };
+  return { ...folder, renderDir, recordsFile: join(folder.dir, 'records.v8'), summaryFile: join(folder.dir, 'summary.v8'), renderFile: join(folder.dir, 'render.v8') };
 }
 
 /** A hash of the code (the sources under `src/`, astro.config.mjs, the lock file) and the addresses: pages are taken only from a build of the same. */
@@ -158,6 +160,7 @@ function startData(build: Omit<StartedBuild, 'data'>, root: string, cacheDir: st
     if (!preparation) throw new Error("the build's data thread ended without its records");
     for (const [name, seconds] of side.phases) clock.beside(name, seconds);
     linkOrCopy(preparation.recordsFile, folder.recordsFile);
+    linkOrCopy(preparation.summaryFile, folder.summaryFile);
     return { preparation, rows: side.rows, keys: side.keys, rendered: side.rendered, touched: new Set(side.touched), takenBytes: side.takenBytes };
   });
   // Awaited before the pages are rendered; if Astro fails before that, its error is the one to report.

@@ -16,6 +16,7 @@ import type { CarModel } from '../data/schema.ts';
 import type { Changes } from '../listing/changes-schema.ts';
 import { pageKeysOf, type PageKeys } from '../listing/page-keys.ts';
 import type { Addresses } from '../listing/serialise.ts';
+import { summaryOf } from '../listing/summary.ts';
 import { counted } from '../listing/format.ts';
 import { NO_ROW_CHANGES, publishedRecords, rowChanges } from '../outputs/row-changes.ts';
 import type { Baseline } from '../publish/baseline.ts';
@@ -118,6 +119,7 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
     },
     ...(baseline?.dataKey !== undefined && { earlier: baseline.dataKey }),
     trusted: input.trusted,
+    summarise: summaryOf,
   });
   if ('problems' in result) return { kind: 'problems', problems: result.problems };
   const { preparation } = result;

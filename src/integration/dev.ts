@@ -11,6 +11,7 @@ import type { Config } from '../config.ts';
 import { prepareData, type PreparationWithDownloads } from '../outputs/prepared-downloads.ts';
 import { formatReport } from '../data/problems.ts';
 import { counted } from '../listing/format.ts';
+import { summaryOf } from '../listing/summary.ts';
 import { serveListingInDev, WATCH_SETTLE_MS } from '../serve/dev-server.ts';
 import { resolve } from 'node:path';
 import { readRecordFile } from '../data/record-store.ts';
@@ -46,6 +47,7 @@ export function devData(config: Config, root: string, preparedDir: string, logge
       ...(current && { earlier: current.key }),
       // The watcher passed the file on once its writes had stopped for a moment (dev-server.ts).
       quietMs: WATCH_SETTLE_MS,
+      summarise: summaryOf,
     });
     if ('problems' in result) {
       problemReport = formatReport(result.problems);
@@ -59,7 +61,7 @@ export function devData(config: Config, root: string, preparedDir: string, logge
     problemReport = null;
     logger.info(`${config.dataFile}: ${counted(current.rows)} rows valid`);
   };
-  const state = (): DatasetState => ({ recordsFile: current?.recordsFile ?? null, renderFile: null, problemReport, ...(current && { records: records(current) }) });
+  const state = (): DatasetState => ({ recordsFile: current?.recordsFile ?? null, summaryFile: current?.summaryFile ?? null, renderFile: null, problemReport, ...(current && { records: records(current) }) });
   shareWithDevPages(state);
   return { state, refresh, current: () => current, records };
 }

@@ -15,6 +15,8 @@ const RESOLVED_VIRTUAL_ID = `\0${VIRTUAL_ID}`;
 /** What the pages are told. */
 export interface DatasetState {
   recordsFile: string | null;
+  /** The listing's summary (see src/listing/summary.ts), made with the records of `recordsFile`. */
+  summaryFile: string | null;
   renderFile: string | null;
   problemReport: string | null;
   /** The records of `recordsFile`, where they are in memory already (the dev server's, in its own process). */
@@ -33,8 +35,8 @@ export function datasetPlugin(config: Config, state: () => DatasetState, { live 
       if (id !== RESOLVED_VIRTUAL_ID) return undefined;
       const addresses = `export const addresses = ${JSON.stringify({ baseUrl: config.baseUrl, assetsUrl: config.assetsUrl })};`;
       if (live) return `${addresses}\n${DEV_STATE_CODE}`;
-      const { recordsFile, renderFile, problemReport } = state();
-      return `${addresses}\nexport const datasetState = () => (${JSON.stringify({ recordsFile, renderFile, problemReport })});`;
+      const { recordsFile, summaryFile, renderFile, problemReport } = state();
+      return `${addresses}\nexport const datasetState = () => (${JSON.stringify({ recordsFile, summaryFile, renderFile, problemReport })});`;
     },
     ...hooks,
   };

@@ -116,8 +116,12 @@ export function makeTableOf(records: Iterable<CarModel>): MakeTable {
     while (shared < models.common && shared < words.length && words[shared] === models.first[shared]) shared += 1;
     models.common = shared;
   }
-  const byKey = new Map<string, Make>();
-  for (const [key, models] of modelsByKey) byKey.set(key, { key, latin: latinMakeOf(key, models), count: models.count });
-  const makes = [...byKey.values()].sort((a, b) => latinOrder.compare(a.latin, b.latin) || latinOrder.compare(a.key, b.key));
+  const makes = [...modelsByKey].map(([key, models]) => ({ key, latin: latinMakeOf(key, models), count: models.count }));
+  return makeTableFrom(makes.sort((a, b) => latinOrder.compare(a.latin, b.latin) || latinOrder.compare(a.key, b.key)));
+}
+
+/** The make table whose makes (in order) are `makes`: a table made from a whole listing, made again from what was kept of it. */
+export function makeTableFrom(makes: readonly Make[]): MakeTable {
+  const byKey = new Map(makes.map((make) => [make.key, make]));
   return { makes, makeOf: (record) => byKey.get(makeKeyOf(record.combined_car_model))! };
 }

@@ -11,6 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { prepareRecords, preparedRecordsFile, type PrepareOptions, type PreparationResult } from '../../src/data/prepared.ts';
 import { readRecordFile } from '../../src/data/record-store.ts';
 import { fixture, tempDir } from '../support/site.ts';
+import { summaryOf } from '../../src/listing/summary.ts';
+import { deserialize } from 'node:v8';
 
 const ASSETS = 'https://img.example.com';
 let workspace: string | undefined;
@@ -34,7 +36,7 @@ function project(text: string) {
     utimesSync(dataFile, past, past);
   };
   save(text);
-  const options: PrepareOptions = { root: dir, cacheDir: join(dir, 'cache'), dataFile, assetsUrl: ASSETS, say: (line) => said.push(line) };
+  const options: PrepareOptions = { root: dir, cacheDir: join(dir, 'cache'), dataFile, assetsUrl: ASSETS, summarise: summaryOf, say: (line) => said.push(line) };
   return { dir, dataFile, options, said, save };
 }
 
@@ -57,6 +59,7 @@ describe('prepared data', () => {
     expect(first.preparation.rows).toBe(23);
     expect(first.preparation.format).toBe('UTF-8, comma-separated');
     expect(readRecordFile(first.preparation.recordsFile)).toEqual(first.records);
+    expect(deserialize(readFileSync(first.preparation.summaryFile))).toEqual(summaryOf(first.records!));
     const again = prepared(await prepareRecords(options));
     expect(again.preparation).toEqual({ ...first.preparation, validated: false });
     expect(again.records).toBeUndefined();
@@ -92,6 +95,7 @@ describe('prepared data', () => {
     const whole = prepared(await prepareRecords({ ...options, cacheDir: join(options.cacheDir, '..', 'other-cache') }));
     expect(edited.records).toEqual(whole.records);
     expect(readFileSync(edited.preparation.recordsFile)).toEqual(readFileSync(whole.preparation.recordsFile));
+    expect(readFileSync(edited.preparation.summaryFile)).toEqual(readFileSync(whole.preparation.summaryFile));
     expect(edited.records?.[4]?.max_price).toBe(777777);
   });
 
@@ -99,6 +103,7 @@ describe('prepared data', () => {
     ['records.v8 truncated', (file: string) => truncateSync(file, 10)],
     ['text.csv flipped', (file: string) => writeFileSync(file, Buffer.from(readFileSync(file)).map((byte, index) => (index === 5 ? byte ^ 1 : byte)))],
     ['prepared.json emptied', (file: string) => writeFileSync(file, '')],
+    ['summary.v8 flipped', (file: string) => writeFileSync(file, Buffer.from(readFileSync(file)).map((byte, index, bytes) => (index === bytes.length - 1 ? byte ^ 1 : byte)))],
   ])('damaged (%s) is said, removed and made again', async (what, damage) => {
     const { options, said } = project(LISTING);
     const first = prepared(await prepareRecords(options));

@@ -45,6 +45,25 @@ describe('the records file', () => {
     expect([...recordChunks(file)].map((chunk) => chunk.length)).toEqual([10_000, 10_000, 5_001]);
   });
 
+  it('gives any slice of the records, reading only the chunks that hold it, in any order', () => {
+    const file = join(dir, 'slices.v8');
+    const written = records(25_001);
+    writeRecordFile(file, written);
+    const opened = openRecordFile(file);
+    try {
+      for (const [start, end] of [[0, 10], [9_995, 10_005], [25_000, 25_010], [19_990, 20_000], [0, 25_001], [25_001, 25_011], [30_000, 30_010], [5, 5]] as const) {
+        expect(opened.slice(start, end)).toEqual(written.slice(start, end));
+      }
+    } finally {
+      opened.close();
+    }
+    const empty = join(dir, 'slices-empty.v8');
+    writeRecordFile(empty, []);
+    const none = openRecordFile(empty);
+    expect(none.slice(0, 10)).toEqual([]);
+    none.close();
+  });
+
   it('held open, is read whole, and again, after another process removed it (a cache pruned meanwhile)', () => {
     const file = join(dir, 'pruned.v8');
     writeRecordFile(file, records(25_001));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatEngineRange, formatPrice, formatPriceRange, formatRange, formatTransmissions, initialOf, splitName } from '../../src/listing/format.ts';
+import { counted, formatEngineRange, formatPrice, formatPriceRange, formatRange, formatTransmissions, initialOf, splitName } from '../../src/listing/format.ts';
 
 describe('formatting for people', () => {
   it('writes ranges with an en dash, and one value when both ends are equal', () => {
@@ -12,6 +12,11 @@ describe('formatting for people', () => {
     expect(formatPrice(1234567.5)).toBe('1,234,567.50');
     expect(formatPriceRange(455000, 512000.5)).toBe('455,000–512,000.50');
     expect(formatPriceRange(1791700.99, 1791700.99)).toBe('1,791,700.99');
+  });
+
+  it('writes counts with thousands separators, as toLocaleString does', () => {
+    expect(counted(100_000)).toBe('100,000');
+    for (const count of [0, 1, 999, 1_000, 12_345, 1_000_000, 2.5, -3]) expect(counted(count)).toBe(count.toLocaleString('en'));
   });
 
   it('shows engine size 0 as electric', () => {

@@ -14,6 +14,7 @@ import { DOWNLOADS, writeDownloadFiles } from '../../src/outputs/downloads.ts';
 import { prepareData, withDownloads, type PreparationWithDownloads } from '../../src/outputs/prepared-downloads.ts';
 import type { PrepareOptions, PreparationResult } from '../../src/data/prepared.ts';
 import { fixture, tempDir } from '../support/site.ts';
+import { summaryOf } from '../../src/listing/summary.ts';
 
 const ASSETS = 'https://img.example.com';
 const LISTING = readFileSync(fixture('listing-23.csv'), 'utf8');
@@ -32,7 +33,7 @@ function project(text: string) {
     utimesSync(dataFile, past, past);
   };
   save(text);
-  const options: PrepareOptions = { root: dir, cacheDir: join(dir, 'cache'), dataFile, assetsUrl: ASSETS, say: () => undefined };
+  const options: PrepareOptions = { root: dir, cacheDir: join(dir, 'cache'), dataFile, assetsUrl: ASSETS, summarise: summaryOf, say: () => undefined };
   return { dir, options, save };
 }
 
