@@ -6,19 +6,20 @@
  * are rendered, so a build costs the longer of the two, not their sum. Everything it is given and
  * gives back is plain data (it crosses between threads).
  */
-import { writeFileSync } from 'node:fs';
-import { serialize } from 'node:v8';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { preparedRecordsFile, prepareRecords, type Preparation } from '../data/prepared.ts';
+import { preparedRecordsFile, prepareRecords, readEarlier, type Preparation } from '../data/prepared.ts';
 import type { Problem } from '../data/problems.ts';
-import { isRecordFile, readRecordFile } from '../data/record-store.ts';
+import { isRecordFile, openRecordFile, type OpenRecordFile } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
 import type { Changes } from '../listing/changes-schema.ts';
 import { pageKeysOf, type PageKeys } from '../listing/page-keys.ts';
 import type { Addresses } from '../listing/serialise.ts';
-import { summaryOf } from '../listing/summary.ts';
+import { listingInMemory, listingOfFile, summaryOf, type ListingPages, type ListingSummary } from '../listing/summary.ts';
 import { counted } from '../listing/format.ts';
-import { NO_ROW_CHANGES, publishedRecords, rowChanges } from '../outputs/row-changes.ts';
+import { NO_ROW_CHANGES, publishedRecords, rowChanges, rowChangesAt, type RowComparison } from '../outputs/row-changes.ts';
 import type { Baseline } from '../publish/baseline.ts';
 import { cachedDownloads } from '../outputs/prepared-downloads.ts';
 import { pagesIn, preparePages, renderedCount, renderSetOf, takenPages } from '../publish/reuse.ts';
@@ -85,17 +86,53 @@ type DataSide =
  * compared with the records the published build was made from, also the positions of the changed
  * rows (only their pages' keys can change).
  */
-function compareRows(input: DataSideInput, preparation: Preparation, records: () => readonly CarModel[]): { rows: Changes['rows']; refusal?: string; changedInPlace?: number[] } {
+function compareRows(input: DataSideInput, preparation: Preparation, records: RecordsOfPreparation): { rows: Changes['rows']; refusal?: string; changedInPlace?: number[] } {
   const { baseline, addresses } = input;
   if (baseline && baseline.dataSha256 === preparation.dataSha256 && baseline.assetsUrl === addresses.assetsUrl) {
     return { rows: NO_ROW_CHANGES, changedInPlace: [] };
   }
   const publishedRecordsFile = baseline?.dataKey === undefined ? undefined : preparedRecordsFile(input.preparedDir, baseline.dataKey);
   const fromPreparation = publishedRecordsFile !== undefined && isRecordFile(publishedRecordsFile);
-  const comparison = rowChanges(baseline ? publishedRecords(baseline, publishedRecordsFile) : undefined, records(), addresses.assetsUrl);
+  const comparison = (baseline && fromPreparation && editedInPlace({ preparation, baseline, publishedRecordsFile, records, assetsUrl: addresses.assetsUrl })) || rowChanges(baseline ? publishedRecords(baseline, publishedRecordsFile) : undefined, records.all(), addresses.assetsUrl);
   const refusal = input.allowShrink ? undefined : shrinkRefusal(comparison, input.outDir);
   if (refusal) return { rows: NO_ROW_CHANGES, refusal };
   return { rows: comparison.rows, ...(fromPreparation && comparison.inPlace ? { changedInPlace: comparison.changedPositions } : {}) };
+}
+
+/**
+ * Where the preparation was validated against the published build's (an edit in place, see
+ * src/data/edit.ts), the rows that changed, reading only the rows it validated from either side.
+ */
+function editedInPlace({ preparation, baseline, publishedRecordsFile, records, assetsUrl }: { preparation: Preparation; baseline: DataSideBaseline; publishedRecordsFile: string; records: RecordsOfPreparation; assetsUrl: string }): RowComparison | undefined {
+  const earlier = readEarlier(dirname(preparation.recordsFile));
+  if (earlier === undefined || earlier.key !== baseline.dataKey) return undefined;
+  const published = openRecordFile(publishedRecordsFile);
+  try {
+    return rowChangesAt({ ...publishedRecords(baseline, publishedRecordsFile), slice: published.slice }, records, preparation.rows, earlier.changed, assetsUrl);
+  } finally {
+    published.close();
+  }
+}
+
+/** The records of the preparation: in memory where it was validated now, else read from its records file as they are needed. */
+interface RecordsOfPreparation {
+  slice: (start: number, end: number) => readonly CarModel[];
+  all: () => readonly CarModel[];
+  listing: () => ListingPages;
+  close: () => void;
+}
+
+function recordsOf(preparation: Preparation, inMemory: readonly CarModel[] | undefined): RecordsOfPreparation {
+  if (inMemory) return { slice: (start, end) => inMemory.slice(start, end), all: () => inMemory, listing: () => listingInMemory(inMemory), close: () => undefined };
+  let opened: OpenRecordFile | undefined;
+  let all: readonly CarModel[] | undefined;
+  const file = () => (opened ??= openRecordFile(preparation.recordsFile));
+  return {
+    slice: (start, end) => file().slice(start, end),
+    all: () => (all ??= file().all()),
+    listing: () => (all ? listingInMemory(all) : listingOfFile(file(), deserialize(readFileSync(preparation.summaryFile)) as ListingSummary)),
+    close: () => opened?.close(),
+  };
 }
 
 /** Does the data side of a build; `onRecords` is told as soon as the records are prepared (the downloads can start). */
@@ -124,17 +161,23 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
   if ('problems' in result) return { kind: 'problems', problems: result.problems };
   const { preparation } = result;
   onRecords({ preparation, downloads: cachedDownloads(preparation) });
-  let records = result.records;
-  const recordsOnce = () => (records ??= readRecordFile(preparation.recordsFile));
-  const { rows, refusal, changedInPlace } = compareRows(input, preparation, recordsOnce);
-  if (refusal) return { kind: 'refused', message: refusal };
-  endPhase('validate');
+  const records = recordsOf(preparation, result.records);
+  let keys: PageKeys;
+  let rows: Changes['rows'];
+  try {
+    const compared = compareRows(input, preparation, records);
+    if (compared.refusal) return { kind: 'refused', message: compared.refusal };
+    rows = compared.rows;
+    endPhase('validate');
 
-  // Keys of the published build are a hint: taken only where they describe the same records (the
-  // same preparation), or where rows changed in place and only their pages' keys are computed.
-  const baselineKeys = baseline?.keys;
-  const earlierKeys = baselineKeys && changedInPlace ? { keys: baselineKeys, changedPositions: changedInPlace } : undefined;
-  const keys = baselineKeys && baseline?.dataKey === preparation.key ? baselineKeys : pageKeysOf(recordsOnce(), input.addresses, earlierKeys);
+    // Keys of the published build are a hint: taken only where they describe the same records (the
+    // same preparation), or where rows changed in place and only their pages' keys are computed.
+    const baselineKeys = baseline?.keys;
+    const earlierKeys = baselineKeys && compared.changedInPlace ? { keys: baselineKeys, changedPositions: compared.changedInPlace } : undefined;
+    keys = baselineKeys && baseline?.dataKey === preparation.key ? baselineKeys : pageKeysOf(records.listing(), input.addresses, earlierKeys);
+  } finally {
+    records.close();
+  }
   const render = renderSetOf(keys, baseline);
   // The pages the folder holds as it starts: nothing has written to it yet (Astro renders after this).
   const touched = await preparePages(input.siteDir, render, baseline, pagesIn(input.siteDir));

@@ -5,40 +5,28 @@
  * did (src/publish/reuse.ts decides; the build does this itself, not through any cache of Astro's).
  */
 import { createHash } from 'node:crypto';
-import { pageCount, pageOfPosition, pageSlice } from './pagination.ts';
-import { makeTable } from './makes.ts';
+import { pageCount, pageOfPosition } from './pagination.ts';
 import type { CarModel } from '../data/schema.ts';
-import { serialisePage, type Addresses } from './serialise.ts';
+import { serialisePageOf, type Addresses } from './serialise.ts';
+import type { ListingPages } from './summary.ts';
 
 const digest = (text: string) => createHash('sha1').update(text).digest('base64url');
 
 /** The JSON page's key: its bytes are the serialised envelope, so they are the key's input. */
-function jsonPageKey(records: readonly CarModel[], page: number, addresses: Addresses): string {
-  return digest(serialisePage(records, page, addresses));
-}
-
-/** What every HTML page shows of the whole listing: the make filter's makes with their counts. */
-const listingDigests = new WeakMap<readonly CarModel[], string>();
-
-function listingDigest(records: readonly CarModel[]): string {
-  let known = listingDigests.get(records);
-  if (known === undefined) {
-    known = digest(JSON.stringify(makeTable(records).makes));
-    listingDigests.set(records, known);
-  }
-  return known;
+function jsonPageKey(models: readonly CarModel[], page: number, count: number, addresses: Addresses): string {
+  return digest(serialisePageOf(models, page, count, addresses));
 }
 
 /**
  * The HTML page's key: what its JSON page holds (every field of its models and the listing's size:
  * the JSON key covers them) and what the HTML page shows besides: its number, its models' makes,
- * the make filter's counts, and the addresses (its canonical link, its logos' base, `pageAssetsUrl`
- * of them, and the search's logo base use them even where no model has a logo or a neighbour).
+ * the make filter's makes and counts (`listingDigest`), and the addresses (its canonical link, its
+ * logos' base, `pageAssetsUrl` of them, and the search's logo base use them even where no model
+ * has a logo or a neighbour).
  */
-function htmlPageKey(records: readonly CarModel[], page: number, jsonKey: string, addresses: Addresses): string {
-  const { makeOf } = makeTable(records);
-  const makes = pageSlice(records, page).map((model) => makeOf(model).latin);
-  return digest(JSON.stringify([jsonKey, page, pageCount(records.length), addresses, listingDigest(records), makes]));
+function htmlPageKey(listing: ListingPages, models: readonly CarModel[], page: number, jsonKey: string, listingDigest: string, addresses: Addresses): string {
+  const makes = models.map((model) => listing.makeTable.makeOf(model).latin);
+  return digest(JSON.stringify([jsonKey, page, pageCount(listing.count), addresses, listingDigest, makes]));
 }
 
 /** Every page's key: `json[n - 1]` for page n's JSON, `html[n - 1]` for its HTML page. */
@@ -60,19 +48,27 @@ export interface EarlierKeys {
   changedPositions: Iterable<number>;
 }
 
-export function pageKeysOf(records: readonly CarModel[], addresses: Addresses, earlierKeys?: EarlierKeys): PageKeys {
-  const pages = pageCount(records.length);
-  const listing = listingDigest(records);
-  const earlier = earlierKeys?.keys.count === records.length ? earlierKeys.keys : undefined;
+export function pageKeysOf(listing: ListingPages, addresses: Addresses, earlierKeys?: EarlierKeys): PageKeys {
+  const { count } = listing;
+  const pages = pageCount(count);
+  const listingDigest = digest(JSON.stringify(listing.makeTable.makes));
+  const earlier = earlierKeys?.keys.count === count ? earlierKeys.keys : undefined;
   const changedPages = new Set<number>();
   for (const position of earlierKeys?.changedPositions ?? []) changedPages.add(pageOfPosition(position));
   const json: string[] = [];
   const html: string[] = [];
   for (let page = 1; page <= pages; page += 1) {
     const unchanged = earlier !== undefined && !changedPages.has(page);
-    const jsonKey = unchanged ? earlier.json[page - 1]! : jsonPageKey(records, page, addresses);
+    if (unchanged && earlier.listing === listingDigest) {
+      // Nothing to read: neither the page's models nor what it shows of the whole listing changed.
+      json.push(earlier.json[page - 1]!);
+      html.push(earlier.html[page - 1]!);
+      continue;
+    }
+    const models = listing.pageRecords(page);
+    const jsonKey = unchanged ? earlier.json[page - 1]! : jsonPageKey(models, page, count, addresses);
     json.push(jsonKey);
-    html.push(unchanged && earlier.listing === listing ? earlier.html[page - 1]! : htmlPageKey(records, page, jsonKey, addresses));
+    html.push(htmlPageKey(listing, models, page, jsonKey, listingDigest, addresses));
   }
-  return { json, html, count: records.length, listing };
+  return { json, html, count, listing: listingDigest };
 }

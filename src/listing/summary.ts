@@ -1,10 +1,13 @@
 /**
- * What every HTML page shows of the whole listing beside its own models: the count and the make
- * table. Made once per preparation, while every record is in memory (see src/data/prepared.ts), so
- * that a build's pages read their own records and this, never the whole listing.
+ * A listing as its pages read it: its size, its make table (what every HTML page shows of the
+ * whole listing) and each page's records. A build's pages, and the page keys of a rebuild, read it
+ * from the preparation's files: the summary (the size and the makes), made once per preparation
+ * while every record is in memory (see src/data/prepared.ts), and each page's records from the
+ * records file, so that nothing but `npm run dev` holds a million records to show ten.
  */
 import type { CarModel } from '../data/schema.ts';
-import { makeTable, type Make } from './makes.ts';
+import { makeTable, makeTableFrom, type Make, type MakeTable } from './makes.ts';
+import { pageRange, pageSlice } from './pagination.ts';
 
 export interface ListingSummary {
   count: number;
@@ -15,3 +18,25 @@ export function summaryOf(records: readonly CarModel[]): ListingSummary {
   return { count: records.length, makes: makeTable(records).makes };
 }
 
+export interface ListingPages {
+  count: number;
+  makeTable: MakeTable;
+  /** The records of page `page` (1-based; none past the last page). */
+  pageRecords: (page: number) => readonly CarModel[];
+}
+
+export function listingInMemory(records: readonly CarModel[]): ListingPages {
+  return { count: records.length, makeTable: makeTable(records), pageRecords: (page) => pageSlice(records, page) };
+}
+
+/** The listing of a records file (`slice` of an open one, see src/data/record-store.ts) and the summary made with it. */
+export function listingOfFile(records: { slice: (start: number, end: number) => readonly CarModel[] }, summary: ListingSummary): ListingPages {
+  return {
+    count: summary.count,
+    makeTable: makeTableFrom(summary.makes),
+    pageRecords: (page) => {
+      const { first, end } = pageRange(page, summary.count);
+      return records.slice(first, end);
+    },
+  };
+}

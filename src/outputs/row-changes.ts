@@ -68,10 +68,7 @@ export function rowChanges(published: PublishedRecords | undefined, records: rea
         continue;
       }
       found[index] = 1;
-      const record = records[index]!;
-      const fields = FIELDS.filter((field) =>
-        field === 'logo' ? logoUrl(record.logo, assetsUrl) !== published!.logoUrlOf(old) : record[field] !== old[field],
-      );
+      const fields = changedFieldsOf(records[index]!, old, assetsUrl, published!);
       if (fields.length > 0) changedFields.set(index, fields);
     }
   }
@@ -83,6 +80,40 @@ export function rowChanges(published: PublishedRecords | undefined, records: rea
     if (fields) changed.push({ id: record.id, fields });
   }
   return { rows: { added, removed, changed }, published: count, inPlace: inPlace && count === records.length, changedPositions: [...changedFields.keys()] };
+}
+
+/** The fields of `record` whose published value (`old`'s) was another. */
+function changedFieldsOf(record: CarModel, old: Readonly<Record<string, unknown>>, assetsUrl: string, published: Pick<PublishedRecords, 'logoUrlOf'>): FieldName[] {
+  return FIELDS.filter((field) => (field === 'logo' ? logoUrl(record.logo, assetsUrl) !== published.logoUrlOf(old) : record[field] !== old[field]));
+}
+
+/** Records read by position: an open records file (src/data/record-store.ts), or an array. */
+interface RecordSlices {
+  slice: (start: number, end: number) => readonly CarModel[];
+}
+
+/**
+ * `rowChanges` where the new file (`count` rows) is known to be an edit in place of the published
+ * one: `candidates` (ascending) the only positions whose text differs (src/data/edit.ts). Only
+ * those positions are read, from each side. Undefined where the published rows are not as many,
+ * or an edited row's `id` changed (a row replaced, not edited): then only `rowChanges` can tell
+ * what was added and removed.
+ */
+export function rowChangesAt(published: RecordSlices & Pick<PublishedRecords, 'logoUrlOf'>, records: RecordSlices, count: number, candidates: readonly number[], assetsUrl: string): RowComparison | undefined {
+  // As many published rows as new ones: none removed from the end.
+  if (published.slice(Math.max(count - 1, 0), count + 1).length !== Math.min(count, 1)) return undefined;
+  const changed: Changes['rows']['changed'] = [];
+  const changedPositions: number[] = [];
+  for (const position of candidates) {
+    const [old] = published.slice(position, position + 1);
+    const [record] = records.slice(position, position + 1);
+    if (old === undefined || record === undefined || old.id !== record.id) return undefined;
+    const fields = changedFieldsOf(record, old, assetsUrl, published);
+    if (fields.length === 0) continue;
+    changed.push({ id: record.id, fields });
+    changedPositions.push(position);
+  }
+  return { rows: { added: [], removed: [], changed }, published: count, inPlace: true, changedPositions };
 }
 
 /** No row added, removed or changed. */

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rowChanges, type PublishedRecords } from '../../src/outputs/row-changes.ts';
-import { pageKeysOf } from '../../src/listing/page-keys.ts';
+import { pageKeysOf, type EarlierKeys } from '../../src/listing/page-keys.ts';
+import { listingInMemory, listingOfFile, summaryOf, type ListingSummary } from '../../src/listing/summary.ts';
+import { openRecordFile, writeRecordFile } from '../../src/data/record-store.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import type { CarModel } from '../../src/data/schema.ts';
 import { carModel } from '../support/models.ts';
 
@@ -10,6 +16,9 @@ const NAMES = ['豐田 Toyota Alphard', '豐田 Toyota Vellfire', '本田 Honda 
 const LOGOS = [null, 'media/brand/logo/toyota.svg', 'media/brand/logo/tesla.svg'];
 
 const listing = (count: number) => Array.from({ length: count }, (_, index) => carModel(index + 1, NAMES[index % NAMES.length]!, { logo: LOGOS[index % 3]! }));
+/** The keys of `records` held in memory, as the data side has them where it validated now. */
+const keysOf = (records: readonly CarModel[], earlier?: EarlierKeys) => pageKeysOf(listingInMemory(records), addresses, earlier);
+
 const asPublished = (records: readonly CarModel[]): PublishedRecords => ({
   chunks: () => [records],
   logoUrlOf: (record) => (record['logo'] === null ? null : `${addresses.assetsUrl}/${String(record['logo'])}`),
@@ -36,8 +45,8 @@ describe('page keys after rows changed in place', () => {
         }
         const comparison = rowChanges(asPublished(before), after, addresses.assetsUrl);
         expect(comparison.inPlace).toBe(true);
-        const earlier = { keys: pageKeysOf(before, addresses), changedPositions: comparison.changedPositions };
-        expect(pageKeysOf(after, addresses, earlier)).toEqual(pageKeysOf(after, addresses));
+        const earlier = { keys: keysOf(before), changedPositions: comparison.changedPositions };
+        expect(keysOf(after, earlier)).toEqual(keysOf(after));
       }),
       { numRuns: 300 },
     );
@@ -50,7 +59,21 @@ describe('page keys after rows changed in place', () => {
       expect(rowChanges(asPublished(before), after, addresses.assetsUrl).inPlace).toBe(false);
     }
     // An earlier build of another size: its keys are not used.
-    const earlier = { keys: pageKeysOf(before, addresses), changedPositions: [] };
-    expect(pageKeysOf(before.slice(0, 29), addresses, earlier)).toEqual(pageKeysOf(before.slice(0, 29), addresses));
+    const earlier = { keys: keysOf(before), changedPositions: [] };
+    expect(keysOf(before.slice(0, 29), earlier)).toEqual(keysOf(before.slice(0, 29)));
+  });
+
+  it('are the same read from a records file and its summary as from the records in memory', () => {
+    const records = listing(20_095);
+    const file = join(mkdtempSync(join(tmpdir(), 'page-keys-')), 'records.v8');
+    writeRecordFile(file, records);
+    const opened = openRecordFile(file);
+    try {
+      const fromFile = listingOfFile(opened, deserialize(serialize(summaryOf(records))) as ListingSummary);
+      expect(pageKeysOf(fromFile, addresses)).toEqual(keysOf(records));
+    } finally {
+      opened.close();
+      rmSync(dirname(file), { recursive: true });
+    }
   });
 });

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { rowChanges, type PublishedRecords } from '../../src/outputs/row-changes.ts';
+import { rowChanges, rowChangesAt, type PublishedRecords } from '../../src/outputs/row-changes.ts';
 import { shrinkRefusal } from '../../src/publish/shrink-guard.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 import { carModel } from '../support/models.ts';
@@ -44,6 +45,38 @@ describe('rowChanges', () => {
 
   it('counts every row as added in a first build', () => {
     expect(rowChanges(undefined, rows([3, 1, 2]), ASSETS)).toEqual({ rows: { added: [3, 1, 2], removed: [], changed: [] }, published: 0, inPlace: false, changedPositions: [] });
+  });
+});
+
+describe('rowChangesAt: an edit in place, read only at the rows validated again', () => {
+  const edit = fc.record({ position: fc.nat(), field: fc.constantFrom('price', 'name', 'logo', 'id', 'same') });
+  const slices = (records: readonly CarModel[]) => ({ slice: (start: number, end: number) => records.slice(start, end) });
+
+  it('gives what rowChanges gives, or nothing where a row was replaced (its id changed) or rows were cut from the end', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 40 }), fc.array(edit, { maxLength: 6 }), fc.integer({ min: 0, max: 2 }), (count, edits, cut) => {
+        const before = rows(range(1, count));
+        const after = before.map((record) => ({ ...record }));
+        const candidates = new Set<number>();
+        for (const { position, field } of count === 0 ? [] : edits) {
+          const at = position % count;
+          const record = after[at]!;
+          if (field === 'price') record.max_price += 1000;
+          if (field === 'name') record.combined_car_model += ' II';
+          if (field === 'logo') record.logo = record.logo === null ? 'media/x.svg' : null;
+          if (field === 'id') record.id += 1000;
+          // A row whose text changed but not its values (`1.0` for `1`): validated again, not changed.
+          candidates.add(at);
+        }
+        const edited = after.slice(0, Math.max(count - cut, 0));
+        const whole = rowChanges(published(before), edited, ASSETS);
+        const at = rowChangesAt({ ...published(before), ...slices(before) }, slices(edited), edited.length, [...candidates].sort((a, b) => a - b).filter((position) => position < edited.length), ASSETS);
+        const replaced = edits.some(({ field, position }) => count > 0 && field === 'id' && position % count < edited.length);
+        if (replaced || edited.length !== count) expect(at).toBeUndefined();
+        else expect(at).toEqual(whole);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
