@@ -3,8 +3,8 @@ declare module 'virtual:listing/dataset' {
   /** Where the pages' links and logos point. */
   export const addresses: import('./listing/serialise.ts').Addresses;
   /**
-   * The data the pages show now: the prepared records file (null in `astro dev` before any good
-   * data was read) and, in dev, the records themselves; in a build, which pages to render (null in
+   * The data the pages show now: the prepared records file and the listing's summary made with
+   * them (both null in `astro dev` before any good data was read) and, in dev, the records themselves; in a build, which pages to render (null in
    * dev, which renders every page asked for); in dev, the problem report of the data file on disk.
    */
   export const datasetState: () => import('./integration/virtual-module.ts').DatasetState;

@@ -113,8 +113,9 @@ export interface PrepareOptions {
   trusted?: boolean;
   /**
    * What a reader needs of the whole listing, made while every record is in memory and kept with
-   * them (V8-serialisable): a page then reads its own records and this, never every record. Part of
-   * the code the preparation's key names, so it must be the same function for every caller.
+   * them (V8-serialisable): a page then reads its own records and this, never every record. The
+   * key names the code under src/listing, not the function given: every caller gives the same one
+   * (the listing's `summaryOf`), and its readers read it back as that.
    */
   summarise: (records: readonly CarModel[]) => unknown;
   /** Told a line for each cached file found damaged (and not used). */

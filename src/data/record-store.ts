@@ -114,6 +114,11 @@ export function* recordChunks(file: string): Generator<CarModel[]> {
   }
 }
 
+/** Records read by position: an open records file, or an array. */
+export interface RecordSlices {
+  slice: (start: number, end: number) => readonly CarModel[];
+}
+
 /**
  * A records file held open: its chunks can be read (again) even once the file is removed, as
  * another process pruning a cache may do meanwhile.

@@ -8,16 +8,16 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { deserialize, serialize } from 'node:v8';
+import { serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { preparedRecordsFile, prepareRecords, readEarlier, type Preparation } from '../data/prepared.ts';
 import type { Problem } from '../data/problems.ts';
-import { isRecordFile, openRecordFile, type OpenRecordFile } from '../data/record-store.ts';
+import { isRecordFile, openRecordFile, type OpenRecordFile, type RecordSlices } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
 import type { Changes } from '../listing/changes-schema.ts';
 import { pageKeysOf, type PageKeys } from '../listing/page-keys.ts';
-import type { Addresses } from '../listing/serialise.ts';
-import { listingInMemory, listingOfFile, summaryOf, type ListingPages, type ListingSummary } from '../listing/summary.ts';
+import { logoUrl, type Addresses } from '../listing/serialise.ts';
+import { listingInMemory, listingOfFile, summaryFrom, summaryOf, type ListingPages } from '../listing/summary.ts';
 import { counted } from '../listing/format.ts';
 import { NO_ROW_CHANGES, publishedRecords, rowChanges, rowChangesAt, type RowComparison } from '../outputs/row-changes.ts';
 import type { Baseline } from '../publish/baseline.ts';
@@ -104,19 +104,21 @@ function compareRows(input: DataSideInput, preparation: Preparation, records: Re
  * src/data/edit.ts), the rows that changed, reading only the rows it validated from either side.
  */
 function editedInPlace({ preparation, baseline, publishedRecordsFile, records, assetsUrl }: { preparation: Preparation; baseline: DataSideBaseline; publishedRecordsFile: string; records: RecordsOfPreparation; assetsUrl: string }): RowComparison | undefined {
+  // Under another assets address every logo's URL changed, whatever rows the edit validated again.
+  if (baseline.assetsUrl !== assetsUrl) return undefined;
   const earlier = readEarlier(dirname(preparation.recordsFile));
   if (earlier === undefined || earlier.key !== baseline.dataKey) return undefined;
   const published = openRecordFile(publishedRecordsFile);
   try {
-    return rowChangesAt({ ...publishedRecords(baseline, publishedRecordsFile), slice: published.slice }, records, preparation.rows, earlier.changed, assetsUrl);
+    const logoUrlOf = (record: Readonly<Record<string, unknown>>) => logoUrl(record['logo'] as string | null, baseline.assetsUrl);
+    return rowChangesAt({ slice: published.slice, logoUrlOf }, records, preparation.rows, earlier.changed, assetsUrl);
   } finally {
     published.close();
   }
 }
 
 /** The records of the preparation: in memory where it was validated now, else read from its records file as they are needed. */
-interface RecordsOfPreparation {
-  slice: (start: number, end: number) => readonly CarModel[];
+interface RecordsOfPreparation extends RecordSlices {
   all: () => readonly CarModel[];
   listing: () => ListingPages;
   close: () => void;
@@ -130,7 +132,7 @@ function recordsOf(preparation: Preparation, inMemory: readonly CarModel[] | und
   return {
     slice: (start, end) => file().slice(start, end),
     all: () => (all ??= file().all()),
-    listing: () => (all ? listingInMemory(all) : listingOfFile(file(), deserialize(readFileSync(preparation.summaryFile)) as ListingSummary)),
+    listing: () => (all ? listingInMemory(all) : listingOfFile(file(), summaryFrom(readFileSync(preparation.summaryFile)))),
     close: () => opened?.close(),
   };
 }

@@ -11,7 +11,7 @@ import { deserialize } from 'node:v8';
 import { openRecordFile } from '../data/record-store.ts';
 import { pageNumbers } from '../listing/pagination.ts';
 import type { Addresses } from '../listing/serialise.ts';
-import { listingInMemory, listingOfFile, type ListingPages, type ListingSummary } from '../listing/summary.ts';
+import { listingInMemory, listingOfFile, summaryFrom, type ListingPages } from '../listing/summary.ts';
 import { flaggedPages, type RenderSet } from '../publish/reuse.ts';
 import { dataReadyBeforePages } from './astro-internals.ts';
 
@@ -38,7 +38,7 @@ export function getDataset(): Dataset {
 }
 
 function listingOfFiles(recordsFile: string, summaryFile: string): ListingPages {
-  const summary = deserialize(dataReadyBeforePages(() => readFileSync(summaryFile))) as ListingSummary;
+  const summary = summaryFrom(dataReadyBeforePages(() => readFileSync(summaryFile)));
   return listingOfFile(openRecordFile(recordsFile), summary);
 }
 

@@ -5,6 +5,8 @@
  * while every record is in memory (see src/data/prepared.ts), and each page's records from the
  * records file, so that nothing but `npm run dev` holds a million records to show ten.
  */
+import { deserialize } from 'node:v8';
+import type { RecordSlices } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
 import { makeTable, makeTableFrom, type Make, type MakeTable } from './makes.ts';
 import { pageRange, pageSlice } from './pagination.ts';
@@ -16,6 +18,11 @@ export interface ListingSummary {
 
 export function summaryOf(records: readonly CarModel[]): ListingSummary {
   return { count: records.length, makes: makeTable(records).makes };
+}
+
+/** A summary as a preparation keeps it (`summaryOf`'s, V8-serialised: see src/data/prepared.ts), read back. */
+export function summaryFrom(bytes: Buffer): ListingSummary {
+  return deserialize(bytes) as ListingSummary;
 }
 
 export interface ListingPages {
@@ -30,7 +37,7 @@ export function listingInMemory(records: readonly CarModel[]): ListingPages {
 }
 
 /** The listing of a records file (`slice` of an open one, see src/data/record-store.ts) and the summary made with it. */
-export function listingOfFile(records: { slice: (start: number, end: number) => readonly CarModel[] }, summary: ListingSummary): ListingPages {
+export function listingOfFile(records: RecordSlices, summary: ListingSummary): ListingPages {
   return {
     count: summary.count,
     makeTable: makeTableFrom(summary.makes),

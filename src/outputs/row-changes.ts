@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRecordFile, recordChunks } from '../data/record-store.ts';
+import { isRecordFile, recordChunks, type RecordSlices } from '../data/record-store.ts';
 import { FIELDS, type CarModel, type FieldName } from '../data/schema.ts';
 import type { Changes } from '../listing/changes-schema.ts';
 import { PUBLISHED } from '../listing/routes.ts';
@@ -87,11 +87,6 @@ function changedFieldsOf(record: CarModel, old: Readonly<Record<string, unknown>
   return FIELDS.filter((field) => (field === 'logo' ? logoUrl(record.logo, assetsUrl) !== published.logoUrlOf(old) : record[field] !== old[field]));
 }
 
-/** Records read by position: an open records file (src/data/record-store.ts), or an array. */
-interface RecordSlices {
-  slice: (start: number, end: number) => readonly CarModel[];
-}
-
 /**
  * `rowChanges` where the new file (`count` rows) is known to be an edit in place of the published
  * one: `candidates` (ascending) the only positions whose text differs (src/data/edit.ts). Only
@@ -100,8 +95,7 @@ interface RecordSlices {
  * what was added and removed.
  */
 export function rowChangesAt(published: RecordSlices & Pick<PublishedRecords, 'logoUrlOf'>, records: RecordSlices, count: number, candidates: readonly number[], assetsUrl: string): RowComparison | undefined {
-  // As many published rows as new ones: none removed from the end.
-  if (published.slice(Math.max(count - 1, 0), count + 1).length !== Math.min(count, 1)) return undefined;
+  if (!holdsExactly(published, count)) return undefined;
   const changed: Changes['rows']['changed'] = [];
   const changedPositions: number[] = [];
   for (const position of candidates) {
@@ -114,6 +108,12 @@ export function rowChangesAt(published: RecordSlices & Pick<PublishedRecords, 'l
     changedPositions.push(position);
   }
   return { rows: { added: [], removed: [], changed }, published: count, inPlace: true, changedPositions };
+}
+
+/** Whether `records` hold `count` records, no more and no fewer (none added or removed at the end), reading at most the last one. */
+function holdsExactly(records: RecordSlices, count: number): boolean {
+  const last = records.slice(Math.max(count - 1, 0), count + 1);
+  return count === 0 ? last.length === 0 : last.length === 1;
 }
 
 /** No row added, removed or changed. */

@@ -87,6 +87,10 @@ describe('an incremental build gives the bytes of a clean build', () => {
   it('after BASE_URL or ASSETS_URL changes', () => {
     buildBoth(projectRoot, site, { lines: rows, env: { BASE_URL: 'https://listing.example.org/cars' } });
     buildBoth(projectRoot, site, { lines: rows, env: { ASSETS_URL: 'https://cdn.example.org/img' } });
+    // The same file under another assets address: every row with a logo changed its logo's URL.
+    const { rows: changed } = JSON.parse(readFileSync(join(site, 'changes.json'), 'utf8')) as { rows: { changed: { fields: string[] }[] } };
+    expect(changed.changed.length).toBeGreaterThan(0);
+    expect(new Set(changed.changed.map(({ fields }) => fields.join()))).toEqual(new Set(['logo']));
   });
 
   it('after its caches were deleted: nothing to render again, the data validated again', () => {

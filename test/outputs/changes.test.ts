@@ -52,9 +52,9 @@ describe('rowChangesAt: an edit in place, read only at the rows validated again'
   const edit = fc.record({ position: fc.nat(), field: fc.constantFrom('price', 'name', 'logo', 'id', 'same') });
   const slices = (records: readonly CarModel[]) => ({ slice: (start: number, end: number) => records.slice(start, end) });
 
-  it('gives what rowChanges gives, or nothing where a row was replaced (its id changed) or rows were cut from the end', () => {
+  it('gives what rowChanges gives, or nothing where a row was replaced (its id changed) or rows were added or removed at the end', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 40 }), fc.array(edit, { maxLength: 6 }), fc.integer({ min: 0, max: 2 }), (count, edits, cut) => {
+      fc.property(fc.integer({ min: 0, max: 40 }), fc.array(edit, { maxLength: 6 }), fc.integer({ min: -2, max: 2 }), (count, edits, grown) => {
         const before = rows(range(1, count));
         const after = before.map((record) => ({ ...record }));
         const candidates = new Set<number>();
@@ -68,8 +68,10 @@ describe('rowChangesAt: an edit in place, read only at the rows validated again'
           // A row whose text changed but not its values (`1.0` for `1`): validated again, not changed.
           candidates.add(at);
         }
-        const edited = after.slice(0, Math.max(count - cut, 0));
+        const edited = grown < 0 ? after.slice(0, Math.max(count + grown, 0)) : [...after, ...rows(range(5000, 4999 + grown))];
         const whole = rowChanges(published(before), edited, ASSETS);
+        // The rows added at the end are validated again too.
+        for (let position = count; position < edited.length; position += 1) candidates.add(position);
         const at = rowChangesAt({ ...published(before), ...slices(before) }, slices(edited), edited.length, [...candidates].sort((a, b) => a - b).filter((position) => position < edited.length), ASSETS);
         const replaced = edits.some(({ field, position }) => count > 0 && field === 'id' && position % count < edited.length);
         if (replaced || edited.length !== count) expect(at).toBeUndefined();
