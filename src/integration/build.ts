@@ -251,7 +251,7 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
   if (!sameSitemaps) await writeSitemaps(site, config.baseUrl, preparation.rows);
   clock.end('kept pages');
 
-  // Written by a worker thread while Astro made the pages (see src/data/preparation.ts): usually done by now.
+  // Written by a worker thread while Astro made the pages (see src/outputs/prepared-downloads.ts): usually done by now.
   const downloads = await preparation.downloads;
   for (const path of DOWNLOADS) {
     const name = path.slice(1);

@@ -146,6 +146,9 @@ export interface ListingRequest {
 /** Header names and values (named so as not to shadow the Fetch API's `Headers`, which the worker uses). */
 export type HeaderFields = Record<string, string>;
 
+/** Headers as the `{ key, value }` list serve-handler's and Vercel's header rules take. */
+export const headerList = (headers: HeaderFields): { key: string; value: string }[] => Object.entries(headers).map(([key, value]) => ({ key, value }));
+
 /** How to answer a request: with a page file from the built site, or with a body of its own. */
 export type ListingAnswer =
   | { status: 200; headers: HeaderFields; page: number }

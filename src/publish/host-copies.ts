@@ -15,52 +15,20 @@ import { turnEvery } from '../data/event-loop.ts';
  * path is linked into a new one: nothing there to remove first, and each folder made once.
  */
 export async function refreshCopy(siteDir: string, paths: Iterable<string>, target: string): Promise<void> {
-  if (!existsSync(target)) {
-    await newCopy(siteDir, paths, target);
-    return;
-  }
-  let count = 0;
-  for (const path of paths) {
-    const to = join(target, path);
-    rmSync(to, { force: true });
-    try {
-      linkSync(join(siteDir, path), to);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' && !existsSync(join(siteDir, path))) {
-        // Gone from the site: so is its folder, where that held only it (a page past the new count).
-        try {
-          rmdirSync(dirname(to));
-        } catch {
-          // Not empty.
-        }
-        continue;
-      }
-      if (code !== 'ENOENT') throw error;
-      mkdirSync(dirname(to), { recursive: true });
-      linkSync(join(siteDir, path), to);
-    }
-    count += 1;
-    await turnEvery(count);
-  }
-}
-
-/** Links each of `paths` (files of the site) into `target`, which does not exist yet. */
-async function newCopy(siteDir: string, paths: Iterable<string>, target: string): Promise<void> {
+  // A new copy has nothing to remove first, and each of its folders is made once.
+  const fresh = !existsSync(target);
   const made = new Set<string>();
   let count = 0;
   for (const path of paths) {
     const to = join(target, path);
     const folder = dirname(to);
-    if (!made.has(folder)) {
+    if (!fresh) rmSync(to, { force: true });
+    else if (!made.has(folder)) {
       mkdirSync(folder, { recursive: true });
       made.add(folder);
     }
-    try {
-      linkSync(join(siteDir, path), to);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || existsSync(join(siteDir, path))) throw error;
-      // Listed but gone from the site (a removed page): its folder goes too, where it holds nothing else.
+    if (!linkInto(join(siteDir, path), to)) {
+      // Gone from the site: so is its folder, where that held only it (a page past the new count).
       try {
         rmdirSync(folder);
         made.delete(folder);
@@ -72,4 +40,18 @@ async function newCopy(siteDir: string, paths: Iterable<string>, target: string)
     count += 1;
     await turnEvery(count);
   }
+}
+
+/** Links `from` at `to`, making `to`'s folder where it is missing; false where `from` is not there (gone from the site). */
+function linkInto(from: string, to: string): boolean {
+  try {
+    linkSync(from, to);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (!existsSync(from)) return false;
+  }
+  mkdirSync(dirname(to), { recursive: true });
+  linkSync(from, to);
+  return true;
 }

@@ -16,14 +16,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import compression from 'compression';
+import { SMALLEST_COMPRESSED_BYTES } from './hosts/shared.ts';
 
-/**
- * Bodies shorter than this go as they are (the middleware's default is 1 KiB, which would leave out
- * every logo: the shipped SVGs are 300–460 bytes and lose a third gzipped).
- */
-const SMALLEST_COMPRESSED = 256;
-
-const middleware = compression({ threshold: SMALLEST_COMPRESSED });
+// The middleware's default threshold, 1 KiB, would leave out every logo.
+const middleware = compression({ threshold: SMALLEST_COMPRESSED_BYTES });
 
 /**
  * The request as the middleware should negotiate it: a HEAD as a GET (it compresses no HEAD

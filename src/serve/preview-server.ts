@@ -15,6 +15,7 @@ import { listingReply } from './handler.ts';
 import {
   FINGERPRINTED_FOLDER,
   FINGERPRINTED_HEADERS,
+  headerList,
   isListingPath,
   pageFile,
   pagePath,
@@ -38,8 +39,6 @@ const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** serve-handler's header rules: the site headers on every file it serves, and the fingerprinted files' own. */
 type HeaderRules = { source: string; headers: { key: string; value: string }[] }[];
-
-const headerList = (headers: HeaderFields) => Object.entries(headers).map(([key, value]) => ({ key, value }));
 
 const headerRules = (assetsUrl: string | undefined): HeaderRules => [
   { source: '**', headers: headerList(siteHeaders(assetsUrl)) },

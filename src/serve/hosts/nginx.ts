@@ -20,7 +20,7 @@ import {
   pageSegmentPattern,
   siteHeaders,
 } from '../../listing/routes.ts';
-import { pageValuePattern, type HostFile, type HostInput } from './shared.ts';
+import { pageValuePattern, SMALLEST_COMPRESSED_BYTES, type HostFile, type HostInput } from './shared.ts';
 
 /** The port the generated server block listens on; change the `listen` line to suit. */
 export const NGINX_DEFAULT_LISTEN = '8080';
@@ -85,7 +85,7 @@ server {
     # The pages, their CSS and script, the logos and the downloads, gzipped as a CDN would (text/html always is).
     gzip on;
     gzip_vary on;
-    gzip_min_length 256;
+    gzip_min_length ${SMALLEST_COMPRESSED_BYTES};
     gzip_types ${NGINX_GZIP_TYPES.join(' ')};
 
     location / {

@@ -17,6 +17,12 @@ export interface HostFile {
   content: string;
 }
 
+/**
+ * Bodies shorter than this go uncompressed, wherever the site is served compressed (the preview
+ * server, nginx): the shipped logos, 300–460 bytes, still lose a third gzipped.
+ */
+export const SMALLEST_COMPRESSED_BYTES = 256;
+
 /** Above this many pages, per-page rules (Link headers, explicit page rules) are left out. */
 export const PER_PAGE_RULE_LIMIT = 500;
 

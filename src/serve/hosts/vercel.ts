@@ -15,6 +15,7 @@ import {
   ERROR_FILES,
   FINGERPRINTED_FOLDER,
   FINGERPRINTED_HEADERS,
+  headerList,
   LISTING_HEADERS,
   LISTING_PATH,
   linkHeader,
@@ -53,7 +54,6 @@ interface VercelConfig {
   headers: HeaderRule[];
 }
 
-const headerList = (headers: Record<string, string>) => Object.entries(headers).map(([key, value]) => ({ key, value }));
 
 function vercelConfig(input: HostInput): VercelConfig {
   const last = pageCount(input.count);
