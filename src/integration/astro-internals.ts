@@ -21,10 +21,18 @@
  *    module and Astro's runtime (a few hundred ms at each edit). Should pages be evaluated
  *    elsewhere, the virtual module says so instead of showing stale data (test/http/dev.test.ts
  *    edits the data under a running dev server).
+ *
+ * 4. A prerenderer (Astro's public `setPrerenderer`) that answers a path with a response without a
+ *    body makes Astro write no file for it; Astro then logs "(file not created, response body was
+ *    empty)" after the page's line, which `namePublishedFolder`'s destination drops. Astro writes
+ *    each page with `fs.promises` (a mkdir, open, write and close, each a round trip through
+ *    libuv's thread pool): about a quarter of a page's cost on the main thread here, where the
+ *    same writes made synchronously cost a tenth of that (see `writingPages`; test/http/build.test.ts
+ *    checks both halves).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { AstroIntegrationLogger } from 'astro';
+import type { AstroIntegrationLogger, AstroPrerenderer } from 'astro';
 import type { Plugin } from 'vite';
 
 const ASSUMPTION =
@@ -73,16 +81,73 @@ export const DEV_STATE_CODE = [
   'export const datasetState = () => devState();',
 ].join('\n');
 
+/**
+ * Astro's prerenderer, but the pages `fileOf` names a file for (a path's file in the folder Astro
+ * renders into) are written there by this process at once (assumption 4). A page that cannot be
+ * written is handed back to Astro with its body, so that its own write fails and is reported as
+ * every failed page write is (a full disk, say).
+ */
+export function writingPages(fileOf: (pathname: string) => string | undefined): (astroDefault: AstroPrerenderer) => AstroPrerenderer {
+  return (astroDefault) => ({
+    ...astroDefault,
+    name: 'listing',
+    render: async (request, options) => {
+      const rendered = await astroDefault.render(request, options);
+      const response = rendered instanceof Response ? rendered : rendered.response;
+      const file = fileOf(new URL(request.url).pathname);
+      if (file === undefined || response.status !== 200 || response.body === null) return rendered;
+      const body = new Uint8Array(await response.arrayBuffer());
+      let answer: Response;
+      try {
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, body);
+        answer = new Response(null, { status: response.status, headers: response.headers });
+      } catch {
+        answer = new Response(body, { status: response.status, headers: response.headers });
+      }
+      return rendered instanceof Response ? answer : { ...rendered, response: answer };
+    },
+  });
+}
+
 type LogMessage = Parameters<AstroIntegrationLogger['options']['destination']['write']>[0];
 
-/** From now on, Astro's messages that name `buildSiteDir` name the published folder `outDir` instead. */
+/** What Astro appends to the line of a page whose file it did not write (assumption 4), colours and all. */
+const NOT_WRITTEN_BY_ASTRO = /\s*(?:\x1b\[[0-9;]*m)*\(file not created, response body was empty\)(?:\x1b\[[0-9;]*m)*/g;
+/** The end of a page's line: its render time, which Astro logs apart from the page's name. */
+const PAGE_TIME = /^\s*(?:\x1b\[[0-9;]*m)*\(\+/;
+
+/**
+ * From now on, Astro's messages that name `buildSiteDir` name the published folder `outDir`
+ * instead, and a page this integration wrote (see `writingPages`) is not said to be missing.
+ * Astro logs a page's name, then its render time once it is written; with several pages rendered
+ * at once (`build.concurrency`) another page's name came in between, so each name is held until
+ * a time comes to end its line, first in first out, as Astro starts and finishes them.
+ */
 export function namePublishedFolder(logger: AstroIntegrationLogger, buildSiteDir: string, outDir: string): void {
   const destination = logger.options.destination;
   const shown = `${outDir.replace(/\/+$/, '')}/ (published when the build is complete)`;
+  const told = (message: string) => {
+    const named = message.includes(buildSiteDir) ? message.replaceAll(`${buildSiteDir}/`, shown).replaceAll(buildSiteDir, shown) : message;
+    return named.includes('file not created') ? named.replace(NOT_WRITTEN_BY_ASTRO, '') : named;
+  };
+  const unended: LogMessage[] = [];
+  const endAll = () => {
+    for (const chunk of unended.splice(0)) destination.write({ ...chunk, newLine: true });
+  };
   logger.options.destination = {
-    ...(destination.flush && { flush: () => destination.flush?.() }),
-    ...(destination.close && { close: () => destination.close?.() }),
-    write: (chunk: LogMessage) =>
-      destination.write(chunk.message.includes(buildSiteDir) ? { ...chunk, message: chunk.message.replaceAll(`${buildSiteDir}/`, shown).replaceAll(buildSiteDir, shown) } : chunk),
+    ...(destination.flush && { flush: () => (endAll(), destination.flush?.()) }),
+    ...(destination.close && { close: () => (endAll(), destination.close?.()) }),
+    write: (chunk: LogMessage) => {
+      const message = told(chunk.message);
+      if (!chunk.newLine) {
+        unended.push({ ...chunk, message });
+        return true;
+      }
+      const name = PAGE_TIME.test(message) ? unended.shift() : undefined;
+      if (name !== undefined) return destination.write({ ...name, message: `${name.message}${message}`, newLine: true });
+      endAll();
+      return destination.write(message === chunk.message ? chunk : { ...chunk, message });
+    },
   };
 }

@@ -14,7 +14,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import type { ViteDevServer } from 'vite';
 import { loadConfig, type Config } from '../config.ts';
-import { awaitDataBeforePages, namePublishedFolder } from './astro-internals.ts';
+import { htmlPageFileAt } from '../listing/routes.ts';
+import { awaitDataBeforePages, namePublishedFolder, writingPages } from './astro-internals.ts';
 import { abandonBuild, awaitData, closeBuild, finishBuild, PREPARED_DIR, startBuild, type Rendering, type StartedBuild } from './build.ts';
 import { devData, serveDev, type DevData } from './dev.ts';
 import { buildFolders, faultMessage } from './faults.ts';
@@ -96,6 +97,17 @@ export default function listing(): AstroIntegration {
       },
       'astro:server:setup': ({ server }) => {
         if (dev) serveDev(server as unknown as ViteDevServer, config, dev);
+      },
+      'astro:build:start': ({ setPrerenderer }) => {
+        if (!build) return;
+        const { renderDir } = build.folder;
+        // The HTML pages are written as Astro renders them, without its per-page round trips through the thread pool.
+        setPrerenderer(
+          writingPages((pathname) => {
+            const file = htmlPageFileAt(pathname);
+            return file === undefined ? undefined : join(renderDir, file);
+          }),
+        );
       },
       'astro:build:done': async () => {
         if (!build || !ready) return;

@@ -63,6 +63,12 @@ export function htmlPageFile(page: number): string {
   return `${htmlPagePath(page).slice(1)}index.html`;
 }
 
+/** The file of the HTML page served at `pathname` (the inverse of `htmlPagePath`), or undefined where no listing page is. */
+export function htmlPageFileAt(pathname: string): string | undefined {
+  const page = pathname === htmlPagePath(1) ? 1 : Number(/^\/page\/([1-9][0-9]*)\/$/.exec(pathname)?.[1]);
+  return Number.isSafeInteger(page) && htmlPagePath(page) === pathname ? htmlPageFile(page) : undefined;
+}
+
 /** Files holding the error bodies, for static hosts that answer errors with a file. */
 export const ERROR_FILES = {
   invalidPage: { file: '_errors/invalid-page.json', body: '{"detail":"Invalid page."}' },

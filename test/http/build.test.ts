@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSy
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { htmlPageFile } from '../../src/listing/routes.ts';
 import { formatBuildReport, readBuildReport } from '../../src/outputs/report.ts';
 import { buildSite, fixture, runBuild, runScript, tempDir, treeHashes } from '../support/site.ts';
 
@@ -83,6 +84,23 @@ describe('npm run build', () => {
     expect(`${result.stdout}${result.stderr}`, 'src/integration/astro-internals.ts, assumption 2').not.toContain('.site.builds');
     // Colours or not (CI=true turns them on): the words.
     expect(stripVTControlCharacters(result.stdout)).toContain(`directory: ${outDir}/ (published when the build is complete)`);
+  });
+
+  it('writes the HTML pages as Astro renders them, each named on a line of its own (src/integration/astro-internals.ts, assumption 4)', () => {
+    const site = join(workspace, 'pages-written');
+    const result = runBuild({ DATA_FILE: 'data/captured-car-models.csv', OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` });
+    expect(result.status).toBe(0);
+    const pageCount = readBuildReport(`${site}-report.json`).pages.html;
+    expect(pageCount).toBe(26);
+    const log = stripVTControlCharacters(result.stdout);
+    // Astro wrote no file for them (the response had no body), and would say so after each name.
+    expect(log, 'assumption 4').not.toContain('file not created');
+    const pageLines = log.split('\n').filter((line) => line.includes('├─'));
+    for (const line of pageLines) expect(line, 'assumption 4: one page a line, with its time').toMatch(/^[\d:]+ +├─ \S+ \(\+\d+ms\) *$/);
+    for (let page = 1; page <= pageCount; page += 1) {
+      expect(pageLines.filter((line) => line.includes(` /${htmlPageFile(page)} `)), htmlPageFile(page)).toHaveLength(1);
+      expect(readFileSync(join(site, htmlPageFile(page)), 'utf8')).toMatch(/^<!DOCTYPE html>.*<\/html>$/s);
+    }
   });
 
   it('fails on bad data with every problem, builds nothing and leaves the last good site byte-identical', () => {
