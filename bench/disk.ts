@@ -2,9 +2,11 @@
  * How this machine's disk takes what a build does to it, as context for the bench's figures:
  * `node bench/disk.ts [FOLDER...]` makes 10,000 page folders, each with a 14 kB file (an HTML
  * page's size), removes them, and does it again, three rounds in each folder (by default the
- * bench's output folder and /dev/shm). A disk that slows from one round to the next (a host's
- * rate limit on writes, or discards queued by the removals) makes a build's time depend on what
- * ran before it: read the bench's figures with it.
+ * bench's output folder and /dev/shm). Where a round is slower than the one before, the removals
+ * are the cause: ext4 without a journal (this machine's disk) passes over every inode freed in the
+ * last 30 s to 5.5 min before it allocates one, so creating files right after removing many costs
+ * in proportion to what was removed. A build's time then depends on what ran before it: read the
+ * bench's figures with it.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,7 @@
 /** What the bench scripts share: where they write, how they time a build, medians. */
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readBuildReport } from '../src/outputs/report.ts';
@@ -94,21 +95,66 @@ export async function dataFile(rows: number, style: CsvStyle = {}): Promise<stri
 }
 
 export const runsFor = (rows: number) => (rows >= 1_000_000 ? 1 : maxRuns);
+/** Where `fresh` moves what earlier builds left; emptied at the start of the next run (`clearOutputs`). */
+const trash = join(out, '.trash');
+let trashed = 0;
+
+/** Moves `path` (a file, folder or link) into the trash: a rename, which frees no inode. */
+function moveAside(path: string): void {
+  if (!lstatSync(path, { throwIfNoEntry: false })) return;
+  mkdirSync(trash, { recursive: true });
+  renameSync(path, join(trash, `${process.pid}-${trashed++}-${basename(path)}`));
+}
+
 /**
- * Removes what earlier builds left, outside the measurement, so that a clean build starts from
- * nothing: the site, its deploy folder, Astro's cache folder (the build's prepared data and cached
- * pages live in it) and whatever a build keeps beside the site under its name (`.dist.builds` for
- * `dist`). Named by those rules rather than by the build's own paths, which change with its code.
+ * Moves what earlier builds left out of the way, outside the measurement, so that a clean build
+ * starts from nothing: the site, its deploy folder, Astro's cache folder (the build's prepared data
+ * and cached pages live in it) and whatever a build keeps beside the site under its name
+ * (`.dist.builds` for `dist`). Named by those rules rather than by the build's own paths, which
+ * change with its code. Moved, not removed: see `clearOutputs`.
  */
 export function fresh(site: string, deploy?: string): string {
-  for (const entry of [site, ...(deploy === undefined ? [] : [deploy]), join(root, 'node_modules/.astro')]) rmSync(entry, { recursive: true, force: true });
+  for (const entry of [site, ...(deploy === undefined ? [] : [deploy]), join(root, 'node_modules/.astro')]) moveAside(entry);
   const parent = dirname(resolve(site));
   const beside = `.${basename(resolve(site))}`;
   if (existsSync(parent)) {
-    for (const entry of readdirSync(parent)) if (entry.startsWith(beside)) rmSync(join(parent, entry), { recursive: true, force: true });
+    for (const entry of readdirSync(parent)) if (entry.startsWith(beside)) moveAside(join(parent, entry));
   }
   return site;
 }
+
+/** How long ext4 without a journal passes over a freed inode at most: 30 s, 5 min more while its block is not written back. */
+const REST_SECONDS = 360;
+
+/**
+ * Removes what earlier runs left in bench/out (every folder; the generated data files stay), then,
+ * where that removed anything, waits for the disk to forget the removals. This machine's disk is
+ * ext4 without a journal, whose inode allocator passes over every inode freed in the last minutes
+ * before it takes one: creating files right after many were removed costs in proportion to what
+ * was removed (docs/performance.md). Removing the previous site just before each clean build
+ * measured that, not the build: three identical 100k-row clean builds in a row took 10.2, 18.5 and
+ * 25.1 s. So the run removes once, rests, and its own `fresh` moves aside rather than removes; the
+ * builds' own removals (older builds, once a build is published) are theirs, and measured.
+ * `--no-rest` skips the wait (a smoke run).
+ */
+export async function clearOutputs(): Promise<void> {
+  let removed = 0;
+  for (const entry of existsSync(out) ? readdirSync(out, { withFileTypes: true }) : []) {
+    if (!entry.isDirectory()) continue;
+    rmSync(join(out, entry.name), { recursive: true, force: true });
+    removed += 1;
+  }
+  const astroCache = join(root, 'node_modules/.astro');
+  if (existsSync(astroCache)) {
+    rmSync(astroCache, { recursive: true, force: true });
+    removed += 1;
+  }
+  if (removed === 0 || process.argv.includes('--no-rest')) return;
+  execFileSync('sync');
+  console.error(`removed ${removed} folders earlier runs left; waiting ${REST_SECONDS} s for the disk to forget the removals (see clearOutputs in bench/lib.ts)`);
+  await sleep(REST_SECONDS * 1000);
+}
+
 export const buildOf = (file: string, rows: number) => () => {
   const deploy = join(out, `deploy-${rows}`);
   const site = fresh(join(out, `site-${rows}`), deploy);

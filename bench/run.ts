@@ -4,7 +4,9 @@
  * framework-free floor, validation alone, and the preview server's throughput against nginx, then
  * writes the figures into BENCHMARKS.md between its bench markers.
  *
- *   node bench/run.ts [--sizes=10000,100000,1000000] [--runs=3] [--no-throughput] [--only=build|incremental]
+ *   node bench/run.ts [--sizes=10000,100000,1000000] [--runs=3] [--no-throughput] [--only=build|incremental] [--no-rest]
+ *
+ * It first removes what earlier runs left and waits six minutes for the disk (see `clearOutputs`).
  *
  * The incremental part's own options (shapes of data, sizes, a smoke run) are in bench/incremental.ts.
  */
@@ -14,7 +16,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { incrementalFigures, incrementalSmoke } from './incremental.ts';
 import { counted } from '../src/listing/format.ts';
-import { buildOf, dataFile, fresh, maxRuns, measure, median, out, repeat, root, runsFor, sections, sizes } from './lib.ts';
+import { buildOf, clearOutputs, dataFile, fresh, maxRuns, measure, median, out, repeat, root, runsFor, sections, sizes } from './lib.ts';
 
 const throughput = !process.argv.includes('--no-throughput');
 
@@ -177,6 +179,7 @@ function writeBlock(name: string, lines: readonly string[]): void {
 }
 
 mkdirSync(out, { recursive: true });
+await clearOutputs();
 if (sections.includes('build')) writeBlock('', await buildFigures());
 if (sections.includes('incremental')) {
   const lines = await incrementalFigures();
