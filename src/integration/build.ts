@@ -94,7 +94,8 @@ export interface StartedBuild {
 interface ReadyData {
   preparation: PreparationWithDownloads;
   rows: Changes['rows'];
-  keys: PageKeys;
+  /** Every page's key; undefined where every page is rendered: the JSON pages' thread makes them then (see json-pages.ts). */
+  keys: PageKeys | undefined;
   rendered: { json: number; html: number };
   /** Site paths of a recycled folder's pages removed or linked again before Astro rendered. */
   touched: ReadonlySet<string>;
@@ -204,8 +205,9 @@ export async function awaitData(build: StartedBuild, logger: AstroIntegrationLog
     count: data.preparation.rows,
     pages: flaggedPages(render.json),
     addresses: { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl },
+    ...(data.keys === undefined && { keysFromSummary: folder.summaryFile }),
   });
-  return { data, render, jsonPages, progress: reportPagesWritten(folder.renderDir, jsonPages.written, data.rendered) };
+  return { data, render, jsonPages, progress: reportPagesWritten(folder.renderDir, jsonPages.progress, data.rendered) };
 }
 
 /** Links site path `name` from `fromSite` into `toSite`, if it is there. */
@@ -236,7 +238,9 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
   const pages = pageCount(preparation.rows);
   clock.end('pages (Astro)');
   // Written on their own thread while Astro rendered the HTML pages: usually done by now.
-  const jsonHashes = await jsonPages.hashes;
+  const { hashes: jsonHashes, keys: writtenKeys } = await jsonPages.written;
+  const keys = data.keys ?? writtenKeys;
+  if (keys === undefined) throw new Error('no page keys: neither the data side nor the JSON pages made them');
   clearInterval(progress);
   clock.end('JSON pages');
   killPoint('pages rendered');
@@ -313,7 +317,7 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
 
   const bytes = data.takenBytes + bytesOf(site, files.filter((path) => !taken.has(path)));
   killPoint('site complete');
-  writeRecord(folder.dir, { fingerprint: build.fingerprint, dataKey: preparation.key, keys: data.keys, rendered: render, files, bytes });
+  writeRecord(folder.dir, { fingerprint: build.fingerprint, dataKey: preparation.key, keys, rendered: render, files, bytes });
   killPoint('record written');
   if (build.store.lock.lost()) throw new Refusal(`Another process took this build's lock while it ran: nothing was published; ${config.outDir}/ is unchanged. Build again.`);
   publish(build.store.dir, folder, config.outDir, config.deployDir);

@@ -22,7 +22,8 @@ import { counted } from '../listing/format.ts';
 import { NO_ROW_CHANGES, publishedRecords, rowChanges, rowChangesAt, type RowComparison } from '../outputs/row-changes.ts';
 import type { Baseline } from '../publish/baseline.ts';
 import { cachedDownloads } from '../outputs/prepared-downloads.ts';
-import { pagesIn, preparePages, renderedCount, renderSetOf, takenPages } from '../publish/reuse.ts';
+import { pagesIn, preparePages, renderedCount, renderEveryPage, renderSetOf, takenPages } from '../publish/reuse.ts';
+import { pageCount } from '../listing/pagination.ts';
 import { bytesOf } from '../publish/site-files.ts';
 import { shrinkRefusal } from '../publish/shrink-guard.ts';
 
@@ -68,7 +69,8 @@ type DataSide =
       kind: 'ready';
       preparation: Preparation;
       rows: Changes['rows'];
-      keys: PageKeys;
+      /** Undefined where every page is rendered (nothing to take pages from): the JSON pages' thread makes them as it writes them, beside Astro. */
+      keys: PageKeys | undefined;
       /** How many JSON and HTML pages Astro renders. */
       rendered: { json: number; html: number };
       /** Site paths of a recycled folder's pages removed or linked again. */
@@ -164,7 +166,7 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
   const { preparation } = result;
   onRecords({ preparation, downloads: cachedDownloads(preparation) });
   const records = recordsOf(preparation, result.records);
-  let keys: PageKeys;
+  let keys: PageKeys | undefined;
   let rows: Changes['rows'];
   try {
     const compared = compareRows(input, preparation, records);
@@ -176,11 +178,14 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
     // same preparation), or where rows changed in place and only their pages' keys are computed.
     const baselineKeys = baseline?.keys;
     const earlierKeys = baselineKeys && compared.changedInPlace ? { keys: baselineKeys, changedPositions: compared.changedInPlace } : undefined;
-    keys = baselineKeys && baseline?.dataKey === preparation.key ? baselineKeys : pageKeysOf(records.listing(), input.addresses, earlierKeys);
+    // Without keys to compare with, every page is rendered whatever its key: they are made later,
+    // beside Astro, as the JSON pages are written (json-pages.ts), and Astro may start now.
+    if (baselineKeys === undefined) keys = undefined;
+    else keys = baseline?.dataKey === preparation.key ? baselineKeys : pageKeysOf(records.listing(), input.addresses, earlierKeys);
   } finally {
     records.close();
   }
-  const render = renderSetOf(keys, baseline);
+  const render = keys === undefined ? renderEveryPage(pageCount(preparation.rows)) : renderSetOf(keys, baseline);
   // The pages the folder holds as it starts: nothing has written to it yet (Astro renders after this).
   const touched = await preparePages(input.siteDir, render, baseline, pagesIn(input.siteDir));
   // Measured here, while Astro starts: the build adds the sizes of the files it writes.

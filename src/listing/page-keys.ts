@@ -24,9 +24,29 @@ function jsonPageKey(models: readonly CarModel[], page: number, count: number, a
  * logos' base, `pageAssetsUrl` of them, and the search's logo base use them even where no model
  * has a logo or a neighbour).
  */
-function htmlPageKey(listing: ListingPages, models: readonly CarModel[], page: number, jsonKey: string, listingDigest: string, addresses: Addresses): string {
+function htmlPageKey({ listing, listingDigest, addresses }: KeysOfListing, models: readonly CarModel[], page: number, jsonKey: string): string {
   const makes = models.map((model) => listing.makeTable.makeOf(model).latin);
   return digest(JSON.stringify([jsonKey, page, pageCount(listing.count), addresses, listingDigest, makes]));
+}
+
+/** What every page's key covers of the whole listing (its size and make filter) and the addresses. */
+export interface KeysOfListing {
+  listing: Pick<ListingPages, 'count' | 'makeTable'>;
+  listingDigest: string;
+  addresses: Addresses;
+}
+
+export function keysOfListing(listing: Pick<ListingPages, 'count' | 'makeTable'>, addresses: Addresses): KeysOfListing {
+  return { listing, listingDigest: digest(JSON.stringify(listing.makeTable.makes)), addresses };
+}
+
+/**
+ * Page `page`'s keys where its JSON page is being written anyway: from its models and its JSON
+ * page's text (`serialisePageOf`'s), the same keys `pageKeysOf` gives (see src/outputs/json-pages.ts).
+ */
+export function keysOfWrittenPage(of: KeysOfListing, models: readonly CarModel[], page: number, jsonText: string): { json: string; html: string } {
+  const json = digest(jsonText);
+  return { json, html: htmlPageKey(of, models, page, json) };
 }
 
 /** Every page's key: `json[n - 1]` for page n's JSON, `html[n - 1]` for its HTML page. */
@@ -51,7 +71,7 @@ export interface EarlierKeys {
 export function pageKeysOf(listing: ListingPages, addresses: Addresses, earlierKeys?: EarlierKeys): PageKeys {
   const { count } = listing;
   const pages = pageCount(count);
-  const listingDigest = digest(JSON.stringify(listing.makeTable.makes));
+  const of = keysOfListing(listing, addresses);
   const earlier = earlierKeys?.keys.count === count ? earlierKeys.keys : undefined;
   const changedPages = new Set<number>();
   for (const position of earlierKeys?.changedPositions ?? []) changedPages.add(pageOfPosition(position));
@@ -59,7 +79,7 @@ export function pageKeysOf(listing: ListingPages, addresses: Addresses, earlierK
   const html: string[] = [];
   for (let page = 1; page <= pages; page += 1) {
     const unchanged = earlier !== undefined && !changedPages.has(page);
-    if (unchanged && earlier.listing === listingDigest) {
+    if (unchanged && earlier.listing === of.listingDigest) {
       // Nothing to read: neither the page's models nor what it shows of the whole listing changed.
       json.push(earlier.json[page - 1]!);
       html.push(earlier.html[page - 1]!);
@@ -68,7 +88,7 @@ export function pageKeysOf(listing: ListingPages, addresses: Addresses, earlierK
     const models = listing.pageRecords(page);
     const jsonKey = unchanged ? earlier.json[page - 1]! : jsonPageKey(models, page, count, addresses);
     json.push(jsonKey);
-    html.push(htmlPageKey(listing, models, page, jsonKey, listingDigest, addresses));
+    html.push(htmlPageKey(of, models, page, jsonKey));
   }
-  return { json, html, count, listing: listingDigest };
+  return { json, html, count, listing: of.listingDigest };
 }

@@ -10,14 +10,17 @@
  */
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { turnEvery } from '../data/event-loop.ts';
 import type { RecordChunks } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
-import { pageRange } from '../listing/pagination.ts';
+import { makeTableFrom } from '../listing/makes.ts';
+import { keysOfListing, keysOfWrittenPage, type KeysOfListing, type PageKeys } from '../listing/page-keys.ts';
+import { pageCount, pageRange } from '../listing/pagination.ts';
 import { pageFile } from '../listing/routes.ts';
 import { serialisePageOf, type Addresses } from '../listing/serialise.ts';
+import { summaryFrom } from '../listing/summary.ts';
 
 
 /** The listing as the writer reads it: its size, and its records a chunk at a time, in order. */
@@ -32,23 +35,41 @@ interface JsonPagesToWrite {
   listing: ListingChunks;
   pages: readonly number[];
   addresses: Addresses;
+  /** Where every page is written (a build with nothing to take pages from): its keys are made too, from what the pages are made of. */
+  keysOf?: KeysOfListing;
+}
+
+/** What the writer gives back: each written page's SHA-256 (hex) by page number; every page's keys where it was asked for them. */
+export interface WrittenJsonPages {
+  hashes: Map<number, string>;
+  keys?: PageKeys;
 }
 
 /**
  * Writes the JSON page file of each of `pages` (ascending) into `siteDir`, reading the listing a
  * chunk at a time (it never holds more than a chunk and a page: Astro holds the listing meanwhile);
- * returns each page's SHA-256 (hex), by page number. Each is a new file: one already there is an
- * error, never written through (it may be a published file's other name; see reuse.ts, which
- * removes a page it renders again).
+ * returns each page's SHA-256 (hex), by page number, and with `keysOf` every page's keys (see
+ * src/listing/page-keys.ts): a build that renders every page needs them only for its record, so
+ * they are made here, beside Astro's rendering, from the text being written anyway, rather than
+ * before Astro may start. Each is a new file: one already there is an error, never written through
+ * (it may be a published file's other name; see reuse.ts, which removes a page it renders again).
  */
-export async function writeJsonPages({ siteDir, listing, pages, addresses }: JsonPagesToWrite, onProgress: (written: number) => void = () => undefined): Promise<Map<number, string>> {
+export async function writeJsonPages({ siteDir, listing, pages, addresses, keysOf }: JsonPagesToWrite, onProgress: (written: number) => void = () => undefined): Promise<WrittenJsonPages> {
   const hashes = new Map<number, string>();
-  if (pages.length === 0) return hashes;
+  if (keysOf !== undefined && pages.length !== pageCount(listing.count)) throw new Error(`page keys are made where every page is written: ${pages.length} of ${pageCount(listing.count)} pages`);
+  const keys: PageKeys | undefined = keysOf && { json: [], html: [], count: listing.count, listing: keysOf.listingDigest };
+  if (pages.length === 0) return { hashes };
   mkdirSync(dirname(join(siteDir, pageFile(1))), { recursive: true });
   const write = (page: number, pageRecords: readonly CarModel[]) => {
-    const bytes = Buffer.from(serialisePageOf(pageRecords, page, listing.count, addresses));
+    const text = serialisePageOf(pageRecords, page, listing.count, addresses);
+    const bytes = Buffer.from(text);
     writeFileSync(join(siteDir, pageFile(page)), bytes, { flag: 'wx' });
     hashes.set(page, createHash('sha256').update(bytes).digest('hex'));
+    if (keys && keysOf) {
+      const pageKeys = keysOfWrittenPage(keysOf, pageRecords, page, text);
+      keys.json[page - 1] = pageKeys.json;
+      keys.html[page - 1] = pageKeys.html;
+    }
   };
   /** Records from position `start` on that a page still to write may need. */
   let held: readonly CarModel[] = [];
@@ -72,7 +93,13 @@ export async function writeJsonPages({ siteDir, listing, pages, addresses }: Jso
   // An empty listing has one page, of no records.
   for (; next < pages.length; next += 1) write(pages[next]!, []);
   onProgress(pages.length);
-  return hashes;
+  return keys ? { hashes, keys } : { hashes };
+}
+
+/** The keys of every page of the listing whose summary (src/listing/summary.ts) is `summaryFile`, made as its JSON pages are written. */
+export function keysOfSummary(summaryFile: string, addresses: Addresses): KeysOfListing {
+  const { count, makes } = summaryFrom(readFileSync(summaryFile));
+  return keysOfListing({ count, makeTable: makeTableFrom(makes) }, addresses);
 }
 
 /** What the JSON pages' thread is given: plain data. */
@@ -84,13 +111,15 @@ export interface JsonPagesInput {
   /** The pages to write, ascending. */
   pages: number[];
   addresses: Addresses;
+  /** Where every page is written and no keys were made before: the listing's summary, to make them from (see `writeJsonPages`). */
+  keysFromSummary?: string;
 }
 
 export interface JsonPagesRun {
-  /** Each written page's SHA-256 by page number, once all are written. */
-  hashes: Promise<Map<number, string>>;
+  /** Each written page's SHA-256 by page number (and the keys asked for), once all are written. */
+  written: Promise<WrittenJsonPages>;
   /** How many are written so far. */
-  written: () => number;
+  progress: () => number;
   /** Stops the thread at once (a build that failed removes its folder: no page may appear in it meanwhile). */
   stop: () => void;
 }
@@ -98,18 +127,18 @@ export interface JsonPagesRun {
 /** Starts `writeJsonPages` on a worker thread of its own. */
 export function startJsonPages(input: JsonPagesInput): JsonPagesRun {
   // No page to write (a rebuild where no row changed): no thread to start.
-  if (input.pages.length === 0) return { hashes: Promise.resolve(new Map()), written: () => 0, stop: () => undefined };
+  if (input.pages.length === 0) return { written: Promise.resolve({ hashes: new Map() }), progress: () => 0, stop: () => undefined };
   const worker = new Worker(new URL('./json-pages-worker.ts', import.meta.url), { workerData: input });
-  let written = 0;
-  const hashes = new Promise<Map<number, string>>((done, fail) => {
-    worker.on('message', (message: { written: number } | { hashes: [number, string][] }) => {
-      if ('written' in message) written = message.written;
-      else done(new Map(message.hashes));
+  let progress = 0;
+  const written = new Promise<WrittenJsonPages>((done, fail) => {
+    worker.on('message', (message: { written: number } | { hashes: [number, string][]; keys?: PageKeys }) => {
+      if ('written' in message) progress = message.written;
+      else done({ hashes: new Map(message.hashes), ...(message.keys && { keys: message.keys }) });
     });
     worker.once('error', fail);
     worker.once('exit', (code) => fail(new Error(`the JSON pages' thread stopped (exit code ${code}) before it was done`)));
   });
   // Awaited when the build finishes; a failure is that step's to report.
-  hashes.catch(() => undefined);
-  return { hashes, written: () => written, stop: () => void worker.terminate() };
+  written.catch(() => undefined);
+  return { written, progress: () => progress, stop: () => void worker.terminate() };
 }

@@ -44,6 +44,13 @@ export function renderSetOf(keys: PageKeys, baseline: Pick<Baseline, 'siteDir' |
   return render;
 }
 
+/** Every page rendered (but the home page, page 1's HTML, rendered by its own route every time): what `renderSetOf` gives with nothing to take pages from. */
+export function renderEveryPage(pages: number): RenderSet {
+  const render: RenderSet = { json: new Uint8Array(pages).fill(1), html: new Uint8Array(pages).fill(1) };
+  render.html[0] = 0;
+  return render;
+}
+
 /** How many pages of each kind a render set renders. */
 export function renderedCount(render: RenderSet): { json: number; html: number } {
   const count = (flags: Uint8Array) => flags.reduce((sum, flag) => sum + flag, 0);

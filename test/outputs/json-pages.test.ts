@@ -1,7 +1,8 @@
 /**
  * The API's page files written by the outputs stage (src/outputs/json-pages.ts): read a chunk at a
  * time, whatever the chunks' size, each file is the serialiser's page to the byte, hashed as it is
- * written; a file already there is never written through.
+ * written; a file already there is never written through; where every page is written, every
+ * page's keys made as they are, equal to those made from the listing.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,9 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CarModel } from '../../src/data/schema.ts';
+import { keysOfListing, pageKeysOf } from '../../src/listing/page-keys.ts';
 import { pageCount } from '../../src/listing/pagination.ts';
 import { pageFile } from '../../src/listing/routes.ts';
 import { serialisePage } from '../../src/listing/serialise.ts';
+import { listingInMemory } from '../../src/listing/summary.ts';
 import { writeJsonPages } from '../../src/outputs/json-pages.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'json-pages-'));
@@ -41,7 +44,7 @@ function* chunksOf(records: readonly CarModel[], size: number) {
 let run = 0;
 async function written(records: readonly CarModel[], pages: number[], chunkSize: number) {
   const site = join(root, `site-${(run += 1)}`);
-  const hashes = await writeJsonPages({ siteDir: site, listing: { count: records.length, chunks: () => chunksOf(records, chunkSize) }, pages, addresses });
+  const { hashes } = await writeJsonPages({ siteDir: site, listing: { count: records.length, chunks: () => chunksOf(records, chunkSize) }, pages, addresses });
   return { site, hashes };
 }
 
@@ -62,6 +65,21 @@ describe('writeJsonPages', () => {
       }
     });
   }
+
+  it("makes every page's keys as it writes every page, the keys pageKeysOf makes from the listing", async () => {
+    for (const listed of [records, records.slice(0, 10), []]) {
+      for (const chunkSize of [1000, 7]) {
+        const listing = listingInMemory(listed);
+        const pages = Array.from({ length: pageCount(listed.length) }, (_, index) => index + 1);
+        const site = join(root, `keys-${(run += 1)}`);
+        const { keys } = await writeJsonPages({ siteDir: site, listing: { count: listed.length, chunks: () => chunksOf(listed, chunkSize) }, pages, addresses, keysOf: keysOfListing(listing, addresses) });
+        expect(keys).toEqual(pageKeysOf(listing, addresses));
+      }
+    }
+    // Keys are made of every page or of none.
+    const listing = listingInMemory(records);
+    await expect(writeJsonPages({ siteDir: join(root, 'some-keys'), listing: { count: records.length, chunks: () => chunksOf(records, 50) }, pages: [1, 2], addresses, keysOf: keysOfListing(listing, addresses) })).rejects.toThrow(/every page/);
+  });
 
   it('writes the one page of an empty listing', async () => {
     const { site } = await written([], [1], 10);
