@@ -111,10 +111,13 @@ function moveAside(path: string): void {
  * starts from nothing: the site, its deploy folder, Astro's cache folder (the build's prepared data
  * and cached pages live in it) and whatever a build keeps beside the site under its name
  * (`.dist.builds` for `dist`). Named by those rules rather than by the build's own paths, which
- * change with its code. Moved, not removed: see `clearOutputs`.
+ * change with its code. The sites are moved aside, not removed: see `clearOutputs`.
  */
 export function fresh(site: string, deploy?: string): string {
-  for (const entry of [site, ...(deploy === undefined ? [] : [deploy]), join(root, 'node_modules/.astro')]) moveAside(entry);
+  for (const entry of [site, ...(deploy === undefined ? [] : [deploy])]) moveAside(entry);
+  // A few large files (the preparations), which free few inodes: removed, or the trash would keep
+  // every run's gigabytes of them (and a rename fails where node_modules is another mount).
+  rmSync(join(root, 'node_modules/.astro'), { recursive: true, force: true });
   const parent = dirname(resolve(site));
   const beside = `.${basename(resolve(site))}`;
   if (existsSync(parent)) {

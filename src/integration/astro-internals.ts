@@ -122,7 +122,11 @@ const PAGE_TIME = /^\s*(?:\x1b\[[0-9;]*m)*\(\+/;
  * instead, and a page this integration wrote (see `writingPages`) is not said to be missing.
  * Astro logs a page's name, then its render time once it is written; with several pages rendered
  * at once (`build.concurrency`) another page's name came in between, so each name is held until
- * a time comes to end its line, first in first out, as Astro starts and finishes them.
+ * a time comes to end its line, first in first out. Pages may finish in another order than they
+ * started: a time then shows beside a neighbour's name, as Astro's own lines did.
+ *
+ * The notice is dropped from every page's line: a listing page Astro rendered without a body
+ * (never, for pages that always render HTML) would lose it too.
  */
 export function namePublishedFolder(logger: AstroIntegrationLogger, buildSiteDir: string, outDir: string): void {
   const destination = logger.options.destination;
@@ -146,7 +150,8 @@ export function namePublishedFolder(logger: AstroIntegrationLogger, buildSiteDir
       }
       const name = PAGE_TIME.test(message) ? unended.shift() : undefined;
       if (name !== undefined) return destination.write({ ...name, message: `${name.message}${message}`, newLine: true });
-      endAll();
+      // Anything else (a warning while pages render, say) goes out now, on a line of its own; the
+      // names held still wait for their times.
       return destination.write(message === chunk.message ? chunk : { ...chunk, message });
     },
   };

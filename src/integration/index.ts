@@ -9,12 +9,13 @@
  *   preview server (dev.ts);
  * - the pages read the listing through a virtual module (virtual-module.ts, dataset.ts).
  */
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import type { ViteDevServer } from 'vite';
 import { loadConfig, type Config } from '../config.ts';
-import { htmlPageFileAt } from '../listing/routes.ts';
+import { htmlPageFile, htmlPageFileAt } from '../listing/routes.ts';
 import { awaitDataBeforePages, namePublishedFolder, writingPages } from './astro-internals.ts';
 import { abandonBuild, awaitData, closeBuild, finishBuild, PREPARED_DIR, startBuild, type Rendering, type StartedBuild } from './build.ts';
 import { devData, serveDev, type DevData } from './dev.ts';
@@ -25,6 +26,7 @@ import { datasetPlugin } from './virtual-module.ts';
 
 export default function listing(): AstroIntegration {
   let config: Config;
+  let publicDir = '';
   let build: StartedBuild | undefined;
   let ready: Rendering | undefined;
   /** Set once `finishBuild` has returned: from then on the build is the published one, never undone. */
@@ -41,6 +43,7 @@ export default function listing(): AstroIntegration {
       'astro:config:setup': async ({ command, config: astroConfig, updateConfig, logger }) => {
         // astro.config.mjs has already stopped on an invalid environment (exit code 2).
         config = loadConfig();
+        publicDir = fileURLToPath(astroConfig.publicDir);
         const root = fileURLToPath(astroConfig.root);
         const cacheDir = fileURLToPath(astroConfig.cacheDir);
         if (command === 'build') {
@@ -99,7 +102,8 @@ export default function listing(): AstroIntegration {
         if (dev) serveDev(server as unknown as ViteDevServer, config, dev);
       },
       'astro:build:start': ({ setPrerenderer }) => {
-        if (!build) return;
+        // A page file in public/ wins over the rendered page, with Astro's warning: Astro's own writes then.
+        if (!build || [htmlPageFile(1), dirname(dirname(htmlPageFile(2)))].some((path) => existsSync(join(publicDir, path)))) return;
         const { renderDir } = build.folder;
         // The HTML pages are written as Astro renders them, without its per-page round trips through the thread pool.
         setPrerenderer(

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { serialize } from 'node:v8';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CarModel } from '../../src/data/schema.ts';
@@ -14,8 +15,8 @@ import { keysOfListing, pageKeysOf } from '../../src/listing/page-keys.ts';
 import { pageCount } from '../../src/listing/pagination.ts';
 import { pageFile } from '../../src/listing/routes.ts';
 import { serialisePage } from '../../src/listing/serialise.ts';
-import { listingInMemory } from '../../src/listing/summary.ts';
-import { writeJsonPages } from '../../src/outputs/json-pages.ts';
+import { listingInMemory, summaryOf } from '../../src/listing/summary.ts';
+import { keysOfSummary, writeJsonPages } from '../../src/outputs/json-pages.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'json-pages-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -76,6 +77,11 @@ describe('writeJsonPages', () => {
         expect(keys).toEqual(pageKeysOf(listing, addresses));
       }
     }
+    // As a build makes them: from the preparation's summary file, not the records in memory.
+    const summaryFile = join(root, 'summary.v8');
+    writeFileSync(summaryFile, serialize(summaryOf(records)));
+    const fromSummary = await writeJsonPages({ siteDir: join(root, 'keys-of-summary'), listing: { count: records.length, chunks: () => chunksOf(records, 50) }, pages: every, addresses, keysOf: keysOfSummary(summaryFile, addresses) });
+    expect(fromSummary.keys).toEqual(pageKeysOf(listingInMemory(records), addresses));
     // Keys are made of every page or of none.
     const listing = listingInMemory(records);
     await expect(writeJsonPages({ siteDir: join(root, 'some-keys'), listing: { count: records.length, chunks: () => chunksOf(records, 50) }, pages: [1, 2], addresses, keysOf: keysOfListing(listing, addresses) })).rejects.toThrow(/every page/);
