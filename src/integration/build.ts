@@ -14,7 +14,7 @@
  * failure, the process killed), what is published does not change.
  */
 import { createHash } from 'node:crypto';
-import { constants, copyFileSync, linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { deserialize } from 'node:v8';
 import type { AstroIntegrationLogger } from 'astro';
@@ -25,7 +25,7 @@ import { formatReport } from '../data/problems.ts';
 import type { Changes } from '../listing/changes-schema.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
 import { pageCount } from '../listing/pagination.ts';
-import { pageFile, pagePath, PUBLISHED } from '../listing/routes.ts';
+import { htmlPageFile, htmlPageFileAt, pageFile, pagePath, PUBLISHED } from '../listing/routes.ts';
 import type { Addresses } from '../listing/serialise.ts';
 import { changesJson, changesOf, summariseChanges } from '../outputs/changes.ts';
 import { DOWNLOADS } from '../outputs/downloads.ts';
@@ -43,7 +43,7 @@ import { acquireBuildLock, type BuildLock } from '../publish/lock.ts';
 import { writeRecord } from '../publish/record.ts';
 import { flaggedPages, takenPages, type RenderSet } from '../publish/reuse.ts';
 import { startJsonPages, type JsonPagesRun } from '../outputs/json-pages.ts';
-import { bytesOf, filesIn, siteFilesOf } from '../publish/site-files.ts';
+import { bytesOf, filesIn, HTML_PAGES_FOLDER, siteFilesOf } from '../publish/site-files.ts';
 import { killPoint } from '../publish/kill-points.ts';
 import { cachedIsTrusted, discardBuild, linkSiteForHostFiles, newBuildFolder, notALink, publish, pruneBuilds, recycledBuildFolder, storeDirOf, trustAgain, type BuildFolder } from '../publish/store.ts';
 import { VERCEL_OUTPUT_DIR } from '../serve/hosts/vercel.ts';
@@ -208,6 +208,19 @@ export async function awaitData(build: StartedBuild, logger: AstroIntegrationLog
     ...(data.keys === undefined && { keysFromSummary: folder.summaryFile }),
   });
   return { data, render, jsonPages, progress: reportPagesWritten(folder.renderDir, jsonPages.progress, data.rendered) };
+}
+
+/**
+ * Where the integration writes each listing page as Astro renders it (see `writingPages` in
+ * astro-internals.ts): its file in the folder Astro renders into. None where `publicDir` holds a
+ * listing page's file: that file then wins, with Astro's own warning and writes.
+ */
+export function listingPageFiles(build: StartedBuild, publicDir: string): ((pathname: string) => string | undefined) | undefined {
+  if ([htmlPageFile(1), HTML_PAGES_FOLDER].some((path) => existsSync(join(publicDir, path)))) return undefined;
+  return (pathname) => {
+    const file = htmlPageFileAt(pathname);
+    return file === undefined ? undefined : join(build.folder.renderDir, file);
+  };
 }
 
 /** Links site path `name` from `fromSite` into `toSite`, if it is there. */

@@ -22,7 +22,7 @@ import { counted } from '../listing/format.ts';
 import { NO_ROW_CHANGES, publishedRecords, rowChanges, rowChangesAt, type RowComparison } from '../outputs/row-changes.ts';
 import type { Baseline } from '../publish/baseline.ts';
 import { cachedDownloads } from '../outputs/prepared-downloads.ts';
-import { pagesIn, preparePages, renderedCount, renderEveryPage, renderSetOf, takenPages } from '../publish/reuse.ts';
+import { pagesIn, preparePages, renderedCount, renderSetOf, takenPages } from '../publish/reuse.ts';
 import { pageCount } from '../listing/pagination.ts';
 import { bytesOf } from '../publish/site-files.ts';
 import { shrinkRefusal } from '../publish/shrink-guard.ts';
@@ -180,12 +180,11 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
     const earlierKeys = baselineKeys && compared.changedInPlace ? { keys: baselineKeys, changedPositions: compared.changedInPlace } : undefined;
     // Without keys to compare with, every page is rendered whatever its key: they are made later,
     // beside Astro, as the JSON pages are written (json-pages.ts), and Astro may start now.
-    if (baselineKeys === undefined) keys = undefined;
-    else keys = baseline?.dataKey === preparation.key ? baselineKeys : pageKeysOf(records.listing(), input.addresses, earlierKeys);
+    if (baselineKeys !== undefined) keys = baseline?.dataKey === preparation.key ? baselineKeys : pageKeysOf(records.listing(), input.addresses, earlierKeys);
   } finally {
     records.close();
   }
-  const render = keys === undefined ? renderEveryPage(pageCount(preparation.rows)) : renderSetOf(keys, baseline);
+  const render = renderSetOf(pageCount(preparation.rows), keys, baseline);
   // The pages the folder holds as it starts: nothing has written to it yet (Astro renders after this).
   const touched = await preparePages(input.siteDir, render, baseline, pagesIn(input.siteDir));
   // Measured here, while Astro starts: the build adds the sizes of the files it writes.

@@ -9,15 +9,13 @@
  *   preview server (dev.ts);
  * - the pages read the listing through a virtual module (virtual-module.ts, dataset.ts).
  */
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import type { ViteDevServer } from 'vite';
 import { loadConfig, type Config } from '../config.ts';
-import { htmlPageFile, htmlPageFileAt } from '../listing/routes.ts';
 import { awaitDataBeforePages, namePublishedFolder, writingPages } from './astro-internals.ts';
-import { abandonBuild, awaitData, closeBuild, finishBuild, PREPARED_DIR, startBuild, type Rendering, type StartedBuild } from './build.ts';
+import { abandonBuild, awaitData, closeBuild, finishBuild, listingPageFiles, PREPARED_DIR, startBuild, type Rendering, type StartedBuild } from './build.ts';
 import { devData, serveDev, type DevData } from './dev.ts';
 import { buildFolders, faultMessage } from './faults.ts';
 import { isInterrupted, stopOnInterrupt } from './interrupts.ts';
@@ -102,16 +100,9 @@ export default function listing(): AstroIntegration {
         if (dev) serveDev(server as unknown as ViteDevServer, config, dev);
       },
       'astro:build:start': ({ setPrerenderer }) => {
-        // A page file in public/ wins over the rendered page, with Astro's warning: Astro's own writes then.
-        if (!build || [htmlPageFile(1), dirname(dirname(htmlPageFile(2)))].some((path) => existsSync(join(publicDir, path)))) return;
-        const { renderDir } = build.folder;
         // The HTML pages are written as Astro renders them, without its per-page round trips through the thread pool.
-        setPrerenderer(
-          writingPages((pathname) => {
-            const file = htmlPageFileAt(pathname);
-            return file === undefined ? undefined : join(renderDir, file);
-          }),
-        );
+        const fileOf = build && listingPageFiles(build, publicDir);
+        if (fileOf) setPrerenderer(writingPages(fileOf));
       },
       'astro:build:done': async () => {
         if (!build || !ready) return;

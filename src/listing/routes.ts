@@ -65,8 +65,10 @@ export function htmlPageFile(page: number): string {
 
 /** The file of the HTML page served at `pathname` (the inverse of `htmlPagePath`), or undefined where no listing page is. */
 export function htmlPageFileAt(pathname: string): string | undefined {
-  const page = pathname === htmlPagePath(1) ? 1 : Number(/^\/page\/([1-9][0-9]*)\/$/.exec(pathname)?.[1]);
-  return Number.isSafeInteger(page) && htmlPagePath(page) === pathname ? htmlPageFile(page) : undefined;
+  // `htmlPagePath(n)` for n > 1 is this prefix, the number, and a slash: read back through it, so the shape lives there alone.
+  const prefix = htmlPagePath(2).slice(0, -'2/'.length);
+  const page = pathname === htmlPagePath(1) ? 1 : pathname.startsWith(prefix) ? Number(pathname.slice(prefix.length, -1)) : Number.NaN;
+  return Number.isSafeInteger(page) && page >= 1 && htmlPagePath(page) === pathname ? htmlPageFile(page) : undefined;
 }
 
 /** Files holding the error bodies, for static hosts that answer errors with a file. */

@@ -28,26 +28,21 @@ export function flaggedPages(flags: Uint8Array): number[] {
 }
 
 /**
- * The pages to render, for pages with `keys`: those whose key is not the baseline's (every page
- * where it has no keys), or whose published file is gone; the others are taken from it. Page 1's
- * HTML is the home page, rendered by its own route every time.
+ * Which of `pages` pages to render, for pages with `keys`: those whose key is not the baseline's
+ * (every page where either has no keys: a build that renders every page makes its keys as it
+ * writes them, see src/outputs/json-pages.ts), or whose published file is gone; the others are
+ * taken from it. Page 1's HTML is the home page, rendered by its own route every time.
  */
-export function renderSetOf(keys: PageKeys, baseline: Pick<Baseline, 'siteDir' | 'keys'> | undefined): RenderSet {
-  const pages = keys.json.length;
+export function renderSetOf(pages: number, keys: PageKeys | undefined, baseline: Pick<Baseline, 'siteDir' | 'keys'> | undefined): RenderSet {
   const render: RenderSet = { json: new Uint8Array(pages), html: new Uint8Array(pages) };
+  const compared = keys !== undefined && baseline?.keys !== undefined ? { keys, published: baseline.keys, siteDir: baseline.siteDir } : undefined;
   for (let index = 0; index < pages; index += 1) {
     const page = index + 1;
-    const taken = (kind: 'json' | 'html', file: string) => baseline?.keys !== undefined && baseline.keys[kind][index] === keys[kind][index] && existsSync(join(baseline.siteDir, file));
+    const taken = (kind: 'json' | 'html', file: string) =>
+      compared !== undefined && compared.published[kind][index] === compared.keys[kind][index] && existsSync(join(compared.siteDir, file));
     render.json[index] = taken('json', pageFile(page)) ? 0 : 1;
     render.html[index] = page === 1 || taken('html', htmlPageFile(page)) ? 0 : 1;
   }
-  return render;
-}
-
-/** Every page rendered (but the home page, page 1's HTML, rendered by its own route every time): what `renderSetOf` gives with nothing to take pages from. */
-export function renderEveryPage(pages: number): RenderSet {
-  const render: RenderSet = { json: new Uint8Array(pages).fill(1), html: new Uint8Array(pages).fill(1) };
-  render.html[0] = 0;
   return render;
 }
 

@@ -41,8 +41,11 @@ export function bytesOf(dir: string, files: Iterable<string>): number {
   return bytes;
 }
 
+/** The folder of the HTML pages after the first, named by the route table: `page/`. */
+export const HTML_PAGES_FOLDER = dirname(dirname(htmlPageFile(2)));
+
 /** The folders that hold nothing but pages, named by the route table: `page/`, the JSON pages' folder. */
-export const PAGE_FOLDERS = new Set([dirname(dirname(htmlPageFile(2))), dirname(pageFile(1))]);
+export const PAGE_FOLDERS = new Set([HTML_PAGES_FOLDER, dirname(pageFile(1))]);
 
 /**
  * Every file of a built site of `pages` pages (site paths): its pages, named by the route table,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveListingRequest, BODIES, linkHeader, LISTING_HEADERS, pageFile, pageLink, pagePath } from '../../src/listing/routes.ts';
+import { resolveListingRequest, BODIES, htmlPageFile, htmlPageFileAt, htmlPagePath, linkHeader, LISTING_HEADERS, pageFile, pageLink, pagePath } from '../../src/listing/routes.ts';
 
 const state = { count: 23, baseUrl: 'https://cars.example.com' };
 const ask = (method: string, target: string) => {
@@ -12,6 +12,13 @@ describe('the route table', () => {
     expect(pagePath(3)).toBe('/car/api/capture_car/latest/page/3');
     expect(pageFile(3)).toBe('car/api/capture_car/latest/page/3.json');
     expect(pageLink('https://cars.example.com', 3)).toBe('https://cars.example.com/car/api/capture_car/latest?format=api&page=3');
+  });
+
+  it('reads an HTML page\'s file back from its path, and no file from any other path', () => {
+    for (const page of [1, 2, 10, 123_456]) expect(htmlPageFileAt(htmlPagePath(page))).toBe(htmlPageFile(page));
+    expect(htmlPageFile(1)).toBe('index.html');
+    expect(htmlPageFileAt('/page/7/')).toBe('page/7/index.html');
+    for (const path of ['/page/1/', '/page/01/', '/page/0/', '/page//', '/page/2', '/page/2.5/', '/page/ 2/', '/404/', '/page/2/x/', '/openapi.json']) expect(htmlPageFileAt(path), path).toBeUndefined();
   });
 
   it('links next and prev in RFC 8288 form', () => {
