@@ -108,16 +108,16 @@ interface ReadyData {
  * the links a build publishes through, takes the build lock, removes what earlier builds left (and
  * whether they leave it trusted), and reads the published build.
  */
-async function openStore(config: Config, cacheDir: string, logger: AstroIntegrationLogger): Promise<{ store: OpenStore; published: PublishedBuild | undefined }> {
+async function openStore(config: Config, cacheDir: string, warn: (message: string) => void): Promise<{ store: OpenStore; published: PublishedBuild | undefined }> {
   const notPublishable = notALink(config.outDir, 'OUT_DIR') ?? notALink(config.deployDir, 'DEPLOY_DIR');
   if (notPublishable !== undefined) throw new Refusal(notPublishable);
   const dir = storeDirOf(config.outDir);
   // One build at a time in a checkout, whatever site it publishes: Astro writes its bundles into
   // the project's own folders.
-  const lock = await acquireBuildLock(cacheDir, (message) => logger.warn(message));
+  const lock = await acquireBuildLock(cacheDir, warn);
   // Folders left by builds killed part way are the marks of a build that never finished.
   const trusted = cachedIsTrusted(dir, pruneBuilds(dir).unfinished);
-  if (!trusted) logger.warn('An earlier build was stopped part way: this build checks everything again instead of reusing what was kept.');
+  if (!trusted) warn('An earlier build was stopped part way: this build checks everything again instead of reusing what was kept.');
   return { store: { dir, lock, trusted }, published: readPublishedBuild(dir, config.outDir) };
 }
 
@@ -169,9 +169,9 @@ function startData(build: Omit<StartedBuild, 'data'>, root: string, cacheDir: st
   return data;
 }
 
-/** Step 1: each step above, in order. */
-export async function startBuild(config: Config, root: string, cacheDir: string, logger: AstroIntegrationLogger): Promise<StartedBuild> {
-  const { store, published } = await openStore(config, cacheDir, logger);
+/** Step 1: each step above, in order; `warn` says what the maintainer should know meanwhile (a wait for another build's lock). */
+export async function startBuild(config: Config, root: string, cacheDir: string, warn: (message: string) => void): Promise<StartedBuild> {
+  const { store, published } = await openStore(config, cacheDir, warn);
   const clock = new PhaseClock();
   const folder = newFolder(store, published, root, cacheDir);
   const fingerprint = fingerprintOf(root, { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl });
@@ -339,7 +339,7 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
 }
 
 /** Step 4, once the build is published: what is cached is trusted again, older builds go, the lock is released, and the report. */
-export async function closeBuild(build: StartedBuild, publication: Publication): Promise<void> {
+export async function closeBuild(build: StartedBuild, publication: Publication, { beganBeforeAstro }: { beganBeforeAstro: boolean }): Promise<void> {
   const { config, store, clock } = build;
   if (!store.trusted) trustAgain(store.dir);
   pruneBuilds(store.dir);
@@ -355,6 +355,7 @@ export async function closeBuild(build: StartedBuild, publication: Publication):
     changes: summariseChanges(publication.changes),
     unchangedFiles: publication.unchangedFiles,
     dataValidated: publication.dataValidated,
+    beganBeforeAstro,
   });
   writeBuildReport(config.reportFile, report);
   console.error(formatBuildReport(report));

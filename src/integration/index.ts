@@ -2,9 +2,9 @@
  * The listing as an Astro integration: the one build path of `npm run build`, `astro build` and
  * `astro dev`. Its hooks only orchestrate; each step lives in its own module:
  *
- * - build: start (lock, published build, data side on a worker thread) → await the data before any
- *   page is rendered → finish and publish in one rename → close (build.ts), or stop with a message
- *   (refusals.ts);
+ * - build: start (lock, published build, data side on a worker thread; begun by `npm run build`
+ *   before Astro loads, see session.ts) → await the data before any page is rendered → finish and
+ *   publish in one rename → close (build.ts), or stop with a message (refusals.ts);
  * - dev: the data prepared again after every edit, answered by the same request handler as the
  *   preview server (dev.ts);
  * - the pages read the listing through a virtual module (virtual-module.ts, dataset.ts).
@@ -15,11 +15,11 @@ import type { AstroIntegration } from 'astro';
 import type { ViteDevServer } from 'vite';
 import { loadConfig, type Config } from '../config.ts';
 import { awaitDataBeforePages, namePublishedFolder, writingPages } from './astro-internals.ts';
-import { abandonBuild, awaitData, closeBuild, finishBuild, listingPageFiles, PREPARED_DIR, startBuild, type Rendering, type StartedBuild } from './build.ts';
+import { awaitData, closeBuild, finishBuild, listingPageFiles, PREPARED_DIR, type Rendering, type StartedBuild } from './build.ts';
 import { devData, serveDev, type DevData } from './dev.ts';
 import { buildFolders, faultMessage } from './faults.ts';
-import { isInterrupted, stopOnInterrupt } from './interrupts.ts';
-import { Refusal, REFUSED_EXIT_CODE, stopWith } from './refusals.ts';
+import { Refusal, stopWith } from './refusals.ts';
+import { takeSession, type BuildSession } from './session.ts';
 import { datasetPlugin } from './virtual-module.ts';
 
 export default function listing(): AstroIntegration {
@@ -27,8 +27,8 @@ export default function listing(): AstroIntegration {
   let publicDir = '';
   let build: StartedBuild | undefined;
   let ready: Rendering | undefined;
-  /** Set once `finishBuild` has returned: from then on the build is the published one, never undone. */
-  let published = false;
+  /** The build's session: whether it is published (once `finishBuild` has returned), and what undoes it until then. */
+  let buildSession: BuildSession | undefined;
   let dev: DevData | undefined;
   let finishing: (error: unknown) => never = (error) => {
     throw error;
@@ -51,32 +51,23 @@ export default function listing(): AstroIntegration {
             (doing: string, cleanUp: () => void) =>
             (error: unknown): never => {
               if (error instanceof Refusal) stopWith(error, logger, cleanUp);
-              const fault = faultMessage(error, folders, doing, config.outDir, { published });
+              const fault = faultMessage(error, folders, doing, config.outDir, { published: buildSession?.published ?? false });
               if (fault !== undefined) stopWith(new Refusal(fault), logger, cleanUp);
               throw error;
             };
-          stopOnInterrupt(() => published, config.outDir, logger);
-          const started = await startBuild(config, root, cacheDir, logger).catch(stopOn('starting', () => undefined));
+          const session = await takeSession(config, root, cacheDir, logger);
+          buildSession = session;
+          const started = await session.started.catch(stopOn('starting', () => undefined));
           build = started;
           namePublishedFolder(logger, started.folder.renderDir, config.outDir);
-          const abandon = () => {
-            if (published) return;
-            // The JSON pages' thread writes into the folder that goes: stopped first.
-            ready?.jsonPages.stop();
-            abandonBuild(started);
-          };
-          const stop = stopOn('preparing the data', abandon);
-          finishing = stopOn('finishing the build', abandon);
+          const stop = stopOn('preparing the data', session.abandon);
+          finishing = stopOn('finishing the build', session.abandon);
           closing = stopOn('closing the published build', () => undefined);
-          // A build that fails leaves the published site as it was (a refused one has said so).
-          process.once('exit', (code) => {
-            if (published) return;
-            abandon();
-            if (code !== REFUSED_EXIT_CODE && !isInterrupted(code)) console.error(`\nThe build failed; ${config.outDir}/ is unchanged.`);
-          });
 
           const whenReady = async () => {
             ready = await awaitData(started, logger).catch(stop);
+            // The JSON pages' thread writes into the folder that goes with an unpublished build: stopped first.
+            session.stopWriters = ready.jsonPages.stop;
           };
           updateConfig({
             outDir: pathToFileURL(`${started.folder.renderDir}/`),
@@ -105,10 +96,10 @@ export default function listing(): AstroIntegration {
         if (fileOf) setPrerenderer(writingPages(fileOf));
       },
       'astro:build:done': async () => {
-        if (!build || !ready) return;
+        if (!build || !ready || !buildSession) return;
         const publication = await finishBuild(build, ready).catch(finishing);
-        published = true;
-        await closeBuild(build, publication).catch(closing);
+        buildSession.published = true;
+        await closeBuild(build, publication, { beganBeforeAstro: buildSession.beganBeforeAstro }).catch(closing);
       },
     },
   };

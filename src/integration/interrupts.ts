@@ -6,7 +6,6 @@
  * cannot cut in two: a signal that arrives during it is handled after it, when the build is
  * published and there is nothing to undo.
  */
-import type { AstroIntegrationLogger } from 'astro';
 import { constants } from 'node:os';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -17,12 +16,17 @@ const exitCodeOf = (signal: (typeof SIGNALS)[number]) => 128 + constants.signals
 /** Whether `code` is the exit of an interrupted build. */
 export const isInterrupted = (code: number): boolean => SIGNALS.some((signal) => exitCodeOf(signal) === code);
 
-/** From now on, a signal ends the build as above. */
-export function stopOnInterrupt(published: () => boolean, outDir: string, logger: AstroIntegrationLogger): void {
-  for (const signal of SIGNALS) {
-    process.once(signal, () => {
-      if (!published()) logger.warn(`Interrupted (${signal}): the build stopped; nothing was published, ${outDir}/ is unchanged.`);
+/** From now on, a signal ends the build as above; until the function returned is called. */
+export function stopOnInterrupt(published: () => boolean, outDir: string, warn: (message: string) => void): () => void {
+  const handlers = SIGNALS.map((signal) => {
+    const handler = () => {
+      if (!published()) warn(`Interrupted (${signal}): the build stopped; nothing was published, ${outDir}/ is unchanged.`);
       process.exit(exitCodeOf(signal));
-    });
-  }
+    };
+    process.once(signal, handler);
+    return [signal, handler] as const;
+  });
+  return () => {
+    for (const [signal, handler] of handlers) process.off(signal, handler);
+  };
 }

@@ -31,6 +31,8 @@ const buildReportSchema = z.object({
   unchangedFiles: z.number().int(),
   /** Whether the data was validated by this build (false: the same file was prepared by an earlier one). */
   dataValidated: z.boolean(),
+  /** Whether the build began before Astro was loaded (`npm run build`; not `astro build`), its data side working while Astro loads. */
+  beganBeforeAstro: z.boolean(),
 });
 
 export type BuildReport = z.infer<typeof buildReportSchema>;
@@ -60,8 +62,8 @@ export class PhaseClock {
 }
 
 /** The report of a finished build, timed by `clock`: `outcome` says what it published, and where. */
-export function reportBuild(clock: PhaseClock, outcome: Pick<BuildReport, 'outDir' | 'dataFile' | 'rows' | 'files' | 'bytes' | 'changes' | 'unchangedFiles' | 'dataValidated'>): BuildReport {
-  const { outDir, dataFile, rows, files, bytes, changes, unchangedFiles, dataValidated } = outcome;
+export function reportBuild(clock: PhaseClock, outcome: Pick<BuildReport, 'outDir' | 'dataFile' | 'rows' | 'files' | 'bytes' | 'changes' | 'unchangedFiles' | 'dataValidated' | 'beganBeforeAstro'>): BuildReport {
+  const { outDir, dataFile, rows, files, bytes, changes, unchangedFiles, dataValidated, beganBeforeAstro } = outcome;
   const pages = pageCount(rows);
   // In the report's own order (it is written as JSON).
   return {
@@ -78,6 +80,7 @@ export function reportBuild(clock: PhaseClock, outcome: Pick<BuildReport, 'outDi
     changes,
     unchangedFiles,
     dataValidated,
+    beganBeforeAstro,
   };
 }
 

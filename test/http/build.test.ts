@@ -68,6 +68,8 @@ describe('npm run build', () => {
     // The machine-readable report beside the site (the bench reads it), and the same report on screen.
     const report = readBuildReport(`${outDir}-report.json`);
     expect(report).toMatchObject({ outDir, rows: 0, pages: { json: 1, html: 1 } });
+    // The build began before Astro loaded, and the integration built that one (src/integration/session.ts).
+    expect(report.beganBeforeAstro).toBe(true);
     expect(report.besidePhases.map(([name]) => name)).toEqual(['validate', 'page keys']);
     expect(report.phases.map(([name]) => name)).toEqual(['start', 'pages (Astro)', 'JSON pages', 'kept pages', 'downloads', 'host configs', 'keep unchanged files', 'changes', 'Vercel copy', 'publish']);
     expect(report.files).toBeGreaterThan(10);

@@ -1,0 +1,128 @@
+/**
+ * A build as this process runs it: the build (build.ts), and what ends it from outside, a signal or
+ * the process's exit, which remove an unpublished build's folder (interrupts.ts).
+ *
+ * `npm run build` begins it before it loads Astro (`beginEarly`): Astro's import alone takes about
+ * half a second, and the data side (validation, comparison with the published build, page keys)
+ * runs on its worker thread meanwhile instead of after it. The integration takes that session at
+ * astro:config:setup (`takeSession`) when it is for the same configuration, project and cache
+ * folder; else it begins its own there (`astro build` run directly, or a configuration that moves
+ * Astro's cache folder, which the early start cannot know). The session is handed over through
+ * `globalThis`, not a module variable: Astro may load astro.config.mjs, and the integration with
+ * it, as module instances of their own, but always in this process (`build()` runs in it).
+ */
+import { join, resolve } from 'node:path';
+import type { AstroIntegrationLogger } from 'astro';
+import nodeLogDestination from 'astro/logger/node';
+import type { Config } from '../config.ts';
+import { abandonBuild, startBuild, type StartedBuild } from './build.ts';
+import { isInterrupted, stopOnInterrupt } from './interrupts.ts';
+import { REFUSED_EXIT_CODE } from './refusals.ts';
+
+type Warn = (message: string) => void;
+
+export interface BuildSession {
+  /** The build once started; rejected with a `Refusal` or a fault of the machine, which the integration reports. */
+  readonly started: Promise<StartedBuild>;
+  /** Whether the build is published: from then on nothing undoes it. */
+  published: boolean;
+  /** Stops what else writes into the build's folder (the JSON pages' thread) before the folder goes. */
+  stopWriters: () => void;
+  /** Removes the folder of a build that did not publish (again at exit: harmless). */
+  abandon: () => void;
+  /** From now on the session's messages go through the integration's logger. */
+  tellThrough: (logger: AstroIntegrationLogger) => void;
+  /** Whether `npm run build` began it before Astro was loaded (see the header). */
+  readonly beganBeforeAstro: boolean;
+  /** Ends a session that will not build: its signal and exit handlers removed, then its folder and the build lock let go once its data side is done. */
+  end: () => Promise<void>;
+}
+
+/** A session begun early, and what it is for. */
+interface EarlySession {
+  key: string;
+  session: BuildSession;
+}
+
+const EARLY_SESSION = Symbol.for('listing:early-build-session');
+const slot = globalThis as { [EARLY_SESSION]?: EarlySession };
+
+/** What a session is for: the same configuration, project and cache folder build the same. */
+const keyOf = (config: Config, root: string, cacheDir: string) => JSON.stringify({ config, root, cacheDir });
+
+/**
+ * A session: the build started, and the handlers that end it from outside. `root` and `cacheDir`
+ * are taken as absolute paths without a trailing separator, however given (Astro's end with one).
+ */
+function begin(config: Config, givenRoot: string, givenCacheDir: string, warn: Warn, beganBeforeAstro: boolean): EarlySession {
+  const [root, cacheDir] = [resolve(givenRoot), resolve(givenCacheDir)];
+  let build: StartedBuild | undefined;
+  let tell = warn;
+  const session: BuildSession = {
+    started: startBuild(config, root, cacheDir, (message) => tell(message)),
+    published: false,
+    stopWriters: () => undefined,
+    abandon: () => {
+      if (session.published || build === undefined) return;
+      session.stopWriters();
+      abandonBuild(build);
+    },
+    tellThrough: (logger) => {
+      tell = (message) => logger.warn(message);
+    },
+    beganBeforeAstro,
+    end: async () => {
+      stopHandlingSignals();
+      process.off('exit', onExit);
+      const started = await session.started.catch(() => undefined);
+      if (started === undefined) return;
+      // Its data side writes into the build's folder until it is done.
+      await started.data.catch(() => undefined);
+      abandonBuild(started);
+      await started.store.lock.release();
+    },
+  };
+  // Reported where it is awaited (the integration's start); none is left unhandled meanwhile.
+  session.started.then((started) => (build = started)).catch(() => undefined);
+  const stopHandlingSignals = stopOnInterrupt(() => session.published, config.outDir, (message) => tell(message));
+  const onExit = (code: number) => {
+    if (session.published || build === undefined) return;
+    session.abandon();
+    if (code !== REFUSED_EXIT_CODE && !isInterrupted(code)) console.error(`\nThe build failed; ${config.outDir}/ is unchanged.`);
+  };
+  process.once('exit', onExit);
+  return { key: keyOf(config, root, cacheDir), session };
+}
+
+/** Astro's cache folder of a project that does not set `cacheDir` (Astro's default). */
+const defaultCacheDir = (root: string): string => join(root, 'node_modules', '.astro');
+
+/**
+ * Begins the build of `root`, with Astro's default cache folder unless told, before Astro is
+ * loaded; its messages meanwhile are written as Astro's logger writes an integration's. Settles
+ * once the build has started (or failed to: the integration reports why), its data side at work on
+ * its own thread: loading Astro keeps this thread too busy for the build's start to go on meanwhile.
+ */
+export async function beginEarly(config: Config, root: string, cacheDir = defaultCacheDir(root)): Promise<BuildSession> {
+  const destination = nodeLogDestination();
+  const early = begin(config, root, cacheDir, (message) => destination.write({ label: 'listing', level: 'warn', message, newLine: true }), true);
+  slot[EARLY_SESSION] = early;
+  await early.session.started.catch(() => undefined);
+  return early.session;
+}
+
+/**
+ * The session begun early for this configuration, project and cache folder, else a new one. One
+ * begun early for another is ended first: its build folder and its build lock go.
+ */
+export async function takeSession(config: Config, root: string, cacheDir: string, logger: AstroIntegrationLogger): Promise<BuildSession> {
+  const early = slot[EARLY_SESSION];
+  delete slot[EARLY_SESSION];
+  const key = keyOf(config, resolve(root), resolve(cacheDir));
+  if (early?.key === key) {
+    early.session.tellThrough(logger);
+    return early.session;
+  }
+  await early?.session.end();
+  return begin(config, root, cacheDir, (message) => logger.warn(message), false).session;
+}
