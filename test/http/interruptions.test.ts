@@ -71,6 +71,20 @@ function startBuild(dataFile: string, site: string) {
   };
 }
 
+/** The moment a build has made its folder in the store, before Astro has said anything. */
+const FOLDER_MADE = 'its folder made';
+
+/** Resolves true once a build folder not in `before` is in the store of `site` (false if the build ended first). */
+async function folderMade(site: string, before: readonly string[], exited: Promise<unknown>): Promise<boolean> {
+  let ended = false;
+  void exited.then(() => (ended = true));
+  while (!ended) {
+    if (readdirSync(storeDirOf(site)).some((name) => /^[0-9a-z]{9,}-/.test(name) && !before.includes(name))) return true;
+    await sleep(5);
+  }
+  return false;
+}
+
 /** Saves `bytes` over `file` in place, in two writes with a pause between them (a save some programs make). */
 async function saveInPlace(file: string, bytes: Buffer): Promise<void> {
   const fd = openSync(file, 'w');
@@ -131,8 +145,9 @@ describe('Ctrl-C and SIGTERM during a build', () => {
   const dataFile = join(workspace, 'interrupted.csv');
   let price = 100_000;
 
-  // Vite bundling; the data ready (Astro about to render); Astro rendering the pages.
-  const moments = ['Building static entrypoints', 'rendering', 'generating static routes'];
+  // Astro loading (the build begun before it, its folder made: no output yet); Vite bundling; the
+  // data ready (Astro about to render); Astro rendering the pages.
+  const moments = [FOLDER_MADE, 'Building static entrypoints', 'rendering', 'generating static routes'];
   const cases = moments.flatMap((moment) => [
     { signal: 'SIGINT' as const, moment, exitCode: 130 },
     { signal: 'SIGTERM' as const, moment, exitCode: 143 },
@@ -146,13 +161,14 @@ describe('Ctrl-C and SIGTERM during a build', () => {
     const buildsBefore = readdirSync(storeDirOf(site)).filter((name) => /^[0-9a-z]{9,}-/.test(name)).sort();
     writeFileSync(dataFile, version(5, String(price++)));
     const build = startBuild(dataFile, site);
-    const reached = await build.reaches(moment);
+    const reached = moment === FOLDER_MADE ? await folderMade(site, buildsBefore, build.exited) : await build.reaches(moment);
     expect(reached, `the build's output never said "${moment}"`).toBe(true);
     // Ctrl-C reaches the terminal's whole foreground process group; a SIGTERM the process alone.
     process.kill(signal === 'SIGINT' ? -build.child.pid! : build.child.pid!, signal);
     const { code, log } = await build.exited;
     expect(code, log).toBe(exitCode);
     expect(log).toContain(`Interrupted (${signal}): the build stopped; nothing was published, ${site}/ is unchanged.`);
+    if (moment === FOLDER_MADE) expect(log, 'stopped before Vite bundled').not.toContain('Building static entrypoints');
     expect(log, 'no stack trace').not.toMatch(/\n\s+at .+:\d+:\d+/);
     expect(publishedState(site)).toEqual(before);
     // Its own folder is gone (it may have been the kept build before the published one, taken as its own).
