@@ -126,9 +126,9 @@ export async function acquireBuildLock(store: string, onWait: (message: string) 
       });
       writeFileSync(join(store, OWNER), JSON.stringify({ pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), lock: lockInode(store) ?? -1 } satisfies Owner));
       // Our record goes before the lock: a lock made next may reuse its inode.
-      const releaseOurs = () => {
+      const releaseOurs = async () => {
         if (readOwner(store)?.pid === process.pid) rmSync(join(store, OWNER), { force: true });
-        return release().catch(() => undefined);
+        await release().catch(() => undefined);
       };
       // proper-lockfile removes the lock when the process exits; our record goes with it.
       process.once('exit', () => {
