@@ -3,8 +3,9 @@
  * records and text, the preparation's own description and its list of changed rows, each download
  * and its row lengths and hashes, the host files, the published build's record of page keys) is
  * damaged in place as a disk error or a sync tool would (truncated, bytes flipped, zeroed,
- * emptied), and the next build must say so in one line and publish a clean build's bytes. The
- * reference is built by another copy of the project, whose caches are deleted before each build.
+ * emptied), and the next build must say so in one line and publish a clean build's bytes; Node's
+ * compile cache, damaged the same ways, must not matter at all. The reference is built by another
+ * copy of the project, whose caches are deleted before each build.
  */
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -134,4 +135,22 @@ describe('a damaged cache costs time, never correctness', () => {
       expect(build(data)).not.toContain('is damaged');
     });
   }
+
+  it("Node's compile cache (V8's code of Astro, Vite and the build's modules) damaged, every entry: compiled again, a clean build's bytes", () => {
+    const cache = join(workspace, 'node-compile-cache');
+    const buildWithCache = (dataFile: string) => {
+      const result = runBuild({ ...env(dataFile, site), NODE_COMPILE_CACHE: cache }, project);
+      expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
+    };
+    buildWithCache(data);
+    const entries = readdirSync(cache, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && statSync(join(entry.parentPath, entry.name)).size > 2)
+      .map((entry) => join(entry.parentPath, entry.name));
+    // Hundreds of modules, the worker threads' too: the build turned the cache on.
+    expect(entries.length).toBeGreaterThan(100);
+    for (const [index, file] of entries.entries()) damage(file, DAMAGES[index % DAMAGES.length]!);
+    data = nextEdit();
+    buildWithCache(data);
+    expectCleanBuild(data);
+  });
 });
