@@ -1,9 +1,10 @@
 /**
  * A build's steps, as the integration's hooks call them:
  *
- * 1. `startBuild` (astro:config:setup): opens the build store (the build lock, what is published,
- *    see src/publish/store.ts), makes the new build's folder, and starts the data side on a worker
- *    thread (data-side.ts) while Astro starts and bundles.
+ * 1. `startBuild` (before Astro loads under `npm run build`, else at astro:config:setup: see
+ *    session.ts): opens the build store (the build lock, what is published, see
+ *    src/publish/store.ts), makes the new build's folder, and starts the data side on a worker
+ *    thread (data-side.ts) while Astro loads, starts and bundles.
  * 2. `awaitData` (before Astro renders any page): the data, or the build stops with its report.
  * 3. `finishBuild` (astro:build:done): sitemaps, downloads, host files, file times, manifest,
  *    changes, Vercel's copy, the record; then publication, one rename. It returns once the build
@@ -88,6 +89,8 @@ export interface StartedBuild {
   readonly clock: PhaseClock;
   /** The data, once ready; rejected with a `Refusal` when it is bad or would shrink the site too much. */
   readonly data: Promise<ReadyData>;
+  /** Ends the data side's thread now, for a build that will not render (see session.ts); settles once it has ended. */
+  readonly stopData: () => Promise<void>;
 }
 
 /** The data side's result, with the downloads under way. */
@@ -104,21 +107,41 @@ interface ReadyData {
 }
 
 /**
- * Opens the build store of the site at OUT_DIR: refuses where OUT_DIR or DEPLOY_DIR cannot become
- * the links a build publishes through, takes the build lock, removes what earlier builds left (and
- * whether they leave it trusted), and reads the published build.
+ * Astro's default cache folder in a project. The build lock is kept there whatever Astro's
+ * `cacheDir` says, so that a build begun before Astro's configuration is read (session.ts) takes
+ * the lock every build of the project takes.
  */
-async function openStore(config: Config, cacheDir: string, warn: (message: string) => void): Promise<{ store: OpenStore; published: PublishedBuild | undefined }> {
+export const PROJECT_CACHE_DIR = join('node_modules', '.astro');
+
+/**
+ * Opens the build store of the site at OUT_DIR: refuses where OUT_DIR or DEPLOY_DIR cannot become
+ * the links a build publishes through, takes the build lock of the project at `root`, removes what
+ * earlier builds left (and whether they leave it trusted), and reads the published build. The
+ * lock is let go again if any of that fails.
+ */
+async function openStore(config: Config, root: string, warn: (message: string) => void): Promise<{ store: OpenStore; published: PublishedBuild | undefined }> {
   const notPublishable = notALink(config.outDir, 'OUT_DIR') ?? notALink(config.deployDir, 'DEPLOY_DIR');
   if (notPublishable !== undefined) throw new Refusal(notPublishable);
   const dir = storeDirOf(config.outDir);
   // One build at a time in a checkout, whatever site it publishes: Astro writes its bundles into
   // the project's own folders.
-  const lock = await acquireBuildLock(cacheDir, warn);
-  // Folders left by builds killed part way are the marks of a build that never finished.
-  const trusted = cachedIsTrusted(dir, pruneBuilds(dir).unfinished);
-  if (!trusted) warn('An earlier build was stopped part way: this build checks everything again instead of reusing what was kept.');
-  return { store: { dir, lock, trusted }, published: readPublishedBuild(dir, config.outDir) };
+  const lock = await acquireBuildLock(join(root, PROJECT_CACHE_DIR), warn);
+  return underLock(lock, () => {
+    // Folders left by builds killed part way are the marks of a build that never finished.
+    const trusted = cachedIsTrusted(dir, pruneBuilds(dir).unfinished);
+    if (!trusted) warn('An earlier build was stopped part way: this build checks everything again instead of reusing what was kept.');
+    return { store: { dir, lock, trusted }, published: readPublishedBuild(dir, config.outDir) };
+  });
+}
+
+/** What `start` returns; if it throws, `lock` is released first (a process that goes on, as a session begun again does, must not keep it). */
+async function underLock<T>(lock: BuildLock, start: () => T | Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
 }
 
 /**
@@ -139,7 +162,7 @@ function fingerprintOf(root: string, addresses: Addresses): string {
 }
 
 /** Starts the data side on its worker thread; the data once it is ready, with the downloads under way. */
-function startData(build: Omit<StartedBuild, 'data'>, root: string, cacheDir: string): Promise<ReadyData> {
+function startData(build: Omit<StartedBuild, 'data' | 'stopData'>, root: string, cacheDir: string): Pick<StartedBuild, 'data' | 'stopData'> {
   const { config, folder, clock } = build;
   const run = startDataSide({
     root,
@@ -166,17 +189,20 @@ function startData(build: Omit<StartedBuild, 'data'>, root: string, cacheDir: st
   });
   // Awaited before the pages are rendered; if Astro fails before that, its error is the one to report.
   data.catch(() => undefined);
-  return data;
+  return { data, stopData: run.stop };
 }
 
 /** Step 1: each step above, in order; `warn` says what the maintainer should know meanwhile (a wait for another build's lock). */
 export async function startBuild(config: Config, root: string, cacheDir: string, warn: (message: string) => void): Promise<StartedBuild> {
-  const { store, published } = await openStore(config, cacheDir, warn);
-  const clock = new PhaseClock();
-  const folder = newFolder(store, published, root, cacheDir);
-  const fingerprint = fingerprintOf(root, { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl });
-  const started = { config, store, folder, fingerprint, baseline: baselineOf(published, store.trusted, fingerprint), clock };
-  return { ...started, data: startData(started, root, cacheDir) };
+  const { store, published } = await openStore(config, root, warn);
+  return underLock(store.lock, () => {
+    const clock = new PhaseClock();
+    const folder = newFolder(store, published, root, cacheDir);
+    const fingerprint = fingerprintOf(root, { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl });
+    const started = { config, store, folder, fingerprint, baseline: baselineOf(published, store.trusted, fingerprint), clock };
+    const { data, stopData } = startData(started, root, cacheDir);
+    return { ...started, data, stopData };
+  });
 }
 
 /** What step 2 hands to step 3. */

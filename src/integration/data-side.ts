@@ -209,6 +209,8 @@ export interface DataSideRun {
   records: Promise<PreparedRecords | undefined>;
   /** What the data side found; settled once the worker thread has ended (its memory is free again). */
   result: Promise<DataSide>;
+  /** Ends the worker thread now (`result` then fails); settles once it has ended. */
+  stop: () => Promise<void>;
 }
 
 /** Starts `prepareDataSide` on a worker thread. */
@@ -230,7 +232,13 @@ export function startDataSide(input: DataSideInput): DataSideRun {
       else fail(new Error(`the build's data thread stopped (exit code ${code}) before it was done`));
     });
   });
-  return { records, result };
+  return {
+    records,
+    result,
+    stop: async () => {
+      await worker.terminate();
+    },
+  };
 }
 
 /** The worker thread's side of `startDataSide`. */

@@ -18,7 +18,7 @@ import { awaitDataBeforePages, namePublishedFolder, writingPages } from './astro
 import { awaitData, closeBuild, finishBuild, listingPageFiles, PREPARED_DIR, type Rendering, type StartedBuild } from './build.ts';
 import { devData, serveDev, type DevData } from './dev.ts';
 import { buildFolders, faultMessage } from './faults.ts';
-import { Refusal, stopWith } from './refusals.ts';
+import { isRefusal, Refusal, stopWith } from './refusals.ts';
 import { takeSession, type BuildSession } from './session.ts';
 import { datasetPlugin } from './virtual-module.ts';
 
@@ -50,7 +50,7 @@ export default function listing(): AstroIntegration {
           const stopOn =
             (doing: string, cleanUp: () => void) =>
             (error: unknown): never => {
-              if (error instanceof Refusal) stopWith(error, logger, cleanUp);
+              if (isRefusal(error)) stopWith(error, logger, cleanUp);
               const fault = faultMessage(error, folders, doing, config.outDir, { published: buildSession?.published ?? false });
               if (fault !== undefined) stopWith(new Refusal(fault), logger, cleanUp);
               throw error;

@@ -1,7 +1,7 @@
 /**
  * Ctrl-C (SIGINT), SIGTERM (a CI runner's cancel, `kill`) and SIGHUP (a closed terminal) during a
  * build: the build says so, removes its own folder and releases the build lock on its way out
- * (the integration's exit handler, and lock.ts's), so nothing published changes and the next build
+ * (the session's exit handler, session.ts, and lock.ts's), so nothing published changes and the next build
  * neither waits nor doubts what is cached. Publication itself is one synchronous step that a signal
  * cannot cut in two: a signal that arrives during it is handled after it, when the build is
  * published and there is nothing to undo.

@@ -9,6 +9,12 @@ export class Refusal extends Error {
   override name = 'Refusal';
 }
 
+/**
+ * Whether `error` is a refusal, by its name: the build may be begun by a module instance of its
+ * own (see session.ts), whose `Refusal` is another class than this one.
+ */
+export const isRefusal = (error: unknown): error is Refusal => error instanceof Error && error.name === 'Refusal';
+
 /** The documented exit code of a refused build. */
 export const REFUSED_EXIT_CODE = 1;
 

@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import type { AstroIntegrationLogger } from 'astro';
 import nodeLogDestination from 'astro/logger/node';
 import type { Config } from '../config.ts';
-import { abandonBuild, startBuild, type StartedBuild } from './build.ts';
+import { abandonBuild, PROJECT_CACHE_DIR, startBuild, type StartedBuild } from './build.ts';
 import { isInterrupted, stopOnInterrupt } from './interrupts.ts';
 import { REFUSED_EXIT_CODE } from './refusals.ts';
 
@@ -34,18 +34,18 @@ export interface BuildSession {
   tellThrough: (logger: AstroIntegrationLogger) => void;
   /** Whether `npm run build` began it before Astro was loaded (see the header). */
   readonly beganBeforeAstro: boolean;
-  /** Ends a session that will not build: its signal and exit handlers removed, then its folder and the build lock let go once its data side is done. */
+  /** Ends a session that will not build: its data side stopped, its folder and the build lock let go, then its signal and exit handlers removed. Once, however often called. */
   end: () => Promise<void>;
 }
 
-/** A session begun early, and what it is for. */
-interface EarlySession {
+/** A session, and what it is for. */
+interface KeyedSession {
   key: string;
   session: BuildSession;
 }
 
 const EARLY_SESSION = Symbol.for('listing:early-build-session');
-const slot = globalThis as { [EARLY_SESSION]?: EarlySession };
+const handover = globalThis as { [EARLY_SESSION]?: KeyedSession };
 
 /** What a session is for: the same configuration, project and cache folder build the same. */
 const keyOf = (config: Config, root: string, cacheDir: string) => JSON.stringify({ config, root, cacheDir });
@@ -54,7 +54,7 @@ const keyOf = (config: Config, root: string, cacheDir: string) => JSON.stringify
  * A session: the build started, and the handlers that end it from outside. `root` and `cacheDir`
  * are taken as absolute paths without a trailing separator, however given (Astro's end with one).
  */
-function begin(config: Config, givenRoot: string, givenCacheDir: string, warn: Warn, beganBeforeAstro: boolean): EarlySession {
+function begin(config: Config, givenRoot: string, givenCacheDir: string, warn: Warn, beganBeforeAstro: boolean): KeyedSession {
   const [root, cacheDir] = [resolve(givenRoot), resolve(givenCacheDir)];
   let build: StartedBuild | undefined;
   let tell = warn;
@@ -71,16 +71,20 @@ function begin(config: Config, givenRoot: string, givenCacheDir: string, warn: W
       tell = (message) => logger.warn(message);
     },
     beganBeforeAstro,
-    end: async () => {
-      stopHandlingSignals();
-      process.off('exit', onExit);
-      const started = await session.started.catch(() => undefined);
-      if (started === undefined) return;
-      // Its data side writes into the build's folder until it is done.
-      await started.data.catch(() => undefined);
+    end: () => (ending ??= endSession()),
+  };
+  let ending: Promise<void> | undefined;
+  // A signal meanwhile is still handled as in any build: the handlers go last.
+  const endSession = async () => {
+    const started = await session.started.catch(() => undefined);
+    if (started !== undefined) {
+      // Its data side writes into the build's folder until its thread has ended.
+      await started.stopData();
       abandonBuild(started);
       await started.store.lock.release();
-    },
+    }
+    stopHandlingSignals();
+    process.off('exit', onExit);
   };
   // Reported where it is awaited (the integration's start); none is left unhandled meanwhile.
   session.started.then((started) => (build = started)).catch(() => undefined);
@@ -95,7 +99,7 @@ function begin(config: Config, givenRoot: string, givenCacheDir: string, warn: W
 }
 
 /** Astro's cache folder of a project that does not set `cacheDir` (Astro's default). */
-const defaultCacheDir = (root: string): string => join(root, 'node_modules', '.astro');
+const defaultCacheDir = (root: string): string => join(root, PROJECT_CACHE_DIR);
 
 /**
  * Begins the build of `root`, with Astro's default cache folder unless told, before Astro is
@@ -106,18 +110,19 @@ const defaultCacheDir = (root: string): string => join(root, 'node_modules', '.a
 export async function beginEarly(config: Config, root: string, cacheDir = defaultCacheDir(root)): Promise<BuildSession> {
   const destination = nodeLogDestination();
   const early = begin(config, root, cacheDir, (message) => destination.write({ label: 'listing', level: 'warn', message, newLine: true }), true);
-  slot[EARLY_SESSION] = early;
+  handover[EARLY_SESSION] = early;
   await early.session.started.catch(() => undefined);
   return early.session;
 }
 
 /**
  * The session begun early for this configuration, project and cache folder, else a new one. One
- * begun early for another is ended first: its build folder and its build lock go.
+ * begun early for another (a configuration that sets `cacheDir`) is ended first: its data side
+ * stopped, its build folder and the build lock let go, which the new one then takes.
  */
 export async function takeSession(config: Config, root: string, cacheDir: string, logger: AstroIntegrationLogger): Promise<BuildSession> {
-  const early = slot[EARLY_SESSION];
-  delete slot[EARLY_SESSION];
+  const early = handover[EARLY_SESSION];
+  delete handover[EARLY_SESSION];
   const key = keyOf(config, resolve(root), resolve(cacheDir));
   if (early?.key === key) {
     early.session.tellThrough(logger);

@@ -125,15 +125,17 @@ export async function acquireBuildLock(store: string, onWait: (message: string) 
         },
       });
       writeFileSync(join(store, OWNER), JSON.stringify({ pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), lock: lockInode(store) ?? -1 } satisfies Owner));
+      const removeOwner = () => {
+        if (readOwner(store)?.pid === process.pid) rmSync(join(store, OWNER), { force: true });
+      };
       // Our record goes before the lock: a lock made next may reuse its inode.
       const releaseOurs = async () => {
-        if (readOwner(store)?.pid === process.pid) rmSync(join(store, OWNER), { force: true });
+        process.off('exit', removeOwner);
+        removeOwner();
         await release().catch(() => undefined);
       };
       // proper-lockfile removes the lock when the process exits; our record goes with it.
-      process.once('exit', () => {
-        if (readOwner(store)?.pid === process.pid) rmSync(join(store, OWNER), { force: true });
-      });
+      process.once('exit', removeOwner);
       return { lost: () => lost, release: releaseOurs };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;

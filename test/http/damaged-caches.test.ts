@@ -146,7 +146,7 @@ describe('a damaged cache costs time, never correctness', () => {
     const entries = readdirSync(cache, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile() && statSync(join(entry.parentPath, entry.name)).size > 2)
       .map((entry) => join(entry.parentPath, entry.name));
-    // Hundreds of modules, the worker threads' too: the build turned the cache on.
+    // Hundreds of modules: the build turned the cache on.
     expect(entries.length).toBeGreaterThan(100);
     for (const [index, file] of entries.entries()) damage(file, DAMAGES[index % DAMAGES.length]!);
     data = nextEdit();

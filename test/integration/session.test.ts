@@ -2,9 +2,9 @@
  * The build begun before Astro loads (`npm run build`) is the one the integration builds, when it
  * is for the same configuration, project and cache folder; one begun for another goes, folder and
  * lock, before the integration begins its own. Real builds started (store, lock, the data side's
- * thread) in temporary folders, each session ended: nothing stays behind.
+ * thread) in temporary projects, each session ended: nothing stays behind.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AstroIntegrationLogger } from 'astro';
@@ -14,7 +14,6 @@ import { acquireBuildLock } from '../../src/publish/lock.ts';
 import { storeDirOf } from '../../src/publish/store.ts';
 import { beginEarly, takeSession, type BuildSession } from '../../src/integration/session.ts';
 
-const root = resolve('.');
 const warned: string[] = [];
 const logger = { warn: (message: string) => warned.push(message) } as unknown as AstroIntegrationLogger;
 const cleanUps: (() => Promise<void> | void)[] = [];
@@ -24,11 +23,14 @@ afterEach(async () => {
   warned.length = 0;
 });
 
+/** A project of its own (the build lock is the project's: not this checkout's, which builds may hold meanwhile). */
 function project() {
   const dir = mkdtempSync(join(tmpdir(), 'listing-session-'));
   cleanUps.push(() => rmSync(dir, { recursive: true, force: true }));
+  const root = join(dir, 'project');
+  mkdirSync(root);
   const config = loadConfig({ DATA_FILE: resolve('test/fixtures/listing-23.csv'), OUT_DIR: join(dir, 'site'), DEPLOY_DIR: join(dir, 'deploy') });
-  return { dir, config, cacheDir: join(dir, 'cache') };
+  return { dir, root, config, cacheDir: join(dir, 'cache') };
 }
 
 const ended = (session: BuildSession) => cleanUps.push(() => session.end());
@@ -38,7 +40,7 @@ const buildFoldersIn = (outDir: string) => readdirSync(storeDirOf(outDir)).filte
 
 describe('the build session', () => {
   it('begun early for the same configuration, project and cache folder, is the one taken, however the paths are written', async () => {
-    const { config, cacheDir } = project();
+    const { root, config, cacheDir } = project();
     const early = await beginEarly(config, root, cacheDir);
     ended(early);
     // Astro's root and cache folder end with a separator.
@@ -50,8 +52,8 @@ describe('the build session', () => {
     expect(existsSync(build.folder.dir)).toBe(true);
   });
 
-  it('begun early for another cache folder goes, its folder and its lock, before the new one begins', async () => {
-    const { config, cacheDir, dir } = project();
+  it('begun early for another cache folder goes, its folder and the lock, before the new one begins and takes the lock', async () => {
+    const { root, config, cacheDir, dir } = project();
     const early = await beginEarly(config, root, cacheDir);
     ended(early);
     const earlyBuild = await early.started;
@@ -60,24 +62,40 @@ describe('the build session', () => {
     expect(taken).not.toBe(early);
     expect(taken.beganBeforeAstro).toBe(false);
     expect(existsSync(earlyBuild.folder.dir)).toBe(false);
-    // The early build's lock is free: taken at once, without a wait to tell of.
-    const lock = await acquireBuildLock(cacheDir, (message) => warned.push(message));
-    await lock.release();
-    expect(warned).toEqual([]);
+    // The new build holds the project's lock, which the early one let go (else it would wait forever).
     const build = await taken.started;
     await build.data;
+    expect(warned).toEqual([]);
     expect(buildFoldersIn(config.outDir)).toEqual([build.folder.dir.split('/').at(-1)]);
+    await taken.end();
+    // And lets it go when it ends: taken at once, without a wait to tell of.
+    const lock = await acquireBuildLock(join(root, 'node_modules/.astro'), (message) => warned.push(message));
+    await lock.release();
+    expect(warned).toEqual([]);
   });
 
-  it('with none begun early (`astro build`), begins its own, and is taken once', async () => {
-    const { config, cacheDir } = project();
-    const first = await takeSession(config, root, cacheDir, logger);
-    ended(first);
-    expect(first.beganBeforeAstro).toBe(false);
-    await (await first.started).data;
-    await first.end();
+  it('is taken once: the integration of a second build in the same process (`astro build` after it) begins its own', async () => {
+    const { root, config, cacheDir } = project();
+    const early = await beginEarly(config, root, cacheDir);
+    ended(early);
+    expect(await takeSession(config, root, cacheDir, logger)).toBe(early);
+    await early.end();
     const again = await takeSession(config, root, cacheDir, logger);
     ended(again);
-    expect(again).not.toBe(first);
+    expect(again).not.toBe(early);
+    expect(again.beganBeforeAstro).toBe(false);
+    await (await again.started).data;
+  });
+
+  it('ended, leaves no handler behind: signals and the exit are as they were before it began', async () => {
+    const { root, config, cacheDir } = project();
+    const listeners = () => ['SIGINT', 'SIGTERM', 'SIGHUP', 'exit'].map((event) => process.listenerCount(event));
+    const before = listeners();
+    const session = await beginEarly(config, root, cacheDir);
+    expect(listeners()).not.toEqual(before);
+    // Its data side stopped at once, however far it had gone.
+    await session.end();
+    expect(listeners()).toEqual(before);
+    expect(existsSync((await session.started).folder.dir)).toBe(false);
   });
 });
