@@ -114,34 +114,15 @@ interface ReadyData {
 export const PROJECT_CACHE_DIR = join('node_modules', '.astro');
 
 /**
- * Opens the build store of the site at OUT_DIR: refuses where OUT_DIR or DEPLOY_DIR cannot become
- * the links a build publishes through, takes the build lock of the project at `root`, removes what
- * earlier builds left (and whether they leave it trusted), and reads the published build. The
- * lock is let go again if any of that fails.
+ * Opens the build store of the site at OUT_DIR under the build lock `lock`: removes what earlier
+ * builds left (and whether they leave it trusted), and reads the published build.
  */
-async function openStore(config: Config, root: string, warn: (message: string) => void): Promise<{ store: OpenStore; published: PublishedBuild | undefined }> {
-  const notPublishable = notALink(config.outDir, 'OUT_DIR') ?? notALink(config.deployDir, 'DEPLOY_DIR');
-  if (notPublishable !== undefined) throw new Refusal(notPublishable);
+function openStore(config: Config, lock: BuildLock, warn: (message: string) => void): { store: OpenStore; published: PublishedBuild | undefined } {
   const dir = storeDirOf(config.outDir);
-  // One build at a time in a checkout, whatever site it publishes: Astro writes its bundles into
-  // the project's own folders.
-  const lock = await acquireBuildLock(join(root, PROJECT_CACHE_DIR), warn);
-  return underLock(lock, () => {
-    // Folders left by builds killed part way are the marks of a build that never finished.
-    const trusted = cachedIsTrusted(dir, pruneBuilds(dir).unfinished);
-    if (!trusted) warn('An earlier build was stopped part way: this build checks everything again instead of reusing what was kept.');
-    return { store: { dir, lock, trusted }, published: readPublishedBuild(dir, config.outDir) };
-  });
-}
-
-/** What `start` returns; if it throws, `lock` is released first (a process that goes on, as a session begun again does, must not keep it). */
-async function underLock<T>(lock: BuildLock, start: () => T | Promise<T>): Promise<T> {
-  try {
-    return await start();
-  } catch (error) {
-    await lock.release();
-    throw error;
-  }
+  // Folders left by builds killed part way are the marks of a build that never finished.
+  const trusted = cachedIsTrusted(dir, pruneBuilds(dir).unfinished);
+  if (!trusted) warn('An earlier build was stopped part way: this build checks everything again instead of reusing what was kept.');
+  return { store: { dir, lock, trusted }, published: readPublishedBuild(dir, config.outDir) };
 }
 
 /**
@@ -192,17 +173,29 @@ function startData(build: Omit<StartedBuild, 'data' | 'stopData'>, root: string,
   return { data, stopData: run.stop };
 }
 
-/** Step 1: each step above, in order; `warn` says what the maintainer should know meanwhile (a wait for another build's lock). */
+/**
+ * Step 1: each step above, in order; `warn` says what the maintainer should know meanwhile (a wait
+ * for another build's lock). Refuses where OUT_DIR or DEPLOY_DIR cannot become the links a build
+ * publishes through. The lock is let go again if a step after it fails: a process that goes on
+ * (a session begun again, see session.ts) must not keep it.
+ */
 export async function startBuild(config: Config, root: string, cacheDir: string, warn: (message: string) => void): Promise<StartedBuild> {
-  const { store, published } = await openStore(config, root, warn);
-  return underLock(store.lock, () => {
+  const notPublishable = notALink(config.outDir, 'OUT_DIR') ?? notALink(config.deployDir, 'DEPLOY_DIR');
+  if (notPublishable !== undefined) throw new Refusal(notPublishable);
+  // One build at a time in a checkout, whatever site it publishes: Astro writes its bundles into
+  // the project's own folders.
+  const lock = await acquireBuildLock(join(root, PROJECT_CACHE_DIR), warn);
+  try {
+    const { store, published } = openStore(config, lock, warn);
     const clock = new PhaseClock();
     const folder = newFolder(store, published, root, cacheDir);
     const fingerprint = fingerprintOf(root, { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl });
     const started = { config, store, folder, fingerprint, baseline: baselineOf(published, store.trusted, fingerprint), clock };
-    const { data, stopData } = startData(started, root, cacheDir);
-    return { ...started, data, stopData };
-  });
+    return { ...started, ...startData(started, root, cacheDir) };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
 }
 
 /** What step 2 hands to step 3. */

@@ -58,6 +58,7 @@ function begin(config: Config, givenRoot: string, givenCacheDir: string, warn: W
   const [root, cacheDir] = [resolve(givenRoot), resolve(givenCacheDir)];
   let build: StartedBuild | undefined;
   let tell = warn;
+  let ending: Promise<void> | undefined;
   const session: BuildSession = {
     started: startBuild(config, root, cacheDir, (message) => tell(message)),
     published: false,
@@ -73,7 +74,6 @@ function begin(config: Config, givenRoot: string, givenCacheDir: string, warn: W
     beganBeforeAstro,
     end: () => (ending ??= endSession()),
   };
-  let ending: Promise<void> | undefined;
   // A signal meanwhile is still handled as in any build: the handlers go last.
   const endSession = async () => {
     const started = await session.started.catch(() => undefined);
