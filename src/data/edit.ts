@@ -69,6 +69,12 @@ export interface ValidatedAgainstEarlier {
    * `changed` the earlier file's row at its position (what copying by position relies on).
    */
   inPlace: boolean;
+  /**
+   * Where every row is at its earlier position (in place, none added or removed): the fields in
+   * which a changed row differs from the earlier row at its position. What is made of other fields
+   * alone is then what the earlier version made (a price edit keeps the make table).
+   */
+  changedFields: string[] | undefined;
   counts: RowCounts;
 }
 
@@ -281,12 +287,17 @@ export function loadAgainstEarlier(text: CsvText, file: string, earlier: Earlier
   // Checked rows with the id of an earlier row no row has kept: changed, not added.
   let changedIds = 0;
   let earlierRow = 0;
+  // Rows in place, as many as before: each changed row is the earlier row at its position, edited.
+  const samePositions = inPlace && rows === earlierRows;
+  const changedFields = new Set<string>();
+  let nextChanged = 0;
   for (const chunk of earlier.records()) {
     for (const record of chunk) {
       if (earlierRow >= earlierRows) return undefined;
       const row = takenBy[earlierRow]!;
       if (row === -1) {
         if (checkedIds.has(record.id)) changedIds += 1;
+        if (samePositions) fieldsThatDiffer(record, checked.records[nextChanged++], changedFields);
       } else {
         if (checkedIds.has(record.id)) return undefined;
         reused[row] = record;
@@ -311,5 +322,12 @@ export function loadAgainstEarlier(text: CsvText, file: string, earlier: Earlier
     unchanged,
     removed: earlierRows - unchanged - changedIds,
   };
-  return { records, changed, inPlace, counts };
+  return { records, changed, inPlace, changedFields: samePositions ? [...changedFields] : undefined, counts };
+}
+
+/** Adds to `fields` the fields in which `record` and `edited` differ. */
+function fieldsThatDiffer(record: CarModel, edited: CarModel | undefined, fields: Set<string>): void {
+  for (const [field, value] of Object.entries(record)) {
+    if (!Object.is(value, (edited as Readonly<Record<string, unknown>> | undefined)?.[field])) fields.add(field);
+  }
 }

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { serialize } from 'node:v8';
+import { deserialize, serialize } from 'node:v8';
 import { z } from 'zod';
 import { decodeCsv, loadText, SEPARATORS, type LoadProgress } from './load.ts';
 import { loadAgainstEarlier, type EarlierValidation } from './edit.ts';
@@ -31,9 +31,12 @@ const SUMMARY_FILE = 'summary.v8';
 const TEXT_FILE = 'text.csv';
 const PREPARED_FILE = 'prepared.json';
 const DOWNLOADS_DIR = 'downloads';
-/** In a preparation validated against an earlier one: that one's key and the rows that differ from it (see edit.ts). */
+/**
+ * In a preparation validated against an earlier one: that one's key, the rows that differ from it,
+ * and, where every row is at its earlier position, the fields in which they differ (see edit.ts).
+ */
 const EARLIER_FILE = 'earlier.json';
-const earlierSchema = z.object({ key: z.string(), changed: z.array(z.int().min(0)) });
+const earlierSchema = z.object({ key: z.string(), changed: z.array(z.int().min(0)), changedFields: z.array(z.string()).optional() });
 /**
  * Preparations cached besides the one in use: the published build's (the earlier one an edit is
  * validated against, see edit.ts, touched when it is used) and one more, so that a dev server
@@ -96,6 +99,12 @@ export function sourceFingerprint(root: string, paths: readonly string[]): strin
   return hash.digest('hex');
 }
 
+/** What `summarise` made of the earlier preparation's records, and the fields an edit in place changed since. */
+export interface EarlierSummary {
+  summary: unknown;
+  changedFields: ReadonlySet<string>;
+}
+
 export interface PrepareOptions {
   /** The project folder (where `src/` and the lock file are). */
   root: string;
@@ -115,9 +124,11 @@ export interface PrepareOptions {
    * What a reader needs of the whole listing, made while every record is in memory and kept with
    * them (V8-serialisable): a page then reads its own records and this, never every record. The
    * key names the code under src/listing, not the function given: every caller gives the same one
-   * (the listing's `summaryOf`), and its readers read it back as that.
+   * (the listing's `summaryOf`), and its readers read it back as that. Where the file is an edit
+   * of the earlier preparation's with every row in its place, `earlier` is what it made then and
+   * the fields the edit changed: what is made of other fields alone need not be made again.
    */
-  summarise: (records: readonly CarModel[]) => unknown;
+  summarise: (records: readonly CarModel[], earlier?: EarlierSummary) => unknown;
   /** Told a line for each cached file found damaged (and not used). */
   say?: (line: string) => void;
   /**
@@ -168,8 +179,10 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
   if ('problems' in text) return { problems: text.problems };
   const earlierVersion = !trusted || earlier === undefined || earlier === key ? undefined : earlierValidation(join(cacheDir, earlier), code, say);
   let edited: ReturnType<typeof loadAgainstEarlier>;
+  let earlierSummary: EarlierSummary | undefined;
   try {
     edited = earlierVersion && loadAgainstEarlier(text, dataFile, earlierVersion);
+    if (earlierVersion && edited?.changedFields) earlierSummary = { summary: deserialize(earlierVersion.summary), changedFields: new Set(edited.changedFields) };
   } finally {
     earlierVersion?.close();
   }
@@ -180,13 +193,13 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   writeRecordFile(join(staging, RECORDS_FILE), records);
-  writeFileSync(join(staging, SUMMARY_FILE), serialize(summarise(records)));
+  writeFileSync(join(staging, SUMMARY_FILE), serialize(summarise(records, earlierSummary)));
   writeFileSync(join(staging, TEXT_FILE), text.body);
   // The downloads copy the unchanged rows' bytes from the earlier preparation's, by position: only
   // where no row moved (a row inserted or deleted before others moves them), and not where most
   // rows changed (little to copy, and a long list).
   if (edited && earlier !== undefined && edited.inPlace && edited.changed.length <= records.length / 2) {
-    writeFileSync(join(staging, EARLIER_FILE), checkedJson({ key: earlier, changed: edited.changed }));
+    writeFileSync(join(staging, EARLIER_FILE), checkedJson({ key: earlier, changed: edited.changed, changedFields: edited.changedFields }));
   }
   const { format } = text;
   const written = readdirSync(staging);
@@ -205,7 +218,7 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
  * it is all there and whole: its text read, its records held open (`close` them), so that another
  * process pruning the cache meanwhile (a dev server beside the build) cannot take them away.
  */
-function earlierValidation(dir: string, code: string, say: (line: string) => void): (EarlierValidation & { close: () => void }) | undefined {
+function earlierValidation(dir: string, code: string, say: (line: string) => void): (EarlierValidation & { summary: Buffer; close: () => void }) | undefined {
   const prepared = wholePreparation(dir, say);
   const recordsFile = join(dir, RECORDS_FILE);
   if (prepared?.code !== code || !isRecordFile(recordsFile)) return undefined;
@@ -219,7 +232,7 @@ function earlierValidation(dir: string, code: string, say: (line: string) => voi
     return undefined;
   }
   try {
-    return { body: readFileSync(join(dir, TEXT_FILE)), rows: prepared.rows, records: records.chunks, close: records.close };
+    return { body: readFileSync(join(dir, TEXT_FILE)), summary: readFileSync(join(dir, SUMMARY_FILE)), rows: prepared.rows, records: records.chunks, close: records.close };
   } catch {
     records.close();
     return undefined;

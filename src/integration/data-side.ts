@@ -17,7 +17,7 @@ import type { CarModel } from '../data/schema.ts';
 import type { Changes } from '../listing/changes-schema.ts';
 import { pageKeysOf, type PageKeys } from '../listing/page-keys.ts';
 import { logoUrl, type Addresses } from '../listing/serialise.ts';
-import { listingInMemory, listingOfFile, summaryFrom, summaryOf, type ListingPages } from '../listing/summary.ts';
+import { listingFrom, summaryFrom, summaryOf, type ListingPages } from '../listing/summary.ts';
 import { counted } from '../listing/format.ts';
 import { NO_ROW_CHANGES, publishedRecords, rowChanges, rowChangesAt, type RowComparison } from '../outputs/row-changes.ts';
 import type { Baseline } from '../publish/baseline.ts';
@@ -127,14 +127,18 @@ interface RecordsOfPreparation extends RecordSlices {
 }
 
 function recordsOf(preparation: Preparation, inMemory: readonly CarModel[] | undefined): RecordsOfPreparation {
-  if (inMemory) return { slice: (start, end) => inMemory.slice(start, end), all: () => inMemory, listing: () => listingInMemory(inMemory), close: () => undefined };
+  // The make table is the summary's (made once per preparation, or kept from the earlier one by an
+  // edit of prices), not made again from every record.
+  const listingOf = (records: RecordSlices) => listingFrom(records, summaryFrom(readFileSync(preparation.summaryFile)));
+  const sliceOf = (records: readonly CarModel[]): RecordSlices => ({ slice: (start, end) => records.slice(start, end) });
+  if (inMemory) return { ...sliceOf(inMemory), all: () => inMemory, listing: () => listingOf(sliceOf(inMemory)), close: () => undefined };
   let opened: OpenRecordFile | undefined;
   let all: readonly CarModel[] | undefined;
   const file = () => (opened ??= openRecordFile(preparation.recordsFile));
   return {
     slice: (start, end) => file().slice(start, end),
     all: () => (all ??= file().all()),
-    listing: () => (all ? listingInMemory(all) : listingOfFile(file(), summaryFrom(readFileSync(preparation.summaryFile)))),
+    listing: () => listingOf(all ? sliceOf(all) : file()),
     close: () => opened?.close(),
   };
 }

@@ -11,7 +11,7 @@ import { deserialize } from 'node:v8';
 import { openRecordFile } from '../data/record-store.ts';
 import { pageNumbers } from '../listing/pagination.ts';
 import type { Addresses } from '../listing/serialise.ts';
-import { listingInMemory, listingOfFile, summaryFrom, type ListingPages } from '../listing/summary.ts';
+import { listingInMemory, listingFrom, summaryFrom, type ListingPages } from '../listing/summary.ts';
 import { flaggedPages, type RenderSet } from '../publish/reuse.ts';
 import { dataReadyBeforePages } from './astro-internals.ts';
 
@@ -32,14 +32,14 @@ export function getDataset(): Dataset {
   // The dev server's records are in memory in its own process; a build's pages read theirs from
   // the records file (held open for the rest of the build).
   if (loaded?.file !== recordsFile) {
-    loaded = { file: recordsFile, listing: records ? listingInMemory(records) : listingOfFiles(recordsFile, summaryFile) };
+    loaded = { file: recordsFile, listing: records ? listingInMemory(records) : listingFroms(recordsFile, summaryFile) };
   }
   return { addresses, ...loaded.listing, problemReport };
 }
 
-function listingOfFiles(recordsFile: string, summaryFile: string): ListingPages {
+function listingFroms(recordsFile: string, summaryFile: string): ListingPages {
   const summary = summaryFrom(dataReadyBeforePages(() => readFileSync(summaryFile)));
-  return listingOfFile(openRecordFile(recordsFile), summary);
+  return listingFrom(openRecordFile(recordsFile), summary);
 }
 
 let render: RenderSet | undefined;

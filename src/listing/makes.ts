@@ -22,6 +22,9 @@ export interface MakeTable {
   makeOf: (record: CarModel) => Make;
 }
 
+/** The fields a make table is made of (the names and the logos): an edit of no other changes no make. */
+export const MAKE_FIELDS: readonly (keyof CarModel)[] = ['combined_car_model', 'logo'];
+
 /** The first word of a display name: the make in a local script (Latin only where the name has none). */
 export function makeKeyOf(name: string): string {
   const { local, latin } = splitName(name.trim());

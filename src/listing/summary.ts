@@ -8,7 +8,8 @@
 import { deserialize } from 'node:v8';
 import type { RecordSlices } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
-import { makeTable, makeTableFrom, type Make, type MakeTable } from './makes.ts';
+import type { EarlierSummary } from '../data/prepared.ts';
+import { MAKE_FIELDS, makeTable, makeTableFrom, type Make, type MakeTable } from './makes.ts';
 import { pageRange, pageSlice } from './pagination.ts';
 
 export interface ListingSummary {
@@ -16,8 +17,13 @@ export interface ListingSummary {
   makes: readonly Make[];
 }
 
-export function summaryOf(records: readonly CarModel[]): ListingSummary {
-  return { count: records.length, makes: makeTable(records).makes };
+/**
+ * The summary of `records`; where they are an edit in place of the records `earlier` summarised
+ * that changed no field a make table is made of, its makes, not made again (a pass over every name).
+ */
+export function summaryOf(records: readonly CarModel[], earlier?: EarlierSummary): ListingSummary {
+  const makes = earlier && !MAKE_FIELDS.some((field) => earlier.changedFields.has(field)) ? (earlier.summary as ListingSummary).makes : makeTable(records).makes;
+  return { count: records.length, makes };
 }
 
 /** A summary as a preparation keeps it (`summaryOf`'s, V8-serialised: see src/data/prepared.ts), read back. */
@@ -36,8 +42,11 @@ export function listingInMemory(records: readonly CarModel[]): ListingPages {
   return { count: records.length, makeTable: makeTable(records), pageRecords: (page) => pageSlice(records, page) };
 }
 
-/** The listing of a records file (`slice` of an open one, see src/data/record-store.ts) and the summary made with it. */
-export function listingOfFile(records: RecordSlices, summary: ListingSummary): ListingPages {
+/**
+ * The listing of records read by position (an open records file, see src/data/record-store.ts, or
+ * an array) and the summary made of them: its make table is the summary's, not made again.
+ */
+export function listingFrom(records: RecordSlices, summary: ListingSummary): ListingPages {
   return {
     count: summary.count,
     makeTable: makeTableFrom(summary.makes),

@@ -136,6 +136,24 @@ function expectPositionalCopySound(quick: ValidatedAgainstEarlier, earlier: Earl
   });
 }
 
+/**
+ * The fields said to have changed are told where every row is in its place and as many as before,
+ * and are exactly those in which some row differs from the earlier row at its position.
+ */
+function expectChangedFieldsSound(quick: ValidatedAgainstEarlier, earlier: Earlier) {
+  const samePositions = quick.inPlace && quick.records.length === earlier.records.length;
+  if (!samePositions) {
+    expect(quick.changedFields).toBeUndefined();
+    return;
+  }
+  const differing = new Set<string>();
+  quick.records.forEach((record, position) => {
+    const before = earlier.records[position] as Readonly<Record<string, unknown>>;
+    for (const [field, value] of Object.entries(record)) if (!Object.is(value, before[field])) differing.add(field);
+  });
+  expect([...(quick.changedFields ?? [])].sort()).toEqual([...differing].sort());
+}
+
 function expectCountsAddUp(quick: ValidatedAgainstEarlier, earlier: Earlier) {
   const { validated, changed, added, unchanged, removed } = quick.counts;
   expect(validated).toBe(quick.changed.length);
@@ -199,6 +217,7 @@ describe('validating against an earlier version of the file', () => {
           answered += 1;
           expect(sameBytes(quick.records, full.records)).toBe(true);
           expectPositionalCopySound(quick, earlier);
+          expectChangedFieldsSound(quick, earlier);
           expectCountsAddUp(quick, earlier);
           // Only the rows no earlier row has were validated.
           const rows = spanTexts(decoded(after).body, recordSpans(decoded(after).body)).slice(1);
@@ -222,6 +241,8 @@ describe('validating against an earlier version of the file', () => {
             const quick = loadAgainstEarlier(decoded(after), FILE, earlier.validation);
             expect(quick?.changed).toEqual([...positions].sort((a, b) => a - b));
             expect(quick?.inPlace).toBe(true);
+            // What a make table is made of (the names, the logos) is told unchanged: see summaryOf.
+            expect(quick?.changedFields?.sort()).toEqual(positions.length === 0 ? [] : ['max_price', 'min_price']);
             expect(quick?.counts).toEqual({ validated: positions.length, changed: positions.length, added: 0, unchanged: rows.length - positions.length, removed: 0 });
             expect(sameBytes(quick?.records ?? [], loadCsv(after, FILE).records)).toBe(true);
           }),

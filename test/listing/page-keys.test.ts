@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rowChanges, type PublishedRecords } from '../../src/outputs/row-changes.ts';
 import { pageKeysOf, type EarlierKeys } from '../../src/listing/page-keys.ts';
-import { listingInMemory, listingOfFile, summaryOf, type ListingSummary } from '../../src/listing/summary.ts';
+import { listingInMemory, listingFrom, summaryOf, type ListingSummary } from '../../src/listing/summary.ts';
 import { openRecordFile, writeRecordFile } from '../../src/data/record-store.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,7 +69,7 @@ describe('page keys after rows changed in place', () => {
     writeRecordFile(file, records);
     const opened = openRecordFile(file);
     try {
-      const fromFile = listingOfFile(opened, deserialize(serialize(summaryOf(records))) as ListingSummary);
+      const fromFile = listingFrom(opened, deserialize(serialize(summaryOf(records))) as ListingSummary);
       expect(pageKeysOf(fromFile, addresses)).toEqual(keysOf(records));
     } finally {
       opened.close();
