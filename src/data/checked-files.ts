@@ -44,6 +44,11 @@ export function writtenFileSha256(path: string): string {
   return sha256;
 }
 
+/** Remembers for `firstDamaged` the SHA-256 of a file this process has just written and hashed as it wrote it (and will not write again). */
+export function rememberSha256(path: string, sha256: string): void {
+  known.set(stamp(path), sha256);
+}
+
 /**
  * The first of `files` (name → SHA-256 recorded when it was written, under `dir`) whose bytes do
  * not have their hash now (or that is gone), or undefined when all are whole.

@@ -8,10 +8,11 @@ import { closeSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync }
 import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { allCsv, allJson } from '../listing/export.ts';
-import type { RecordChunks, RecordText } from '../data/record-store.ts';
+import type { RecordChunks, RecordSlices, RecordText } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
 import { PUBLISHED } from '../listing/routes.ts';
-import { searchIndexText, searchTablesOf } from './search-index.ts';
+import { MAKE_FIELDS } from '../listing/makes.ts';
+import { keptTables, searchIndexText, searchTablesFrom, searchTablesOf, type KeptSearchTables, type SearchTables } from './search-index.ts';
 
 /** The downloads, as URL paths of the site: the one list the build, the dev server and the change report use. */
 export const DOWNLOADS = [PUBLISHED.allJson, PUBLISHED.allCsv, PUBLISHED.searchIndex] as const;
@@ -26,6 +27,8 @@ interface RecordBytes {
   lengths: Record<string, Uint32Array>;
   /** By URL path: the text after the last record (the search index's tables). */
   ends: Record<string, string>;
+  /** The search index's tables, taken again by an edit that changed none of the fields they are made of. */
+  tables: KeptSearchTables;
 }
 
 /** An earlier preparation's downloads, and which rows are not the earlier ones at their position. */
@@ -34,6 +37,13 @@ export interface EarlierDownloads {
   dir: string;
   /** 0-based positions of the rows whose record differs from the earlier one at that position (or is new). */
   changed: readonly number[];
+  /** Where every row is at its earlier position (none added or removed), the fields in which the changed ones differ. */
+  changedFields?: readonly string[] | undefined;
+}
+
+/** A listing read for its downloads: in order a chunk at a time, or a few records by position. */
+export interface DownloadSource extends RecordSlices {
+  chunks: () => RecordChunks;
 }
 
 /** Where each record's text is in an earlier download, for copying runs of unchanged rows. */
@@ -73,22 +83,41 @@ class DownloadFile {
 
   /** Writes the records of a chunk; `unchanged(position)` says whether a record is the earlier one at its position. */
   records(chunk: readonly CarModel[], unchanged: (position: number) => boolean): void {
-    const { earlier, text } = this;
     for (const record of chunk) {
       const position = this.lengths.length;
-      if (earlier && position < earlier.lengths.length && unchanged(position)) {
-        if (this.run) this.run[1] = position;
-        else this.run = [position, position];
-        this.lengths.push(earlier.lengths[position]!);
-        continue;
-      }
-      this.copyRun();
-      const recordText = text.record(record);
-      this.pending.push(position === 0 ? recordText : `${text.separator}${recordText}`);
-      this.lengths.push(Buffer.byteLength(recordText));
+      this.add(position, record, unchanged(position));
     }
     this.copyRun();
     this.flush();
+  }
+
+  /**
+   * Writes a listing of `count` records, each the earlier one at its position but those `changed`
+   * holds: only they are made, the rest copied (the earlier download must hold `count` records).
+   */
+  patched(count: number, changed: ReadonlyMap<number, CarModel>): void {
+    for (let position = 0; position < count; position += 1) {
+      const record = changed.get(position);
+      this.add(position, record, record === undefined);
+    }
+    this.copyRun();
+    this.flush();
+  }
+
+  /** Record `position`: the earlier download's bytes where it is `unchanged` and they are there, else made of `record`. */
+  private add(position: number, record: CarModel | undefined, unchanged: boolean): void {
+    const { earlier, text } = this;
+    if (unchanged && earlier && position < earlier.lengths.length) {
+      if (this.run) this.run[1] = position;
+      else this.run = [position, position];
+      this.lengths.push(earlier.lengths[position]!);
+      return;
+    }
+    if (record === undefined) throw new Error(`record ${position} is neither given nor in the earlier download`);
+    this.copyRun();
+    const recordText = text.record(record);
+    this.pending.push(position === 0 ? recordText : `${text.separator}${recordText}`);
+    this.lengths.push(Buffer.byteLength(recordText));
   }
 
   /** Closes the file with the text's end; returns the SHA-256 of what was written. */
@@ -151,40 +180,86 @@ function readRecordBytes(dir: string): RecordBytes | undefined {
   }
 }
 
+/** A download being written: its URL path, its text's definition, its file. */
+interface Download {
+  path: string;
+  text: RecordText;
+  file: DownloadFile;
+}
+
 /**
- * Writes the downloads into `dir` at their site paths, reading the listing (`listing()` gives it
- * from its start) twice: once for `all.json`, `all.csv` and the search index's tables, once for
- * the index's entries, which point into those tables. Rows unchanged since `earlier` (same
- * assets address; for the index, the same tables) have their bytes copied from its downloads.
- * Returns each one's SHA-256 by URL path.
+ * Writes the downloads into `dir` at their site paths. Rows unchanged since `earlier` (same assets
+ * address; for the index, the same tables) have their bytes copied from its downloads. Where every
+ * row is at its earlier position and none changed a field the search index's tables are made of
+ * (a price edit), only the changed rows are read and made, and the tables are the earlier ones;
+ * else the whole listing is read twice: once for `all.json`, `all.csv` and the index's tables,
+ * once for the index's entries, which point into those tables. Returns each one's SHA-256 by URL
+ * path, and every file's written by name (hashed as they were written, not read again).
  */
-export function writeDownloadFiles(dir: string, listing: () => RecordChunks, assetsUrl: string, earlier?: EarlierDownloads): Record<string, string> {
+export function writeDownloadFiles(dir: string, listing: DownloadSource, assetsUrl: string, earlier?: EarlierDownloads): WrittenDownloads {
   const earlierBytes = earlier && readRecordBytes(earlier.dir);
   const from = earlier && earlierBytes?.assetsUrl === assetsUrl ? { dir: earlier.dir, bytes: earlierBytes } : undefined;
-  const changed = new Set(earlier?.changed);
-  const unchanged = (position: number) => !changed.has(position);
-  const open = (path: string, text: RecordText) => new DownloadFile(join(dir, path.slice(1)), text, earlierText(from, path, text));
+  const open = (path: string, text: RecordText, copiedFrom = earlierText(from, path, text)): Download => ({ path, text, file: new DownloadFile(join(dir, path.slice(1)), text, copiedFrom) });
   const json = allJson(assetsUrl);
-  const exports = [
-    { path: PUBLISHED.allJson, text: json, file: open(PUBLISHED.allJson, json) },
-    { path: PUBLISHED.allCsv, text: allCsv, file: open(PUBLISHED.allCsv, allCsv) },
-  ];
-  const firstRead = function* () {
-    for (const chunk of listing()) {
-      for (const { file } of exports) file.records(chunk, unchanged);
-      yield* chunk;
-    }
-  };
-  const index = searchIndexText(searchTablesOf(firstRead()));
-  const indexFile = open(PUBLISHED.searchIndex, index);
-  for (const chunk of listing()) indexFile.records(chunk, unchanged);
-  const downloads = [...exports, { path: PUBLISHED.searchIndex, text: index, file: indexFile }];
+  const { downloads, tables } = patchedDownloads(open, json, listing, earlier, from) ?? wholeDownloads(open, json, listing, new Set(earlier?.changed));
   const hashes = Object.fromEntries(downloads.map(({ path, file }) => [path, file.close()]));
   const bytes: RecordBytes = {
     assetsUrl,
     lengths: Object.fromEntries(downloads.map(({ path, file }) => [path, Uint32Array.from(file.lengths)])),
     ends: Object.fromEntries(downloads.map(({ path, text }) => [path, text.end])),
+    tables: keptTables(tables),
   };
-  writeFileSync(join(dir, RECORD_BYTES_FILE), serialize(bytes));
-  return hashes;
+  const bytesFile = serialize(bytes);
+  writeFileSync(join(dir, RECORD_BYTES_FILE), bytesFile);
+  const files = Object.fromEntries(downloads.map(({ path }) => [path.slice(1), hashes[path]!]));
+  return { downloads: hashes, files: { ...files, [RECORD_BYTES_FILE]: createHash('sha256').update(bytesFile).digest('hex') } };
 }
+
+/** What `writeDownloadFiles` wrote: each download's SHA-256 by URL path, and every file's (downloads too) by name. */
+export interface WrittenDownloads {
+  downloads: Record<string, string>;
+  files: Record<string, string>;
+}
+
+type Open = (path: string, text: RecordText, copiedFrom?: EarlierText) => Download;
+
+/**
+ * The earlier downloads with only the changed records made again, under the earlier tables: where
+ * every row is at its earlier position, no field the tables are made of changed, and every
+ * download can be copied from (same assets address, as many records). Undefined otherwise.
+ */
+function patchedDownloads(open: Open, json: RecordText, listing: DownloadSource, earlier: EarlierDownloads | undefined, from: { dir: string; bytes: RecordBytes } | undefined): { downloads: Download[]; tables: SearchTables } | undefined {
+  const changedFields = earlier?.changedFields;
+  if (!earlier || !from || !changedFields || MAKE_FIELDS.some((field) => changedFields.includes(field))) return undefined;
+  const tables = searchTablesFrom(from.bytes.tables);
+  const texts: [string, RecordText][] = [
+    [PUBLISHED.allJson, json],
+    [PUBLISHED.allCsv, allCsv],
+    [PUBLISHED.searchIndex, searchIndexText(tables)],
+  ];
+  const count = from.bytes.lengths[PUBLISHED.allJson]?.length;
+  const copiedFrom = texts.map(([path, text]) => earlierText(from, path, text));
+  if (copiedFrom.some((copied) => copied === undefined || copied.lengths.length !== count)) return undefined;
+  // Positions ascend: each chunk of the records file is read once.
+  const records = new Map(earlier.changed.map((position) => [position, listing.slice(position, position + 1)[0]!]));
+  const downloads = texts.map(([path, text], at) => open(path, text, copiedFrom[at]));
+  for (const { file } of downloads) file.patched(count ?? 0, records);
+  return { downloads, tables };
+}
+
+/** Every record read, and written or copied where it is not in `changed`: the listing read twice. */
+function wholeDownloads(open: Open, json: RecordText, listing: DownloadSource, changed: ReadonlySet<number>): { downloads: Download[]; tables: SearchTables } {
+  const unchanged = (position: number) => !changed.has(position);
+  const exports = [open(PUBLISHED.allJson, json), open(PUBLISHED.allCsv, allCsv)];
+  const firstRead = function* () {
+    for (const chunk of listing.chunks()) {
+      for (const { file } of exports) file.records(chunk, unchanged);
+      yield* chunk;
+    }
+  };
+  const tables = searchTablesOf(firstRead());
+  const index = open(PUBLISHED.searchIndex, searchIndexText(tables));
+  for (const chunk of listing.chunks()) index.file.records(chunk, unchanged);
+  return { downloads: [...exports, index], tables };
+}
+

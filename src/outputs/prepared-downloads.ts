@@ -5,13 +5,13 @@
  * on the other core); an edit's downloads copy the unchanged rows' bytes from the earlier
  * preparation's. Written aside, then renamed: complete or absent.
  */
-import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { checkedJson, damagedCacheLine, firstDamaged, readCheckedJson, writtenFileSha256 } from '../data/checked-files.ts';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { checkedJson, damagedCacheLine, firstDamaged, readCheckedJson, rememberSha256 } from '../data/checked-files.ts';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import { inUse, preparedDownloadsDir, prepareRecords, readEarlier, type PrepareOptions, type Preparation, type PreparationResult } from '../data/prepared.ts';
-import type { EarlierDownloads } from './downloads.ts';
+import type { EarlierDownloads, WrittenDownloads } from './downloads.ts';
 
 /** Written last in the downloads folder, with its own hash: the downloads' hashes by URL path, and every other file's. */
 const HASHES_FILE = 'hashes.json';
@@ -68,20 +68,19 @@ function readyDownloads({ downloadsDir: target, recordsFile }: Preparation, asse
   if (pending) return pending;
   const staging = `${target}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });
-  const earlier = earlierDownloads(dir);
-  const written = new Promise<Record<string, string>>((done, fail) => {
-    const worker = new Worker(new URL('./downloads-worker.ts', import.meta.url), {
-      workerData: { recordsFile, dir: staging, assetsUrl, earlier },
-    });
-    worker.once('message', (hashes: Record<string, string>) => done(hashes));
+  const work: DownloadsWork = { recordsFile, dir: staging, assetsUrl, earlier: earlierDownloads(dir) };
+  const written = new Promise<WrittenDownloads>((done, fail) => {
+    const worker = new Worker(new URL('./downloads-worker.ts', import.meta.url), { workerData: work });
+    worker.once('message', (downloads: WrittenDownloads) => done(downloads));
     worker.once('error', fail);
     worker.once('exit', (code) => fail(new Error(`the downloads worker stopped (exit code ${code}) before it was done`)));
-  }).then((hashes) => {
-    const files = Object.fromEntries(readdirSync(staging).map((name) => [name, writtenFileSha256(join(staging, name))]));
-    writeFileSync(join(staging, HASHES_FILE), checkedJson({ downloads: hashes, files }));
+  }).then(({ downloads, files }) => {
+    // Hashed by the worker as it wrote them: remembered, not read again.
+    for (const [name, sha256] of Object.entries(files)) rememberSha256(join(staging, name), sha256);
+    writeFileSync(join(staging, HASHES_FILE), checkedJson({ downloads, files }));
     rmSync(target, { recursive: true, force: true });
     renameSync(staging, target);
-    return hashes;
+    return downloads;
   });
   pendingDownloads.set(dir, written);
   inUse.add(dir);
@@ -95,12 +94,25 @@ function readyDownloads({ downloadsDir: target, recordsFile }: Preparation, asse
   return written;
 }
 
-/** The downloads of the preparation that of `dir` was validated against, where they are complete and whole: their bytes are copied. */
-function earlierDownloads(dir: string): EarlierDownloads | undefined {
+/** What the downloads worker is given: the records, where to write, and the earlier downloads it may copy from once it has checked them. */
+export interface DownloadsWork {
+  recordsFile: string;
+  dir: string;
+  assetsUrl: string;
+  earlier: (EarlierDownloads & { files: Record<string, string> }) | undefined;
+}
+
+/**
+ * The downloads of the preparation that of `dir` was validated against, where they are complete
+ * (their bytes are copied), with every file's hash: the worker checks them (hundreds of MB at a
+ * million rows) on its own thread.
+ */
+function earlierDownloads(dir: string): DownloadsWork['earlier'] {
   const earlier = readEarlier(dir);
   if (!earlier) return undefined;
   const downloads = preparedDownloadsDir(dirname(dir), earlier.key);
-  return wholeDownloads(downloads) ? { dir: downloads, changed: earlier.changed } : undefined;
+  const hashes = existsSync(downloads) ? readHashes(downloads) : undefined;
+  return hashes && { dir: downloads, changed: earlier.changed, changedFields: earlier.changedFields, files: hashes.files };
 }
 
 /**
@@ -109,16 +121,22 @@ function earlierDownloads(dir: string): EarlierDownloads | undefined {
  * removed.
  */
 function wholeDownloads(dir: string): Record<string, string> | undefined {
-  if (!existsSync(dir)) return undefined;
-  const damaged = (path: string) => {
-    console.error(damagedCacheLine(path));
-    rmSync(dir, { recursive: true, force: true });
-  };
-  const hashes = readCheckedJson(join(dir, HASHES_FILE), hashesSchema, damaged);
+  const hashes = existsSync(dir) ? readHashes(dir) : undefined;
   if (!hashes) return undefined;
   const bad = firstDamaged(dir, hashes.files);
   if (bad === undefined) return hashes.downloads;
-  damaged(join(dir, bad));
+  damaged(dir, join(dir, bad));
   return undefined;
+}
+
+/** The hashes file of the downloads folder `dir`, if it is whole; a damaged one is said, and the folder removed. */
+function readHashes(dir: string): z.infer<typeof hashesSchema> | undefined {
+  return readCheckedJson(join(dir, HASHES_FILE), hashesSchema, (path) => damaged(dir, path));
+}
+
+/** Says that `path` is damaged, and removes the downloads folder `dir` it is in. */
+function damaged(dir: string, path: string): void {
+  console.error(damagedCacheLine(path));
+  rmSync(dir, { recursive: true, force: true });
 }
 

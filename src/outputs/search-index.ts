@@ -5,7 +5,7 @@
  * file whatever the addresses. Its shape lives in `search.ts`, which the browser script bundles;
  * this module stays out of the bundle.
  */
-import { makeTableOf, type MakeTable } from '../listing/makes.ts';
+import { makeTableFrom, makeTableOf, type Make, type MakeTable } from '../listing/makes.ts';
 import type { RecordText } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
 import { AUTO, MANUAL, type IndexEntry } from '../listing/search.ts';
@@ -28,6 +28,21 @@ export function searchTablesOf(records: Iterable<CarModel>): SearchTables {
     }
   };
   return { makes: makeTableOf(withLogos()), logos, logoPositions };
+}
+
+/** What `searchTablesFrom` makes the tables again from: kept with the downloads (see downloads.ts). */
+export interface KeptSearchTables {
+  logos: string[];
+  makes: readonly Make[];
+}
+
+export function keptTables({ logos, makes }: SearchTables): KeptSearchTables {
+  return { logos, makes: makes.makes };
+}
+
+/** The tables `keptTables` kept, for a listing with the same names and logos in the same order. */
+export function searchTablesFrom({ logos, makes }: KeptSearchTables): SearchTables {
+  return { logos, logoPositions: new Map(logos.map((logo, position) => [logo, position])), makes: makeTableFrom(makes) };
 }
 
 /** The index (a SearchIndex) as JSON text, an entry a record; the tables last. */

@@ -17,7 +17,7 @@ const addresses = { baseUrl: 'https://cars.example.com', assetsUrl: 'https://ass
 /** The downloads of `records` as the build writes them, in a new folder; returns the folder. */
 function writtenDownloads(records: readonly CarModel[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'downloads-'));
-  writeDownloadFiles(dir, () => inChunks(records), addresses.assetsUrl);
+  writeDownloadFiles(dir, { chunks: () => inChunks(records), slice: (start, end) => records.slice(start, end) }, addresses.assetsUrl);
   return dir;
 }
 

@@ -24,7 +24,7 @@ function* chunksOf(records: readonly CarModel[], size: number): Generator<readon
 /** The downloads of `records` in a new folder: their text by URL path, their hashes, the folder. */
 function written(records: readonly CarModel[], earlier?: EarlierDownloads, assetsUrl = ASSETS, chunk = 7) {
   const dir = mkdtempSync(join(tmpdir(), 'downloads-'));
-  const hashes = writeDownloadFiles(dir, () => chunksOf(records, chunk), assetsUrl, earlier);
+  const hashes = writeDownloadFiles(dir, { chunks: () => chunksOf(records, chunk), slice: (start, end) => records.slice(start, end) }, assetsUrl, earlier).downloads;
   const texts = Object.fromEntries(DOWNLOADS.map((path) => [path, readFileSync(join(dir, path.slice(1)), 'utf8')]));
   return { dir, hashes, texts };
 }
@@ -32,6 +32,10 @@ function written(records: readonly CarModel[], earlier?: EarlierDownloads, asset
 /** Positions whose record is not the earlier one at that position. */
 const changedPositions = (before: readonly CarModel[], after: readonly CarModel[]) =>
   after.flatMap((record, index) => (JSON.stringify(record) === JSON.stringify(before[index]) ? [] : [index]));
+
+/** Where as many rows as before, the fields in which any differs from the earlier row at its position (as edit.ts says). */
+const changedFieldsOf = (before: readonly CarModel[], after: readonly CarModel[]) =>
+  after.length !== before.length ? undefined : [...new Set(after.flatMap((record, index) => Object.keys(record).filter((field) => JSON.stringify(record[field as keyof CarModel]) !== JSON.stringify(before[index]![field as keyof CarModel]))))];
 
 const edit = fc.record({
   position: fc.nat(),
@@ -70,9 +74,14 @@ describe('downloads written again after an edit', () => {
         const resized = grow >= 0 ? [...after, ...listing(count + grow).slice(count)] : after.slice(0, Math.max(0, count + grow));
         const earlier = written(before);
         const fresh = written(resized);
-        const again = written(resized, { dir: earlier.dir, changed: changedPositions(before, resized) });
+        const changed = changedPositions(before, resized);
+        const again = written(resized, { dir: earlier.dir, changed });
         expect(again.texts).toEqual(fresh.texts);
         expect(again.hashes).toEqual(fresh.hashes);
+        // Told which fields changed, as an edit in place is: only the changed rows read where no name or logo changed.
+        const patched = written(resized, { dir: earlier.dir, changed, changedFields: changedFieldsOf(before, resized) });
+        expect(patched.texts).toEqual(fresh.texts);
+        expect(patched.hashes).toEqual(fresh.hashes);
       }),
       { numRuns: 150 },
     );
@@ -88,6 +97,28 @@ describe('downloads written again after an edit', () => {
     expect(written(records, { dir: earlier.dir, changed: [3] }).texts['/all.json']).toBe(marked);
     // Row 12 (position 11) changed: made again.
     expect(written(records, { dir: earlier.dir, changed: [11] }).texts['/all.json']).toContain('"id":12,');
+  });
+
+  it('read only the changed rows where an edit in place changed no name or logo', () => {
+    const before = listing(30);
+    const after = before.map((record, index) => (index === 4 || index === 17 ? { ...record, max_price: record.max_price + 1000 } : record));
+    const earlier = written(before);
+    const dir = mkdtempSync(join(tmpdir(), 'downloads-'));
+    const read: number[] = [];
+    const source = {
+      chunks: () => {
+        throw new Error('the whole listing was read');
+      },
+      slice: (start: number, end: number) => {
+        read.push(start);
+        return after.slice(start, end);
+      },
+    };
+    const hashes = writeDownloadFiles(dir, source, ASSETS, { dir: earlier.dir, changed: [4, 17], changedFields: ['max_price'] }).downloads;
+    expect(read).toEqual([4, 17]);
+    expect(hashes).toEqual(written(after).hashes);
+    // A name changed: the whole listing is read, the search index's tables made again.
+    expect(() => writeDownloadFiles(mkdtempSync(join(tmpdir(), 'downloads-')), source, ASSETS, { dir: earlier.dir, changed: [4], changedFields: ['combined_car_model'] })).toThrow('the whole listing was read');
   });
 
   it('are written from scratch when the assets address changed', () => {

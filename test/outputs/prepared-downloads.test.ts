@@ -48,7 +48,7 @@ const bytesIn = (dir: string) => Object.fromEntries(DOWNLOADS.map((path) => [pat
 /** The downloads of `records` written from scratch on this thread, in a folder of their own: bytes and hashes. */
 function fromScratch(records: readonly CarModel[], under: string) {
   const dir = join(under, 'from-scratch');
-  const hashes = writeDownloadFiles(dir, () => inChunks(records), ASSETS);
+  const hashes = writeDownloadFiles(dir, { chunks: () => inChunks(records), slice: (start, end) => records.slice(start, end) }, ASSETS).downloads;
   return { bytes: bytesIn(dir), hashes };
 }
 
