@@ -22,9 +22,8 @@ import { counted } from '../listing/format.ts';
 import { NO_ROW_CHANGES, publishedRecords, rowChanges, rowChangesAt, type RowComparison } from '../outputs/row-changes.ts';
 import type { Baseline } from '../publish/baseline.ts';
 import { cachedDownloads } from '../outputs/prepared-downloads.ts';
-import { pagesIn, preparePages, renderedCount, renderSetOf, takenPages } from '../publish/reuse.ts';
+import { pagesIn, preparePages, renderedCount, renderSetOf } from '../publish/reuse.ts';
 import { pageCount } from '../listing/pagination.ts';
-import { bytesOf } from '../publish/site-files.ts';
 import { shrinkRefusal } from '../publish/shrink-guard.ts';
 
 /**
@@ -188,11 +187,9 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
   } finally {
     records.close();
   }
-  const render = renderSetOf(pageCount(preparation.rows), keys, baseline);
+  const { render, takenBytes } = renderSetOf(pageCount(preparation.rows), keys, baseline);
   // The pages the folder holds as it starts: nothing has written to it yet (Astro renders after this).
   const touched = await preparePages(input.siteDir, render, baseline, pagesIn(input.siteDir));
-  // Measured here, while Astro starts: the build adds the sizes of the files it writes.
-  const takenBytes = bytesOf(input.siteDir, takenPages(render));
   // Written last: the pages' routes read it, and Astro renders into the folder only after it.
   writeFileSync(input.renderFile, serialize(render));
   endPhase('page keys');

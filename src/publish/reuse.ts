@@ -7,7 +7,7 @@
  * may write is never a link to a published file, and a page taken keeps its inode, bytes and time
  * all the way to publication.
  */
-import { existsSync, linkSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { turnEvery } from '../data/event-loop.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
@@ -31,19 +31,26 @@ export function flaggedPages(flags: Uint8Array): number[] {
  * Which of `pages` pages to render, for pages with `keys`: those whose key is not the baseline's
  * (every page where either has no keys: a build that renders every page makes its keys as it
  * writes them, see src/outputs/json-pages.ts), or whose published file is gone; the others are
- * taken from it. Page 1's HTML is the home page, rendered by its own route every time.
+ * taken from it. Page 1's HTML is the home page, rendered by its own route every time. With the
+ * size of the pages taken, in bytes (each is looked up anyway, to see that it is there).
  */
-export function renderSetOf(pages: number, keys: PageKeys | undefined, baseline: Pick<Baseline, 'siteDir' | 'keys'> | undefined): RenderSet {
+export function renderSetOf(pages: number, keys: PageKeys | undefined, baseline: Pick<Baseline, 'siteDir' | 'keys'> | undefined): { render: RenderSet; takenBytes: number } {
   const render: RenderSet = { json: new Uint8Array(pages), html: new Uint8Array(pages) };
   const compared = keys !== undefined && baseline?.keys !== undefined ? { keys, published: baseline.keys, siteDir: baseline.siteDir } : undefined;
+  let takenBytes = 0;
+  const taken = (kind: 'json' | 'html', index: number, file: string) => {
+    if (compared === undefined || compared.published[kind][index] !== compared.keys[kind][index]) return false;
+    const stats = statSync(join(compared.siteDir, file), { throwIfNoEntry: false });
+    if (stats === undefined) return false;
+    takenBytes += stats.size;
+    return true;
+  };
   for (let index = 0; index < pages; index += 1) {
     const page = index + 1;
-    const taken = (kind: 'json' | 'html', file: string) =>
-      compared !== undefined && compared.published[kind][index] === compared.keys[kind][index] && existsSync(join(compared.siteDir, file));
-    render.json[index] = taken('json', pageFile(page)) ? 0 : 1;
-    render.html[index] = page === 1 || taken('html', htmlPageFile(page)) ? 0 : 1;
+    render.json[index] = taken('json', index, pageFile(page)) ? 0 : 1;
+    render.html[index] = page === 1 || taken('html', index, htmlPageFile(page)) ? 0 : 1;
   }
-  return render;
+  return { render, takenBytes };
 }
 
 /** How many pages of each kind a render set renders. */

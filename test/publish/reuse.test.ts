@@ -45,11 +45,12 @@ const inode = (path: string) => statSync(path).ino;
 
 describe('the pages to render', () => {
   it('are every page (but the home page, its own route) without a published build', () => {
-    const render = renderSetOf(3, keysOf(3), undefined);
+    const { render, takenBytes } = renderSetOf(3, keysOf(3), undefined);
     expect(flaggedPages(render.json)).toEqual([1, 2, 3]);
     expect(flaggedPages(render.html)).toEqual([2, 3]);
     expect(renderedCount(render)).toEqual({ json: 3, html: 2 });
     expect(takenPages(render)).toEqual(new Set());
+    expect(takenBytes).toBe(0);
   });
 
   it('are those whose key changed or whose published file is gone; the others are kept', () => {
@@ -57,18 +58,20 @@ describe('the pages to render', () => {
     const published = join(dir, 'published');
     writeFiles(published, pageFilesOf(4), (path) => path);
     rmSync(join(published, htmlPageFile(4)));
-    const render = renderSetOf(5, keysOf(5, { json: [2], html: [3] }), { siteDir: published, keys: keysOf(4) });
+    const { render, takenBytes } = renderSetOf(5, keysOf(5, { json: [2], html: [3] }), { siteDir: published, keys: keysOf(4) });
     // JSON 2 changed, 5 is new; HTML 3 changed, 4's file is gone, 5 is new.
     expect(flaggedPages(render.json)).toEqual([2, 5]);
     expect(flaggedPages(render.html)).toEqual([3, 4, 5]);
     expect(renderedCount(render)).toEqual({ json: 2, html: 3 });
     expect(takenPages(render)).toEqual(new Set([pageFile(1), pageFile(3), pageFile(4), htmlPageFile(2)]));
+    // Each file holds its own path: the taken pages' sizes, added up.
+    expect(takenBytes).toBe([...takenPages(render)].reduce((sum, path) => sum + Buffer.byteLength(path), 0));
     // Nothing changed: nothing rendered, every page kept.
-    const none = renderSetOf(3, keysOf(3), { siteDir: published, keys: keysOf(3) });
+    const { render: none } = renderSetOf(3, keysOf(3), { siteDir: published, keys: keysOf(3) });
     expect(renderedCount(none)).toEqual({ json: 0, html: 0 });
     expect(takenPages(none)).toEqual(new Set(pageFilesOf(3)));
     // Keys not made yet (they will be as every page is written): every page rendered.
-    expect(renderedCount(renderSetOf(3, undefined, { siteDir: published, keys: keysOf(3) }))).toEqual({ json: 3, html: 2 });
+    expect(renderedCount(renderSetOf(3, undefined, { siteDir: published, keys: keysOf(3) }).render)).toEqual({ json: 3, html: 2 });
   });
 
   it('kept, are linked from the published site into a new folder before any page is rendered: the same files', async () => {
