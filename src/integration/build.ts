@@ -309,14 +309,18 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
   clock.end('host configs');
 
   const files = siteFilesOf(site, pages);
-  // A download whose hash the published manifest lists is compared by hash, not read (hundreds of MB at 1M rows).
-  const knownDownloads = new Map(
-    DOWNLOADS.flatMap((path) => {
-      const hash = baseline?.hashes[path];
-      return hash === undefined ? [] : [[path.slice(1), hash === downloads[path]] as const];
-    }),
-  );
-  const { changed, unchanged } = await linkUnchangedFiles({ publishedSiteDir: baseline?.siteDir, siteDir: site, files, taken, known: knownDownloads });
+  // A download or a JSON page written now whose hash the published manifest lists is compared by
+  // hash, not read (hundreds of MB of downloads at 1M rows; a JSON page is hashed as it is written).
+  const known = new Map<string, boolean>();
+  for (const path of DOWNLOADS) {
+    const hash = baseline?.hashes[path];
+    if (hash !== undefined) known.set(path.slice(1), hash === downloads[path]);
+  }
+  for (const page of flaggedPages(render.json)) {
+    const [before, after] = [baseline?.hashes[pagePath(page)], jsonHashes.get(page)];
+    if (before !== undefined && after !== undefined) known.set(pageFile(page), before === after);
+  }
+  const { changed, unchanged } = await linkUnchangedFiles({ publishedSiteDir: baseline?.siteDir, siteDir: site, files, taken, known });
   clock.end('keep unchanged files');
 
   const manifest = manifestOf(site, {
