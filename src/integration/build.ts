@@ -93,7 +93,7 @@ export interface StartedBuild {
   readonly stopData: () => Promise<void>;
 }
 
-/** The data side's result, with the downloads under way. */
+/** The data side's result, and its downloads, written from when Astro renders (`beginDownloads`) where they are not cached. */
 interface ReadyData {
   preparation: PreparationWithDownloads;
   rows: Changes['rows'];
@@ -104,6 +104,11 @@ interface ReadyData {
   touched: ReadonlySet<string>;
   /** The size of the pages taken from the baseline, measured by the data side. */
   takenBytes: number;
+  /**
+   * Lets the downloads' worker thread begin, where they are not cached: as Astro begins to render
+   * (`awaitData`), not before, when it would compete with Astro's start for the machine's cores.
+   */
+  beginDownloads: () => void;
 }
 
 /**
@@ -157,7 +162,9 @@ function startData(build: Omit<StartedBuild, 'data' | 'stopData'>, root: string,
     siteDir: folder.siteDir,
     baseline: build.baseline,
   });
-  const withItsDownloads = run.records.then((prepared) => prepared && withDownloads(prepared.preparation, config.assetsUrl, prepared.downloads));
+  let beginDownloads: () => void = () => undefined;
+  const downloadsMayBegin = new Promise<void>((begin) => (beginDownloads = begin));
+  const withItsDownloads = run.records.then((prepared) => prepared && withDownloads(prepared.preparation, config.assetsUrl, prepared.downloads, downloadsMayBegin));
   const data = run.result.then(async (side): Promise<ReadyData> => {
     if (side.kind === 'problems') throw new Refusal(`Nothing was built; ${config.outDir}/ is unchanged. Fix these problems and build again:\n${formatReport(side.problems)}`);
     if (side.kind === 'refused') throw new Refusal(side.message);
@@ -166,7 +173,7 @@ function startData(build: Omit<StartedBuild, 'data' | 'stopData'>, root: string,
     for (const [name, seconds] of side.phases) clock.beside(name, seconds);
     linkOrCopy(preparation.recordsFile, folder.recordsFile);
     linkOrCopy(preparation.summaryFile, folder.summaryFile);
-    return { preparation, rows: side.rows, keys: side.keys, rendered: side.rendered, touched: new Set(side.touched), takenBytes: side.takenBytes };
+    return { preparation, rows: side.rows, keys: side.keys, rendered: side.rendered, touched: new Set(side.touched), takenBytes: side.takenBytes, beginDownloads };
   });
   // Awaited before the pages are rendered; if Astro fails before that, its error is the one to report.
   data.catch(() => undefined);
@@ -211,6 +218,7 @@ export interface Rendering {
 export async function awaitData(build: StartedBuild, logger: AstroIntegrationLogger): Promise<Rendering> {
   const { config, folder } = build;
   const data = await build.data;
+  data.beginDownloads();
   const render = deserialize(readFileSync(folder.renderFile)) as RenderSet;
   build.clock.end('start');
   const reused = data.preparation.validated ? '' : ' (unchanged since an earlier build: not validated again)';

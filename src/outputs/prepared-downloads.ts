@@ -38,9 +38,13 @@ export async function prepareData(options: PrepareOptions): Promise<PreparationR
   return 'problems' in result ? result : { ...result, preparation: withDownloads(result.preparation, options.assetsUrl) };
 }
 
-/** The preparation with its downloads: read when complete, else written now by a worker thread. */
-export function withDownloads(preparation: Preparation, assetsUrl: string, cached?: Record<string, string>): PreparationWithDownloads {
-  return { ...preparation, downloads: cached ? Promise.resolve(cached) : readyDownloads(preparation, assetsUrl) };
+/**
+ * The preparation with its downloads: read when complete, else written by a worker thread once
+ * `begin` settles (a build lets them begin as Astro begins to render: before, the worker would
+ * compete with Astro's own start for the machine's cores).
+ */
+export function withDownloads(preparation: Preparation, assetsUrl: string, cached?: Record<string, string>, begin: Promise<void> = Promise.resolve()): PreparationWithDownloads {
+  return { ...preparation, downloads: cached ? Promise.resolve(cached) : readyDownloads(preparation, assetsUrl, begin) };
 }
 
 /**
@@ -57,9 +61,9 @@ const pendingDownloads = new Map<string, Promise<Record<string, string>>>();
 
 /**
  * The downloads of the preparation in `dir`: read when complete, else written by a worker thread
- * from its records file (into a folder beside, renamed when complete).
+ * from its records file (into a folder beside, renamed when complete), once `begin` settles.
  */
-function readyDownloads({ downloadsDir: target, recordsFile }: Preparation, assetsUrl: string): Promise<Record<string, string>> {
+function readyDownloads({ downloadsDir: target, recordsFile }: Preparation, assetsUrl: string, begin: Promise<void>): Promise<Record<string, string>> {
   const dir = dirname(target);
   const whole = wholeDownloads(target);
   if (whole) return Promise.resolve(whole);
@@ -69,12 +73,7 @@ function readyDownloads({ downloadsDir: target, recordsFile }: Preparation, asse
   const staging = `${target}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });
   const work: DownloadsWork = { recordsFile, dir: staging, assetsUrl, earlier: earlierDownloads(dir) };
-  const written = new Promise<WrittenDownloads>((done, fail) => {
-    const worker = new Worker(new URL('./downloads-worker.ts', import.meta.url), { workerData: work });
-    worker.once('message', (downloads: WrittenDownloads) => done(downloads));
-    worker.once('error', fail);
-    worker.once('exit', (code) => fail(new Error(`the downloads worker stopped (exit code ${code}) before it was done`)));
-  }).then(({ downloads, files }) => {
+  const written = begin.then(() => writtenByWorker(work)).then(({ downloads, files }) => {
     // Hashed by the worker as it wrote them: remembered, not read again.
     for (const [name, sha256] of Object.entries(files)) rememberSha256(join(staging, name), sha256);
     writeFileSync(join(staging, HASHES_FILE), checkedJson({ downloads, files }));
@@ -92,6 +91,16 @@ function readyDownloads({ downloadsDir: target, recordsFile }: Preparation, asse
     })
     .catch(() => undefined);
   return written;
+}
+
+/** `work` done by a downloads worker thread (downloads-worker.ts). */
+function writtenByWorker(work: DownloadsWork): Promise<WrittenDownloads> {
+  return new Promise((done, fail) => {
+    const worker = new Worker(new URL('./downloads-worker.ts', import.meta.url), { workerData: work });
+    worker.once('message', (downloads: WrittenDownloads) => done(downloads));
+    worker.once('error', fail);
+    worker.once('exit', (code) => fail(new Error(`the downloads worker stopped (exit code ${code}) before it was done`)));
+  });
 }
 
 /** What the downloads worker is given: the records, where to write, and the earlier downloads it may copy from once it has checked them. */

@@ -5,14 +5,14 @@
  * manifest's; whole, they are taken again as they are; damaged, they are said and written again.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { inChunks } from '../../src/data/record-store.ts';
+import { inChunks, readRecordFile } from '../../src/data/record-store.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 import { DOWNLOADS, writeDownloadFiles } from '../../src/outputs/downloads.ts';
 import { prepareData, withDownloads, type PreparationWithDownloads } from '../../src/outputs/prepared-downloads.ts';
-import type { PrepareOptions, PreparationResult } from '../../src/data/prepared.ts';
+import { prepareRecords, type PrepareOptions, type PreparationResult } from '../../src/data/prepared.ts';
 import { fixture, tempDir } from '../support/site.ts';
 import { summaryOf } from '../../src/listing/summary.ts';
 
@@ -38,6 +38,12 @@ function project(text: string) {
 }
 
 function prepared(result: PreparationResult<PreparationWithDownloads>) {
+  if ('problems' in result) throw new Error(`unexpected problems: ${JSON.stringify(result.problems)}`);
+  return result;
+}
+
+/** A preparation of records alone (its downloads not begun). */
+function recordsOnly(result: PreparationResult) {
   if ('problems' in result) throw new Error(`unexpected problems: ${JSON.stringify(result.problems)}`);
   return result;
 }
@@ -94,6 +100,28 @@ describe("a preparation's downloads", () => {
     expect(edited.records![5]!.max_price).toBe(888888);
     expect(bytesIn(edited.preparation.downloadsDir)).toEqual(expected.bytes);
     expect(hashes).toEqual(expected.hashes);
+  });
+
+  it('are begun only once the caller lets them (a build, as Astro renders)', async () => {
+    const edit = (price: string) => {
+      const lines = LISTING.split('\n');
+      lines[8] = lines[8]!.replace(/^((?:[^,]*,){8})[^,]*/, `$1${price}`);
+      return lines.join('\n');
+    };
+    setup.save(edit('9123123'));
+    const held = recordsOnly(await prepareRecords({ ...setup.options, earlier: first.preparation.key }));
+    setup.save(edit('9456456'));
+    const other = recordsOnly(await prepareRecords({ ...setup.options, earlier: first.preparation.key }));
+    setup.save(LISTING);
+    let begin = () => undefined as unknown;
+    const heldDownloads = withDownloads(held.preparation, ASSETS, undefined, new Promise<void>((resolve) => (begin = resolve))).downloads;
+    // Another preparation's downloads, begun at once, written whole: a worker that had begun the held ones meanwhile would have made their folder.
+    await withDownloads(other.preparation, ASSETS).downloads;
+    const folders = () => readdirSync(dirname(held.preparation.downloadsDir)).filter((name) => name.startsWith(basename(held.preparation.downloadsDir)));
+    expect(folders()).toEqual([]);
+    begin();
+    expect(await heldDownloads).toEqual(fromScratch(readRecordFile(held.preparation.recordsFile), join(setup.dir, 'held')).hashes);
+    expect(folders()).toEqual([basename(held.preparation.downloadsDir)]);
   });
 
   it('damaged, are said and written again (by one worker, however many ask): the bytes written from scratch', async () => {
