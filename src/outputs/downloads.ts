@@ -241,7 +241,13 @@ function patchedDownloads(open: Open, json: RecordText, listing: DownloadSource,
   const copiedFrom = texts.map(([path, text]) => earlierText(from, path, text));
   if (copiedFrom.some((copied) => copied === undefined || copied.lengths.length !== count)) return undefined;
   // Positions ascend: each chunk of the records file is read once.
-  const records = new Map(earlier.changed.map((position) => [position, listing.slice(position, position + 1)[0]!]));
+  const records = new Map(
+    earlier.changed.map((position) => {
+      const [record] = listing.slice(position, position + 1);
+      if (record === undefined) throw new Error(`the listing has no record ${position}, which its edit says changed`);
+      return [position, record];
+    }),
+  );
   const downloads = texts.map(([path, text], at) => open(path, text, copiedFrom[at]));
   for (const { file } of downloads) file.patched(count ?? 0, records);
   return { downloads, tables };
