@@ -46,6 +46,9 @@ export interface DownloadSource extends RecordSlices {
   chunks: () => RecordChunks;
 }
 
+/** Records' texts made before they are written: the size of a write, and all a download holds in memory of them. */
+const PENDING_RECORDS = 1000;
+
 /** Where each record's text is in an earlier download, for copying runs of unchanged rows. */
 interface EarlierText {
   file: string;
@@ -91,17 +94,21 @@ class DownloadFile {
     this.flush();
   }
 
-  /**
-   * Writes a listing of `count` records, each the earlier one at its position but those `changed`
-   * holds: only they are made, the rest copied (the earlier download must hold `count` records).
-   */
-  patched(count: number, changed: ReadonlyMap<number, CarModel>): void {
-    for (let position = 0; position < count; position += 1) {
-      const record = changed.get(position);
-      this.add(position, record, record === undefined);
-    }
+  /** Record `position` made of `record`; the records before it not yet written are the earlier download's (it must hold them). */
+  changed(position: number, record: CarModel): void {
+    this.earlierUntil(position);
+    this.add(position, record, false);
+  }
+
+  /** The records not yet written up to `count` are the earlier download's (it must hold them): all is written but the file's end. */
+  unchangedUntil(count: number): void {
+    this.earlierUntil(count);
     this.copyRun();
     this.flush();
+  }
+
+  private earlierUntil(end: number): void {
+    for (let position = this.lengths.length; position < end; position += 1) this.add(position, undefined, true);
   }
 
   /** Record `position`: the earlier download's bytes where it is `unchanged` and they are there, else made of `record`. */
@@ -118,6 +125,8 @@ class DownloadFile {
     const recordText = text.record(record);
     this.pending.push(position === 0 ? recordText : `${text.separator}${recordText}`);
     this.lengths.push(Buffer.byteLength(recordText));
+    // Records made one after another (an edit of every price, say) are written a batch at a time, not held to the end.
+    if (this.pending.length >= PENDING_RECORDS) this.flush();
   }
 
   /** Closes the file with the text's end; returns the SHA-256 of what was written. */
@@ -240,16 +249,15 @@ function patchedDownloads(open: Open, json: RecordText, listing: DownloadSource,
   const count = from.bytes.lengths[PUBLISHED.allJson]?.length;
   const copiedFrom = texts.map(([path, text]) => earlierText(from, path, text));
   if (copiedFrom.some((copied) => copied === undefined || copied.lengths.length !== count)) return undefined;
-  // Positions ascend: each chunk of the records file is read once.
-  const records = new Map(
-    earlier.changed.map((position) => {
-      const [record] = listing.slice(position, position + 1);
-      if (record === undefined) throw new Error(`the listing has no record ${position}, which its edit says changed`);
-      return [position, record];
-    }),
-  );
   const downloads = texts.map(([path, text], at) => open(path, text, copiedFrom[at]));
-  for (const { file } of downloads) file.patched(count ?? 0, records);
+  // The three written side by side, a changed record at a time: however many changed, none is
+  // held longer than its own writing. Positions ascend: each chunk of the records file is read once.
+  for (const position of earlier.changed) {
+    const [record] = listing.slice(position, position + 1);
+    if (record === undefined) throw new Error(`the listing has no record ${position}, which its edit says changed`);
+    for (const { file } of downloads) file.changed(position, record);
+  }
+  for (const { file } of downloads) file.unchangedUntil(count ?? 0);
   return { downloads, tables };
 }
 

@@ -121,6 +121,14 @@ describe('downloads written again after an edit', () => {
     expect(() => writeDownloadFiles(mkdtempSync(join(tmpdir(), 'downloads-')), source, ASSETS, { dir: earlier.dir, changed: [4], changedFields: ['combined_car_model'] })).toThrow('the whole listing was read');
   });
 
+  it('after an edit of every price, are the bytes written from scratch (the changed rows written in batches)', () => {
+    const before = listing(2500);
+    const after = before.map((record) => ({ ...record, min_price: record.min_price + 1, max_price: record.max_price + 1 }));
+    const earlier = written(before);
+    const all = after.map((_, position) => position);
+    expect(written(after, { dir: earlier.dir, changed: all, changedFields: ['min_price', 'max_price'] }).texts).toEqual(written(after).texts);
+  });
+
   it('are written from scratch when the assets address changed', () => {
     const records = listing(20);
     const earlier = written(records);
