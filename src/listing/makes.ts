@@ -23,7 +23,16 @@ export interface MakeTable {
 }
 
 /** The fields a make table is made of (the names and the logos): an edit of no other changes no make. */
-export const MAKE_FIELDS: readonly (keyof CarModel)[] = ['combined_car_model', 'logo'];
+const MAKE_FIELDS: ReadonlySet<string> = new Set<keyof CarModel>(['combined_car_model', 'logo']);
+
+/**
+ * Whether an edit in place that changed `changedFields` (every row in its place) keeps the make
+ * table, and the search index's tables made of the same fields: it changed no name and no logo.
+ */
+export function keepsMakes(changedFields: Iterable<string>): boolean {
+  for (const field of changedFields) if (MAKE_FIELDS.has(field)) return false;
+  return true;
+}
 
 /** The first word of a display name: the make in a local script (Latin only where the name has none). */
 export function makeKeyOf(name: string): string {

@@ -9,7 +9,7 @@ import { deserialize } from 'node:v8';
 import type { RecordSlices } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
 import type { EarlierSummary } from '../data/prepared.ts';
-import { MAKE_FIELDS, makeTable, makeTableFrom, type Make, type MakeTable } from './makes.ts';
+import { keepsMakes, makeTable, makeTableFrom, type Make, type MakeTable } from './makes.ts';
 import { pageRange, pageSlice } from './pagination.ts';
 
 export interface ListingSummary {
@@ -22,7 +22,7 @@ export interface ListingSummary {
  * that changed no field a make table is made of, its makes, not made again (a pass over every name).
  */
 export function summaryOf(records: readonly CarModel[], earlier?: EarlierSummary): ListingSummary {
-  const makes = earlier && !MAKE_FIELDS.some((field) => earlier.changedFields.has(field)) ? (earlier.summary as ListingSummary).makes : makeTable(records).makes;
+  const makes = earlier && keepsMakes(earlier.changedFields) ? (earlier.summary as ListingSummary).makes : makeTable(records).makes;
   return { count: records.length, makes };
 }
 

@@ -11,7 +11,7 @@ import { allCsv, allJson } from '../listing/export.ts';
 import type { RecordChunks, RecordSlices, RecordText } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
 import { PUBLISHED } from '../listing/routes.ts';
-import { MAKE_FIELDS } from '../listing/makes.ts';
+import { keepsMakes } from '../listing/makes.ts';
 import { keptTables, searchIndexText, searchTablesFrom, searchTablesOf, type KeptSearchTables, type SearchTables } from './search-index.ts';
 
 /** The downloads, as URL paths of the site: the one list the build, the dev server and the change report use. */
@@ -239,7 +239,7 @@ type Open = (path: string, text: RecordText, copiedFrom?: EarlierText) => Downlo
  */
 function patchedDownloads(open: Open, json: RecordText, listing: DownloadSource, earlier: EarlierDownloads | undefined, from: { dir: string; bytes: RecordBytes } | undefined): { downloads: Download[]; tables: SearchTables } | undefined {
   const changedFields = earlier?.changedFields;
-  if (!earlier || !from || !changedFields || MAKE_FIELDS.some((field) => changedFields.includes(field))) return undefined;
+  if (!earlier || !from || !changedFields || !keepsMakes(changedFields)) return undefined;
   const tables = searchTablesFrom(from.bytes.tables);
   const texts: [string, RecordText][] = [
     [PUBLISHED.allJson, json],
