@@ -102,6 +102,8 @@ interface ReadyData {
   rendered: { json: number; html: number };
   /** Site paths of a recycled folder's pages removed or linked again before Astro rendered. */
   touched: ReadonlySet<string>;
+  /** The JSON pages to render whose files are the folder's own: written in place (see src/publish/reuse.ts). */
+  jsonInPlace: readonly number[];
   /** The size of the pages taken from the baseline, measured by the data side. */
   takenBytes: number;
   /**
@@ -160,6 +162,7 @@ function startData(build: Omit<StartedBuild, 'data' | 'stopData'>, root: string,
     trusted: build.store.trusted,
     renderFile: folder.renderFile,
     siteDir: folder.siteDir,
+    copyDir: join(folder.deployDir, VERCEL_STATIC),
     baseline: build.baseline,
   });
   let beginDownloads: () => void = () => undefined;
@@ -173,7 +176,7 @@ function startData(build: Omit<StartedBuild, 'data' | 'stopData'>, root: string,
     for (const [name, seconds] of side.phases) clock.beside(name, seconds);
     linkOrCopy(preparation.recordsFile, folder.recordsFile);
     linkOrCopy(preparation.summaryFile, folder.summaryFile);
-    return { preparation, rows: side.rows, keys: side.keys, rendered: side.rendered, touched: new Set(side.touched), takenBytes: side.takenBytes, beginDownloads };
+    return { preparation, rows: side.rows, keys: side.keys, rendered: side.rendered, touched: new Set(side.touched), jsonInPlace: side.jsonInPlace, takenBytes: side.takenBytes, beginDownloads };
   });
   // Awaited before the pages are rendered; if Astro fails before that, its error is the one to report.
   data.catch(() => undefined);
@@ -231,6 +234,7 @@ export async function awaitData(build: StartedBuild, logger: AstroIntegrationLog
     recordsFile: folder.recordsFile,
     count: data.preparation.rows,
     pages: flaggedPages(render.json),
+    inPlace: data.jsonInPlace,
     addresses: { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl },
     ...(data.keys === undefined && { keysFromSummary: folder.summaryFile }),
   });

@@ -52,6 +52,8 @@ export interface DataSideInput {
    * folder was taken (see src/publish/store.ts), none where it is new.
    */
   siteDir: string;
+  /** The copy of that folder for Vercel, in the same build's folder: a page file whose only other name is there is the folder's own. */
+  copyDir: string;
   /** What the build is compared with and takes pages from; none for a first build. */
   baseline: DataSideBaseline | undefined;
 }
@@ -74,6 +76,8 @@ type DataSide =
       rendered: { json: number; html: number };
       /** Site paths of a recycled folder's pages removed or linked again. */
       touched: string[];
+      /** The JSON pages to render whose files are the folder's own, left to be written in place. */
+      jsonInPlace: number[];
       /** The size of the pages taken from the baseline, in bytes. */
       takenBytes: number;
       /** How long validating (with the comparison) and the page keys (with the pages to render) took. */
@@ -189,11 +193,11 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
   }
   const { render, takenBytes } = renderSetOf(pageCount(preparation.rows), keys, baseline);
   // The pages the folder holds as it starts: nothing has written to it yet (Astro renders after this).
-  const touched = await preparePages(input.siteDir, render, baseline, pagesIn(input.siteDir));
+  const { touched, jsonInPlace } = await preparePages({ siteDir: input.siteDir, copyDir: input.copyDir }, render, baseline, pagesIn(input.siteDir));
   // Written last: the pages' routes read it, and Astro renders into the folder only after it.
   writeFileSync(input.renderFile, serialize(render));
   endPhase('page keys');
-  return { kind: 'ready', preparation, rows, keys, rendered: renderedCount(render), touched: [...touched], takenBytes, phases };
+  return { kind: 'ready', preparation, rows, keys, rendered: renderedCount(render), touched: [...touched], jsonInPlace, takenBytes, phases };
 }
 
 /** A message of the worker thread: the records prepared, then what it found. */

@@ -7,8 +7,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { recordChunks } from '../data/record-store.ts';
 import { keysOfSummary, writeJsonPages, type JsonPagesInput } from './json-pages.ts';
 
-const { siteDir, recordsFile, count, pages, addresses, keysFromSummary } = workerData as JsonPagesInput;
+const { siteDir, recordsFile, count, pages, inPlace, addresses, keysFromSummary } = workerData as JsonPagesInput;
 const listing = { count, chunks: () => recordChunks(recordsFile) };
 const keysOf = keysFromSummary === undefined ? undefined : keysOfSummary(keysFromSummary, addresses);
-const { hashes, keys } = await writeJsonPages({ siteDir, listing, pages, addresses, ...(keysOf && { keysOf }) }, (written) => parentPort?.postMessage({ written }));
+const { hashes, keys } = await writeJsonPages({ siteDir, listing, pages, ...(inPlace && { inPlace }), addresses, ...(keysOf && { keysOf }) }, (written) => parentPort?.postMessage({ written }));
 parentPort?.postMessage({ hashes: [...hashes], ...(keys && { keys }) });

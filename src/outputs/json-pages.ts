@@ -34,6 +34,8 @@ interface JsonPagesToWrite {
   siteDir: string;
   listing: ListingChunks;
   pages: readonly number[];
+  /** Of those, the pages whose files stay in the folder as its own, to be written through (see src/publish/reuse.ts). */
+  inPlace?: readonly number[];
   addresses: Addresses;
   /** Where every page is written (a build with nothing to take pages from): its keys are made too, from what the pages are made of. */
   keysOf?: KeysOfListing;
@@ -51,19 +53,21 @@ export interface WrittenJsonPages {
  * returns each page's SHA-256 (hex), by page number, and with `keysOf` every page's keys (see
  * src/listing/page-keys.ts): a build that renders every page needs them only for its record, so
  * they are made here, beside Astro's rendering, from the text being written anyway, rather than
- * before Astro may start. Each is a new file: one already there is an error, never written through
- * (it may be a published file's other name; see reuse.ts, which removes a page it renders again).
+ * before Astro may start. Each is a new file, but for the pages `inPlace` names: any other file
+ * already there is an error, never written through (it may be a published file's other name; see
+ * reuse.ts, which removes a page it renders again unless the file is the folder's own).
  */
-export async function writeJsonPages({ siteDir, listing, pages, addresses, keysOf }: JsonPagesToWrite, onProgress: (written: number) => void = () => undefined): Promise<WrittenJsonPages> {
+export async function writeJsonPages({ siteDir, listing, pages, inPlace = [], addresses, keysOf }: JsonPagesToWrite, onProgress: (written: number) => void = () => undefined): Promise<WrittenJsonPages> {
   const hashes = new Map<number, string>();
   if (keysOf !== undefined && pages.length !== pageCount(listing.count)) throw new Error(`page keys are made where every page is written: ${pages.length} of ${pageCount(listing.count)} pages`);
   const keys: PageKeys | undefined = keysOf && { json: [], html: [], count: listing.count, listing: keysOf.listingDigest };
   if (pages.length === 0) return { hashes };
   mkdirSync(dirname(join(siteDir, pageFile(1))), { recursive: true });
+  const writtenThrough = new Set(inPlace);
   const write = (page: number, pageRecords: readonly CarModel[]) => {
     const text = serialisePageOf(pageRecords, page, listing.count, addresses);
     const bytes = Buffer.from(text);
-    writeFileSync(join(siteDir, pageFile(page)), bytes, { flag: 'wx' });
+    writeFileSync(join(siteDir, pageFile(page)), bytes, { flag: writtenThrough.has(page) ? 'w' : 'wx' });
     hashes.set(page, createHash('sha256').update(bytes).digest('hex'));
     if (keys && keysOf) {
       const pageKeys = keysOfWrittenPage(keysOf, pageRecords, page, text);
@@ -110,6 +114,8 @@ export interface JsonPagesInput {
   count: number;
   /** The pages to write, ascending. */
   pages: number[];
+  /** Of those, the pages whose files are the folder's own, written in place (see src/publish/reuse.ts). */
+  inPlace?: readonly number[];
   addresses: Addresses;
   /** Where every page is written and no keys were made before: the listing's summary, to make them from (see `writeJsonPages`). */
   keysFromSummary?: string;

@@ -4,13 +4,14 @@
  * published with the site: brought up to the new site from the copy the folder already holds (a
  * recycled folder's; a new folder holds none).
  */
-import { existsSync, linkSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { turnEvery } from '../data/event-loop.ts';
 
 /**
  * Brings a copy made for an earlier site (a recycled build's, see store.ts) up to `siteDir`: each
- * of `paths` is linked again from the site, or removed where the site no longer has it. The
+ * of `paths` is linked again from the site, or removed where the site no longer has it; one that
+ * is the site's file already (a page written in place, see src/publish/reuse.ts) is left. The
  * copy's other files are the site's already. Where there is no copy yet (a new build folder), each
  * path is linked into a new one: nothing there to remove first, and each folder made once.
  */
@@ -22,8 +23,10 @@ export async function refreshCopy(siteDir: string, paths: Iterable<string>, targ
   for (const path of paths) {
     const to = join(target, path);
     const folder = dirname(to);
-    if (!fresh) rmSync(to, { force: true });
-    else if (!made.has(folder)) {
+    if (!fresh) {
+      if (sameFile(join(siteDir, path), to)) continue;
+      rmSync(to, { force: true });
+    } else if (!made.has(folder)) {
       mkdirSync(folder, { recursive: true });
       made.add(folder);
     }
@@ -40,6 +43,12 @@ export async function refreshCopy(siteDir: string, paths: Iterable<string>, targ
     count += 1;
     await turnEvery(count);
   }
+}
+
+/** Whether `a` and `b` are one file (two names of one inode). */
+function sameFile(a: string, b: string): boolean {
+  const [first, second] = [lstatSync(a, { throwIfNoEntry: false }), lstatSync(b, { throwIfNoEntry: false })];
+  return first !== undefined && second !== undefined && first.ino === second.ino && first.dev === second.dev;
 }
 
 /** Links `from` at `to`, making `to`'s folder where it is missing; false where `from` is not there (gone from the site). */

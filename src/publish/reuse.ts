@@ -3,11 +3,12 @@
  * page's key is a hash of exactly what it shows (src/listing/page-keys.ts): where the published
  * build was made by the same code and addresses and has the same key for a page, and its file is
  * there, the page is not rendered but taken: before Astro renders anything, the build's folder is
- * given the published file (a hard link), and a page to render is removed from it. So a file Astro
- * may write is never a link to a published file, and a page taken keeps its inode, bytes and time
- * all the way to publication.
+ * given the published file (a hard link), and a page to render is removed from it unless the file
+ * is the folder's own (`ownFile`), which is then written again in place. So a file Astro may write
+ * is never a link to a published file, and a page taken keeps its inode, bytes and time all the
+ * way to publication.
  */
-import { linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { turnEvery } from '../data/event-loop.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
@@ -73,19 +74,51 @@ export function pagesIn(siteDir: string): number {
   return pages;
 }
 
+/** A build's site folder, and the copy of it for Vercel in the same build's folder (see src/publish/host-copies.ts). */
+export interface PageFolder {
+  siteDir: string;
+  copyDir: string;
+}
+
+/**
+ * Whether the folder's file at `path` is its own: a file with no other name than its copy for
+ * Vercel in the same build's folder, if that. No published build and no other build holds it, so
+ * it may be written through. A recycled folder's pages that it rendered itself are its own once
+ * the build that took them from it is no longer published.
+ */
+function ownFile({ siteDir, copyDir }: PageFolder, path: string): boolean {
+  const stats = lstatSync(join(siteDir, path), { throwIfNoEntry: false });
+  if (stats === undefined || !stats.isFile() || stats.nlink > 2) return false;
+  if (stats.nlink === 1) return true;
+  const copy = lstatSync(join(copyDir, path), { throwIfNoEntry: false });
+  return copy !== undefined && copy.ino === stats.ino && copy.dev === stats.dev;
+}
+
+/** What `preparePages` did: the site paths removed or linked again, and the JSON pages to render whose files stay to be written in place. */
+export interface PreparedPages {
+  touched: Set<string>;
+  jsonInPlace: number[];
+}
+
 /**
  * Makes the pages of a build's folder what this build needs, before any page is rendered. The
  * folder is the build published before the current one (see store.ts) or a new one, which is the
- * same with no pages: a page to render is removed (it may share its inode with a published file:
- * it must be written as a new file, not through it); a page taken becomes the published file,
- * linked again where the published build rendered it or the folder does not hold it (a recycled
- * folder holds the older file; a new one none), else it is that file already; pages past the new
- * count go. In a recycled folder this costs the pages this build and the published one rendered,
- * not one per page. Returns the site paths removed or linked again: their copies for Vercel follow.
- * A page taken that vanished from the published site stops the build (nothing is published).
+ * same with no pages: a page to render is removed where its file may share its inode with a
+ * published file (it must be written as a new file, not through it), and stays where the file is
+ * the folder's own (`ownFile`), to be written in place: no file is removed and made again, which
+ * a file system pays for (see BENCHMARKS.md, this machine's disk), and its copy for Vercel is
+ * the new page already; a page taken becomes the published file, linked again where the published
+ * build rendered it or the folder does not hold it (a recycled folder holds the older file; a new
+ * one none), else it is that file already; pages past the new count go. In a recycled folder this
+ * costs the pages this build and the published one rendered, not one per page. Returns the site
+ * paths removed or linked again (their copies for Vercel follow) and the JSON pages left in place
+ * (their writer writes through only those). A page taken that vanished from the published site
+ * stops the build (nothing is published).
  */
-export async function preparePages(siteDir: string, render: RenderSet, baseline: Pick<Baseline, 'siteDir' | 'rendered'> | undefined, oldPages: number): Promise<Set<string>> {
+export async function preparePages(folder: PageFolder, render: RenderSet, baseline: Pick<Baseline, 'siteDir' | 'rendered'> | undefined, oldPages: number): Promise<PreparedPages> {
+  const { siteDir } = folder;
   const touched = new Set<string>();
+  const jsonInPlace: number[] = [];
   const pages = render.json.length;
   const remove = (path: string) => {
     rmSync(join(siteDir, path), { force: true });
@@ -108,6 +141,12 @@ export async function preparePages(siteDir: string, render: RenderSet, baseline:
     const page = index + 1;
     for (const [kind, path] of [['json', pageFile(page)], ['html', htmlPageFile(page)]] as const) {
       if (kind === 'html' && page === 1) continue;
+      if (index < pages && render[kind][index] === 1 && index < oldPages && ownFile(folder, path)) {
+        // Emptied now, beside Astro's start, as a removal would have freed it: not as it is written.
+        truncateSync(join(siteDir, path));
+        if (kind === 'json') jsonInPlace.push(page);
+        continue;
+      }
       if (index >= pages || render[kind][index] === 1) {
         if (index < oldPages) remove(path);
         if (index >= pages && kind === 'html') rmSync(join(siteDir, dirname(path)), { recursive: true, force: true });
@@ -119,7 +158,7 @@ export async function preparePages(siteDir: string, render: RenderSet, baseline:
     }
     await turnEvery(index + 1);
   }
-  return touched;
+  return { touched, jsonInPlace };
 }
 
 /** The site paths of the pages a build took (did not render): they are the published files. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -48,5 +48,17 @@ describe("the hosts' copy of a site", () => {
     expect(inode(join(copy, 'index.html'))).toBe(inode(join(from, 'index.html')));
     expect(inode(join(copy, 'page/2/index.html'))).toBe(kept);
     expect(existsSync(join(copy, 'page/3'))).toBe(false);
+  });
+
+  it('leaves a listed file that is the site file already (a page written in place): its folder is not written', async () => {
+    const from = site('in-place-site', ['page/2/index.html', 'page/2.json']);
+    const copy = join(root, 'in-place-copy');
+    await refreshCopy(from, ['page/2/index.html', 'page/2.json'], copy);
+    writeFileSync(join(from, 'page/2/index.html'), 'written in place');
+    const longAgo = new Date('2020-01-01T00:00:00Z');
+    utimesSync(join(copy, 'page/2'), longAgo, longAgo);
+    await refreshCopy(from, ['page/2/index.html'], copy);
+    expect(readFileSync(join(copy, 'page/2/index.html'), 'utf8')).toBe('written in place');
+    expect(statSync(join(copy, 'page/2')).mtime).toEqual(longAgo);
   });
 });
