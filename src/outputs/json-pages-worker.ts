@@ -4,11 +4,13 @@
  * (and every page's keys, where asked).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { recordChunks } from '../data/record-store.ts';
+import { openRecordFile } from '../data/record-store.ts';
 import { keysOfSummary, writeJsonPages, type JsonPagesInput } from './json-pages.ts';
 
 const { siteDir, recordsFile, count, pages, inPlace, addresses, keysFromSummary } = workerData as JsonPagesInput;
-const listing = { count, chunks: () => recordChunks(recordsFile) };
+const records = openRecordFile(recordsFile);
+const listing = { count, chunks: () => records.chunks(), slice: records.slice };
 const keysOf = keysFromSummary === undefined ? undefined : keysOfSummary(keysFromSummary, addresses);
 const { hashes, keys } = await writeJsonPages({ siteDir, listing, pages, ...(inPlace && { inPlace }), addresses, ...(keysOf && { keysOf }) }, (written) => parentPort?.postMessage({ written }));
+records.close();
 parentPort?.postMessage({ hashes: [...hashes], ...(keys && { keys }) });

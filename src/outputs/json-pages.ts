@@ -13,7 +13,7 @@ import { Worker } from 'node:worker_threads';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { turnEvery } from '../data/event-loop.ts';
-import type { RecordChunks } from '../data/record-store.ts';
+import type { RecordChunks, RecordSlices } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
 import { makeTableFrom } from '../listing/makes.ts';
 import { keysOfListing, keysOfWrittenPage, type KeysOfListing, type PageKeys } from '../listing/page-keys.ts';
@@ -23,10 +23,14 @@ import { serialisePageOf, type Addresses } from '../listing/serialise.ts';
 import { summaryFrom } from '../listing/summary.ts';
 
 
-/** The listing as the writer reads it: its size, and its records a chunk at a time, in order. */
+/**
+ * The listing as the writer reads it: its size, and its records a chunk at a time, in order; or,
+ * where it can, by position, so that a few pages need only their own records made.
+ */
 interface ListingChunks {
   count: number;
   chunks: () => RecordChunks;
+  slice?: RecordSlices['slice'];
 }
 
 /** The JSON pages to write: which (ascending), of what listing, into which site folder. */
@@ -75,6 +79,18 @@ export async function writeJsonPages({ siteDir, listing, pages, inPlace = [], ad
       keys.html[page - 1] = pageKeys.html;
     }
   };
+  const { slice } = listing;
+  if (slice !== undefined && pages.length < pageCount(listing.count)) {
+    // Some pages (a rebuild): their own records, not every record of every chunk they fall in.
+    for (const [index, page] of pages.entries()) {
+      const { first, end } = pageRange(page, listing.count);
+      write(page, slice(first, end));
+      if ((index + 1) % 1000 === 0) onProgress(index + 1);
+      await turnEvery(index + 1);
+    }
+    onProgress(pages.length);
+    return keys ? { hashes, keys } : { hashes };
+  }
   /** Records from position `start` on that a page still to write may need. */
   let held: readonly CarModel[] = [];
   let start = 0;

@@ -68,6 +68,27 @@ describe('writeJsonPages', () => {
     });
   }
 
+  it('reads only the records of the pages it writes where the listing is read by position and not every page is written', async () => {
+    for (const pages of [[1, 5, 24], [24], [2, 3]]) {
+      const site = join(root, `sliced-${(run += 1)}`);
+      const asked: [number, number][] = [];
+      const listing = {
+        count: records.length,
+        chunks: () => {
+          throw new Error('read whole');
+        },
+        slice: (start: number, end: number) => (asked.push([start, end]), records.slice(start, end)),
+      };
+      const { hashes } = await writeJsonPages({ siteDir: site, listing, pages, addresses });
+      expect(asked).toEqual(pages.map((page) => [(page - 1) * 10, Math.min(page * 10, records.length)]));
+      for (const page of pages) {
+        const bytes = readFileSync(join(site, pageFile(page)));
+        expect(bytes.toString('utf8')).toBe(serialisePage(records, page, addresses));
+        expect(hashes.get(page)).toBe(createHash('sha256').update(bytes).digest('hex'));
+      }
+    }
+  });
+
   it("makes every page's keys as it writes every page, the keys pageKeysOf makes from the listing", async () => {
     for (const listed of [records, records.slice(0, 10), []]) {
       for (const chunkSize of [1000, 7]) {
