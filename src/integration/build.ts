@@ -42,7 +42,7 @@ import { clearRenderFolders, moveRendered, renderFolderFor } from '../publish/re
 import { cachedHostFiles, writeFiles } from './host-files.ts';
 import { acquireBuildLock, type BuildLock } from '../publish/lock.ts';
 import { writeRecord } from '../publish/record.ts';
-import { flaggedPages, takenPages, type RenderSet } from '../publish/reuse.ts';
+import { flaggedPages, takenPages, unwrittenInPlace, type PagesInPlace, type RenderSet } from '../publish/reuse.ts';
 import { startJsonPages, type JsonPagesRun } from '../outputs/json-pages.ts';
 import { bytesOf, filesIn, HTML_PAGES_FOLDER, siteFilesOf } from '../publish/site-files.ts';
 import { killPoint } from '../publish/kill-points.ts';
@@ -102,8 +102,8 @@ interface ReadyData {
   rendered: { json: number; html: number };
   /** Site paths of a recycled folder's pages removed or linked again before Astro rendered. */
   touched: ReadonlySet<string>;
-  /** The JSON pages to render whose files are the folder's own: written in place (see src/publish/reuse.ts). */
-  jsonInPlace: readonly number[];
+  /** The pages to render whose files are the folder's own: written in place (see src/publish/reuse.ts). */
+  inPlace: PagesInPlace;
   /** The size of the pages taken from the baseline, measured by the data side. */
   takenBytes: number;
   /**
@@ -176,7 +176,7 @@ function startData(build: Omit<StartedBuild, 'data' | 'stopData'>, root: string,
     for (const [name, seconds] of side.phases) clock.beside(name, seconds);
     linkOrCopy(preparation.recordsFile, folder.recordsFile);
     linkOrCopy(preparation.summaryFile, folder.summaryFile);
-    return { preparation, rows: side.rows, keys: side.keys, rendered: side.rendered, touched: new Set(side.touched), jsonInPlace: side.jsonInPlace, takenBytes: side.takenBytes, beginDownloads };
+    return { preparation, rows: side.rows, keys: side.keys, rendered: side.rendered, touched: new Set(side.touched), inPlace: side.inPlace, takenBytes: side.takenBytes, beginDownloads };
   });
   // Awaited before the pages are rendered; if Astro fails before that, its error is the one to report.
   data.catch(() => undefined);
@@ -234,7 +234,7 @@ export async function awaitData(build: StartedBuild, logger: AstroIntegrationLog
     recordsFile: folder.recordsFile,
     count: data.preparation.rows,
     pages: flaggedPages(render.json),
-    inPlace: data.jsonInPlace,
+    inPlace: data.inPlace.json,
     addresses: { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl },
     ...(data.keys === undefined && { keysFromSummary: folder.summaryFile }),
   });
@@ -289,6 +289,8 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
   clock.end('JSON pages');
   killPoint('pages rendered');
   await moveRendered(folder.renderDir, site);
+  const unwritten = unwrittenInPlace(site, data.inPlace);
+  if (unwritten !== undefined) throw new Error(`${unwritten} was emptied to be written again in place, but was not written: nothing was published`);
 
   // Pages taken from the baseline are the published files, made so before Astro rendered (see reuse.ts).
   const taken = takenPages(render);

@@ -22,7 +22,7 @@ import { counted } from '../listing/format.ts';
 import { NO_ROW_CHANGES, publishedRecords, rowChanges, rowChangesAt, type RowComparison } from '../outputs/row-changes.ts';
 import type { Baseline } from '../publish/baseline.ts';
 import { cachedDownloads } from '../outputs/prepared-downloads.ts';
-import { pagesIn, preparePages, renderedCount, renderSetOf } from '../publish/reuse.ts';
+import { pagesIn, preparePages, renderedCount, renderSetOf, type PagesInPlace } from '../publish/reuse.ts';
 import { pageCount } from '../listing/pagination.ts';
 import { shrinkRefusal } from '../publish/shrink-guard.ts';
 
@@ -76,8 +76,8 @@ type DataSide =
       rendered: { json: number; html: number };
       /** Site paths of a recycled folder's pages removed or linked again. */
       touched: string[];
-      /** The JSON pages to render whose files are the folder's own, left to be written in place. */
-      jsonInPlace: number[];
+      /** The pages to render whose files are the folder's own, left to be written in place. */
+      inPlace: PagesInPlace;
       /** The size of the pages taken from the baseline, in bytes. */
       takenBytes: number;
       /** How long validating (with the comparison) and the page keys (with the pages to render) took. */
@@ -193,11 +193,11 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
   }
   const { render, takenBytes } = renderSetOf(pageCount(preparation.rows), keys, baseline);
   // The pages the folder holds as it starts: nothing has written to it yet (Astro renders after this).
-  const { touched, jsonInPlace } = await preparePages({ siteDir: input.siteDir, copyDir: input.copyDir }, render, baseline, pagesIn(input.siteDir));
+  const { touched, inPlace } = await preparePages({ siteDir: input.siteDir, copyDir: input.copyDir }, render, baseline, pagesIn(input.siteDir));
   // Written last: the pages' routes read it, and Astro renders into the folder only after it.
   writeFileSync(input.renderFile, serialize(render));
   endPhase('page keys');
-  return { kind: 'ready', preparation, rows, keys, rendered: renderedCount(render), touched: [...touched], jsonInPlace, takenBytes, phases };
+  return { kind: 'ready', preparation, rows, keys, rendered: renderedCount(render), touched: [...touched], inPlace, takenBytes, phases };
 }
 
 /** A message of the worker thread: the records prepared, then what it found. */

@@ -94,10 +94,16 @@ function ownFile({ siteDir, copyDir }: PageFolder, path: string): boolean {
   return copy !== undefined && copy.ino === stats.ino && copy.dev === stats.dev;
 }
 
-/** What `preparePages` did: the site paths removed or linked again, and the JSON pages to render whose files stay to be written in place. */
+/** The pages to render whose files stay, emptied, to be written in place, by kind. */
+export interface PagesInPlace {
+  json: number[];
+  html: number[];
+}
+
+/** What `preparePages` did: the site paths removed or linked again, and the pages left in place. */
 export interface PreparedPages {
   touched: Set<string>;
-  jsonInPlace: number[];
+  inPlace: PagesInPlace;
 }
 
 /**
@@ -111,14 +117,14 @@ export interface PreparedPages {
  * build rendered it or the folder does not hold it (a recycled folder holds the older file; a new
  * one none), else it is that file already; pages past the new count go. In a recycled folder this
  * costs the pages this build and the published one rendered, not one per page. Returns the site
- * paths removed or linked again (their copies for Vercel follow) and the JSON pages left in place
- * (their writer writes through only those). A page taken that vanished from the published site
+ * paths removed or linked again (their copies for Vercel follow) and the pages left in place (the
+ * JSON pages' writer writes through only those). A page taken that vanished from the published site
  * stops the build (nothing is published).
  */
 export async function preparePages(folder: PageFolder, render: RenderSet, baseline: Pick<Baseline, 'siteDir' | 'rendered'> | undefined, oldPages: number): Promise<PreparedPages> {
   const { siteDir } = folder;
   const touched = new Set<string>();
-  const jsonInPlace: number[] = [];
+  const inPlace: PagesInPlace = { json: [], html: [] };
   const pages = render.json.length;
   const remove = (path: string) => {
     rmSync(join(siteDir, path), { force: true });
@@ -144,7 +150,7 @@ export async function preparePages(folder: PageFolder, render: RenderSet, baseli
       if (index < pages && render[kind][index] === 1 && index < oldPages && ownFile(folder, path)) {
         // Emptied now, beside Astro's start, as a removal would have freed it: not as it is written.
         truncateSync(join(siteDir, path));
-        if (kind === 'json') jsonInPlace.push(page);
+        inPlace[kind].push(page);
         continue;
       }
       if (index >= pages || render[kind][index] === 1) {
@@ -158,7 +164,16 @@ export async function preparePages(folder: PageFolder, render: RenderSet, baseli
     }
     await turnEvery(index + 1);
   }
-  return { touched, jsonInPlace };
+  return { touched, inPlace };
+}
+
+/**
+ * The first of the pages left in place that is still empty: a page emptied to be written again and
+ * not written (never, while Astro writes every page it renders) would otherwise be published empty.
+ */
+export function unwrittenInPlace(siteDir: string, inPlace: PagesInPlace): string | undefined {
+  const paths = [...inPlace.json.map((page) => pageFile(page)), ...inPlace.html.map((page) => htmlPageFile(page))];
+  return paths.find((path) => statSync(join(siteDir, path)).size === 0);
 }
 
 /** The site paths of the pages a build took (did not render): they are the published files. */

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PageKeys } from '../../src/listing/page-keys.ts';
 import { htmlPageFile, pageFile } from '../../src/listing/routes.ts';
-import { flaggedPages, takenPages, pagesIn, renderSetOf, preparePages, renderedCount, type RenderSet } from '../../src/publish/reuse.ts';
+import { flaggedPages, takenPages, pagesIn, renderSetOf, preparePages, renderedCount, unwrittenInPlace, type RenderSet } from '../../src/publish/reuse.ts';
 import { tempDir } from '../support/site.ts';
 
 let workspace: string | undefined;
@@ -86,8 +86,8 @@ describe('the pages to render', () => {
     const site = join(dir, 'site');
     writeFiles(published, pageFilesOf(3), (path) => path);
     const render = renderSet(3, [2], [3]);
-    const { touched: kept, jsonInPlace } = await preparePages({ siteDir: site, copyDir: join(dir, 'copy') }, render, { siteDir: published, rendered: renderSet(3, [], []) }, 0);
-    expect(jsonInPlace).toEqual([]);
+    const { touched: kept, inPlace } = await preparePages({ siteDir: site, copyDir: join(dir, 'copy') }, render, { siteDir: published, rendered: renderSet(3, [], []) }, 0);
+    expect(inPlace).toEqual({ json: [], html: [] });
     expect(kept).toEqual(new Set([pageFile(1), pageFile(3), htmlPageFile(2)]));
     for (const path of kept) expect(inode(join(site, path))).toBe(inode(join(published, path)));
     expect(existsSync(join(site, pageFile(2)))).toBe(false);
@@ -164,10 +164,14 @@ describe('a recycled folder made ready for a build', () => {
     writeFiles(copyDir, [htmlPageFile(3)], () => 'another file');
     const own = { json: [2, 3], html: [3, 4] };
     const before = new Map([pageFile(2), pageFile(3), htmlPageFile(3), htmlPageFile(4)].map((path) => [path, inode(join(recycled, path))]));
-    const { touched, jsonInPlace } = await preparePages({ siteDir: recycled, copyDir }, renderSet(4, own.json, own.html), { siteDir: published, rendered: publishedRendered }, 5);
-    expect(jsonInPlace).toEqual([2]);
+    const { touched, inPlace } = await preparePages({ siteDir: recycled, copyDir }, renderSet(4, own.json, own.html), { siteDir: published, rendered: publishedRendered }, 5);
+    expect(inPlace).toEqual({ json: [2], html: [] });
     expect(inode(join(recycled, pageFile(2)))).toBe(before.get(pageFile(2)));
     expect(statSync(join(recycled, pageFile(2))).size).toBe(0);
+    // Emptied, it is told as not written until it is.
+    expect(unwrittenInPlace(recycled, inPlace)).toBe(pageFile(2));
+    writeFileSync(join(recycled, pageFile(2)), 'written again');
+    expect(unwrittenInPlace(recycled, inPlace)).toBeUndefined();
     expect(touched.has(pageFile(2))).toBe(false);
     // Removed: JSON 3 and HTML 3 (links to the published files) and HTML 4 (a third name).
     for (const path of [pageFile(3), htmlPageFile(3), htmlPageFile(4)]) {
@@ -183,7 +187,8 @@ describe('a recycled folder made ready for a build', () => {
     const own = inode(join(recycled, htmlPageFile(4)));
     rmSync(join(recycled, htmlPageFile(3)));
     symlinkSync(join(published, htmlPageFile(3)), join(recycled, htmlPageFile(3)));
-    const { touched } = await preparePages({ siteDir: recycled, copyDir }, renderSet(4, [], [3, 4]), { siteDir: published, rendered: publishedRendered }, 5);
+    const { touched, inPlace } = await preparePages({ siteDir: recycled, copyDir }, renderSet(4, [], [3, 4]), { siteDir: published, rendered: publishedRendered }, 5);
+    expect(inPlace).toEqual({ json: [], html: [4] });
     expect(inode(join(recycled, htmlPageFile(4)))).toBe(own);
     expect(lstatSync(join(recycled, htmlPageFile(3)), { throwIfNoEntry: false })).toBeUndefined();
     expect(readFileSync(join(published, htmlPageFile(3)), 'utf8')).toBe(`published ${htmlPageFile(3)}`);
