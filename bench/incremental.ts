@@ -78,6 +78,8 @@ export const incrementalSmoke =
   rows !== DEFAULT_ROWS || millionRows !== DEFAULT_MILLION_ROWS || QUOTE_SHAPES.some((shape) => !shapes.includes(shape) || !millionShapes.includes(shape));
 
 const seconds = (value: number) => `${value.toFixed(1)} s`;
+/** A difference in seconds, signed: a build faster than the header-only one reads −0.1 s, not +-0.1 s. */
+const signedSeconds = (value: number) => `${value < 0 && value.toFixed(1) !== '-0.0' ? '−' : '+'}${seconds(Math.abs(value))}`;
 const mib = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MiB`;
 const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
 const percent = (part: number, whole: number) => `${((part / whole) * 100).toFixed(0)} %`;
@@ -299,7 +301,7 @@ function shapeTable(figures: ShapeFigures): string[] {
   const { shape, headerOnly, clean, unchanged, spread, clustered, cluster, disk, dev, million } = figures;
   const runs = (sample: { all: number[] }) => sample.all.map((value) => value.toFixed(1)).join(', ');
   const fixed = headerOnly.seconds;
-  const above = (sample: Measured) => `+${seconds(sample.seconds - fixed)} (${percent(sample.seconds - fixed, clean.seconds - fixed)})`;
+  const above = (sample: Measured) => `${signedSeconds(sample.seconds - fixed)} (${percent(sample.seconds - fixed, clean.seconds - fixed)})`;
   const row = (sample: Measured, target: string, met: boolean) =>
     `| ${seconds(sample.seconds)} | ${above(sample)} | ${mib(sample.rssBytes)} | ${runs(sample)} | ${target} | ${verdict(met)} |`;
   const onePercent = (sample: Measured) => row(sample, `≤ ${TARGETS.onePercent * 100} %`, shareAbove(sample.seconds, clean.seconds, fixed) <= TARGETS.onePercent);
@@ -354,7 +356,7 @@ function summary(all: readonly ShapeFigures[]): string[] {
     '',
     `| target | ${all.map(({ shape }) => `\`${shape}\``).join(' | ')} |`,
     `| --- | ${all.map(() => '---').join(' | ')} |`,
-    `| ${counted(rows)} rows, nothing changed ≤ the header-only build + ${seconds(TARGETS.unchangedAbove)} | ${cells((f) => `+${seconds(f.unchanged.seconds - f.headerOnly.seconds)} (${verdict(f.unchanged.seconds - f.headerOnly.seconds <= TARGETS.unchangedAbove)})`)} |`,
+    `| ${counted(rows)} rows, nothing changed ≤ the header-only build + ${seconds(TARGETS.unchangedAbove)} | ${cells((f) => `${signedSeconds(f.unchanged.seconds - f.headerOnly.seconds)} (${verdict(f.unchanged.seconds - f.headerOnly.seconds <= TARGETS.unchangedAbove)})`)} |`,
     `| ${counted(rows)} rows, 1 % of the prices changed (every 100th row): above the header-only build ≤ ${TARGETS.onePercent * 100} % of a clean build's | ${cells((f) => share(f, f.spread))} |`,
     `| ${counted(rows)} rows, 1 % of the prices changed (consecutive rows): the same | ${cells((f) => share(f, f.clustered))} |`,
     `| ${counted(millionRows)} rows, one-row edit in ≤ 90 s | ${cells((f) => (f.million ? `${seconds(f.million.edit.seconds)} (${verdict(f.million.edit.seconds <= TARGETS.editSeconds)})` : 'not measured'))} |`,

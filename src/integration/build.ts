@@ -290,7 +290,7 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
   killPoint('pages rendered');
   await moveRendered(folder.renderDir, site);
   const unwritten = unwrittenInPlace(site, data.inPlace);
-  if (unwritten !== undefined) throw new Error(`${unwritten} was emptied to be written again in place, but was not written: nothing was published`);
+  if (unwritten !== undefined) throw new Error(`${unwritten} was left to be written again in place, but was not written: nothing was published`);
 
   // Pages taken from the baseline are the published files, made so before Astro rendered (see reuse.ts).
   const taken = takenPages(render);

@@ -10,12 +10,13 @@
  */
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { turnEvery } from '../data/event-loop.ts';
 import type { RecordChunks, RecordSlices } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
 import { makeTableFrom } from '../listing/makes.ts';
+import { writeNewPage, writePageThrough } from './page-file.ts';
 import { keysOfListing, keysOfWrittenPage, type KeysOfListing, type PageKeys } from '../listing/page-keys.ts';
 import { pageCount, pageRange } from '../listing/pagination.ts';
 import { pageFile } from '../listing/routes.ts';
@@ -71,7 +72,7 @@ export async function writeJsonPages({ siteDir, listing, pages, inPlace = [], ad
   const write = (page: number, pageRecords: readonly CarModel[]) => {
     const text = serialisePageOf(pageRecords, page, listing.count, addresses);
     const bytes = Buffer.from(text);
-    writeFileSync(join(siteDir, pageFile(page)), bytes, { flag: writtenThrough.has(page) ? 'w' : 'wx' });
+    (writtenThrough.has(page) ? writePageThrough : writeNewPage)(join(siteDir, pageFile(page)), bytes);
     hashes.set(page, createHash('sha256').update(bytes).digest('hex'));
     if (keys && keysOf) {
       const pageKeys = keysOfWrittenPage(keysOf, pageRecords, page, text);

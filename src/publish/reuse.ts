@@ -8,7 +8,7 @@
  * is never a link to a published file, and a page taken keeps its inode, bytes and time all the
  * way to publication.
  */
-import { linkSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { turnEvery } from '../data/event-loop.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
@@ -94,7 +94,7 @@ function ownFile({ siteDir, copyDir }: PageFolder, path: string): boolean {
   return copy !== undefined && copy.ino === stats.ino && copy.dev === stats.dev;
 }
 
-/** The pages to render whose files stay, emptied, to be written in place, by kind. */
+/** The pages to render whose files stay to be written in place (marked with the time 0 until they are), by kind. */
 export interface PagesInPlace {
   json: number[];
   html: number[];
@@ -111,9 +111,9 @@ export interface PreparedPages {
  * folder is the build published before the current one (see store.ts) or a new one, which is the
  * same with no pages: a page to render is removed where its file may share its inode with a
  * published file (it must be written as a new file, not through it), and stays where the file is
- * the folder's own (`ownFile`), to be written in place: no file is removed and made again, which
- * a file system pays for (see BENCHMARKS.md, this machine's disk), and its copy for Vercel is
- * the new page already; a page taken becomes the published file, linked again where the published
+ * the folder's own (`ownFile`), to be written in place (src/outputs/page-file.ts): no file is
+ * removed and made again, which a file system pays for (see BENCHMARKS.md, this machine's disk),
+ * and its copy for Vercel is the new page already; a page taken becomes the published file, linked again where the published
  * build rendered it or the folder does not hold it (a recycled folder holds the older file; a new
  * one none), else it is that file already; pages past the new count go. In a recycled folder this
  * costs the pages this build and the published one rendered, not one per page. Returns the site
@@ -148,8 +148,8 @@ export async function preparePages(folder: PageFolder, render: RenderSet, baseli
     for (const [kind, path] of [['json', pageFile(page)], ['html', htmlPageFile(page)]] as const) {
       if (kind === 'html' && page === 1) continue;
       if (index < pages && render[kind][index] === 1 && index < oldPages && ownFile(folder, path)) {
-        // Emptied now, beside Astro's start, as a removal would have freed it: not as it is written.
-        truncateSync(join(siteDir, path));
+        // Marked as not written yet: a write gives it this build's time (see `unwrittenInPlace`).
+        utimesSync(join(siteDir, path), 0, 0);
         inPlace[kind].push(page);
         continue;
       }
@@ -168,12 +168,13 @@ export async function preparePages(folder: PageFolder, render: RenderSet, baseli
 }
 
 /**
- * The first of the pages left in place that is still empty: a page emptied to be written again and
- * not written (never, while Astro writes every page it renders) would otherwise be published empty.
+ * The first of the pages left in place that was not written again, its time still the mark
+ * `preparePages` gave it: such a page (never, while Astro writes every page it renders) would
+ * otherwise be published with an earlier build's bytes.
  */
 export function unwrittenInPlace(siteDir: string, inPlace: PagesInPlace): string | undefined {
   const paths = [...inPlace.json.map((page) => pageFile(page)), ...inPlace.html.map((page) => htmlPageFile(page))];
-  return paths.find((path) => statSync(join(siteDir, path)).size === 0);
+  return paths.find((path) => statSync(join(siteDir, path)).mtimeMs === 0);
 }
 
 /** The site paths of the pages a build took (did not render): they are the published files. */
