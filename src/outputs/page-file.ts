@@ -11,19 +11,23 @@ export function writeNewPage(file: string, bytes: Uint8Array): void {
   writeFileSync(file, bytes, { flag: 'wx' });
 }
 
-/** Writes `bytes` through the file `file`, which the folder owns, or as a new file where there is none. */
+/**
+ * Writes `bytes` through the file `file`, which the folder owns, or as a new file where there is
+ * none (tried first: every page of a first build is new, and a failed open would cost each one).
+ */
 export function writePageThrough(file: string, bytes: Uint8Array): void {
   let fd: number;
+  let made = true;
   try {
-    fd = openSync(file, 'r+');
+    fd = openSync(file, 'wx');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    writeNewPage(file, bytes);
-    return;
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    fd = openSync(file, 'r+');
+    made = false;
   }
   try {
     for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written, written);
-    ftruncateSync(fd, bytes.length);
+    if (!made) ftruncateSync(fd, bytes.length);
   } finally {
     closeSync(fd);
   }
