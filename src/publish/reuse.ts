@@ -8,7 +8,7 @@
  * is never a link to a published file, and a page taken keeps its inode, bytes and time all the
  * way to publication.
  */
-import { linkSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { turnEvery } from '../data/event-loop.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
@@ -81,17 +81,21 @@ export interface PageFolder {
 }
 
 /**
- * Whether the folder's file at `path` is its own: a file with no other name than its copy for
- * Vercel in the same build's folder, if that. No published build and no other build holds it, so
- * it may be written through. A recycled folder's pages that it rendered itself are its own once
- * the build that took them from it is no longer published.
+ * The folder's file at `path` if it is its own: a file with no other name than its copy for
+ * Vercel in the same build's folder, if that, and not the published file (its link count alone
+ * could be stale where a network file system caches it). No published build and no other build
+ * holds it, so it may be written through: the recycled build rendered it, or took it from a build
+ * since removed.
  */
-function ownFile({ siteDir, copyDir }: PageFolder, path: string): boolean {
+function ownFile({ siteDir, copyDir }: PageFolder, path: string, publishedSiteDir: string | undefined): Stats | undefined {
   const stats = lstatSync(join(siteDir, path), { throwIfNoEntry: false });
-  if (stats === undefined || !stats.isFile() || stats.nlink > 2) return false;
-  if (stats.nlink === 1) return true;
-  const copy = lstatSync(join(copyDir, path), { throwIfNoEntry: false });
-  return copy !== undefined && copy.ino === stats.ino && copy.dev === stats.dev;
+  if (stats === undefined || !stats.isFile() || stats.nlink > 2) return undefined;
+  const sameAs = (other: string) => {
+    const found = lstatSync(other, { throwIfNoEntry: false });
+    return found !== undefined && found.ino === stats.ino && found.dev === stats.dev;
+  };
+  if (publishedSiteDir !== undefined && sameAs(join(publishedSiteDir, path))) return undefined;
+  return stats.nlink === 1 || sameAs(join(copyDir, path)) ? stats : undefined;
 }
 
 /** The pages to render whose files stay to be written in place (marked with the time 0 until they are), by kind. */
@@ -113,9 +117,10 @@ export interface PreparedPages {
  * published file (it must be written as a new file, not through it), and stays where the file is
  * the folder's own (`ownFile`), to be written in place (src/outputs/page-file.ts): no file is
  * removed and made again, which a file system pays for (see BENCHMARKS.md, this machine's disk),
- * and its copy for Vercel is the new page already; a page taken becomes the published file, linked again where the published
- * build rendered it or the folder does not hold it (a recycled folder holds the older file; a new
- * one none), else it is that file already; pages past the new count go. In a recycled folder this
+ * and, where it stays that file, its copy for Vercel needs nothing; a page taken becomes the
+ * published file, linked again where the published build rendered it or the folder does not hold
+ * it (a recycled folder holds the older file; a new one none), else it is that file already;
+ * pages past the new count go. In a recycled folder this
  * costs the pages this build and the published one rendered, not one per page. Returns the site
  * paths removed or linked again (their copies for Vercel follow) and the pages left in place (the
  * JSON pages' writer writes through only those). A page taken that vanished from the published site
@@ -147,9 +152,10 @@ export async function preparePages(folder: PageFolder, render: RenderSet, baseli
     const page = index + 1;
     for (const [kind, path] of [['json', pageFile(page)], ['html', htmlPageFile(page)]] as const) {
       if (kind === 'html' && page === 1) continue;
-      if (index < pages && render[kind][index] === 1 && index < oldPages && ownFile(folder, path)) {
+      const own = index < pages && render[kind][index] === 1 && index < oldPages ? ownFile(folder, path, baseline?.siteDir) : undefined;
+      if (own !== undefined) {
         // Marked as not written yet: a write gives it this build's time (see `unwrittenInPlace`).
-        utimesSync(join(siteDir, path), 0, 0);
+        utimesSync(join(siteDir, path), own.atime, 0);
         inPlace[kind].push(page);
         continue;
       }

@@ -163,10 +163,13 @@ describe('a recycled folder made ready for a build', () => {
     // the copy for Vercel holds a file of its own at HTML 3's path.
     writeFiles(copyDir, [htmlPageFile(3)], () => 'another file');
     const own = { json: [2, 3], html: [3, 4] };
+    const accessed = statSync(join(recycled, pageFile(2))).atimeMs;
     const before = new Map([pageFile(2), pageFile(3), htmlPageFile(3), htmlPageFile(4)].map((path) => [path, inode(join(recycled, path))]));
     const { touched, inPlace } = await preparePages({ siteDir: recycled, copyDir }, renderSet(4, own.json, own.html), { siteDir: published, rendered: publishedRendered }, 5);
     expect(inPlace).toEqual({ json: [2], html: [] });
     expect(inode(join(recycled, pageFile(2)))).toBe(before.get(pageFile(2)));
+    expect(statSync(join(recycled, pageFile(2))).mtimeMs).toBe(0);
+    expect(Math.abs(statSync(join(recycled, pageFile(2))).atimeMs - accessed)).toBeLessThan(1);
     // Marked, it is told as not written until it is.
     expect(unwrittenInPlace(recycled, inPlace)).toBe(pageFile(2));
     writeFileSync(join(recycled, pageFile(2)), 'written again');
