@@ -20,6 +20,9 @@ export function runScript(script: string, env: Record<string, string>, { args = 
     env: { ...cleanEnvironment(), ASTRO_TELEMETRY_DISABLED: '1', ...env },
     encoding: 'utf8',
     timeout: 300_000,
+    // A build hung in its own exit (a Node/V8 deadlock seen once in `process.exit`) no longer runs
+    // its SIGTERM handler: only SIGKILL ends it, and the one test fails instead of CI hanging.
+    killSignal: 'SIGKILL',
   });
 }
 
