@@ -16,12 +16,12 @@ import { turnEvery } from '../data/event-loop.ts';
 import type { RecordChunks, RecordSlices } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
 import { makeTableFrom } from '../listing/makes.ts';
-import { writeNewPage, writePageThrough } from './page-file.ts';
 import { keysOfListing, keysOfWrittenPage, type KeysOfListing, type PageKeys } from '../listing/page-keys.ts';
 import { pageCount, pageRange } from '../listing/pagination.ts';
 import { pageFile } from '../listing/routes.ts';
 import { serialisePageOf, type Addresses } from '../listing/serialise.ts';
 import { summaryFrom } from '../listing/summary.ts';
+import { writeNewPage, writePageThrough } from './page-file.ts';
 
 
 /**
@@ -80,41 +80,41 @@ export async function writeJsonPages({ siteDir, listing, pages, inPlace = [], ad
       keys.html[page - 1] = pageKeys.html;
     }
   };
-  const { slice } = listing;
-  if (slice !== undefined && pages.length < pageCount(listing.count)) {
-    // Some pages (a rebuild): their own records, not every record of every chunk they fall in.
-    for (const [index, page] of pages.entries()) {
-      const { first, end } = pageRange(page, listing.count);
-      write(page, slice(first, end));
-      if ((index + 1) % 1000 === 0) onProgress(index + 1);
-      await turnEvery(index + 1);
-    }
-    onProgress(pages.length);
-    return keys ? { hashes, keys } : { hashes };
+  // Some pages (a rebuild) read by position make only their own records; every page (a first
+  // build) is read a chunk at a time, each chunk once.
+  const recordsAt = listing.slice !== undefined && pages.length < pageCount(listing.count) ? listing.slice : inOrder(listing.chunks());
+  for (const [index, page] of pages.entries()) {
+    const { first, end } = pageRange(page, listing.count);
+    write(page, recordsAt(first, end));
+    if ((index + 1) % 1000 === 0) onProgress(index + 1);
+    await turnEvery(index + 1);
   }
-  /** Records from position `start` on that a page still to write may need. */
-  let held: readonly CarModel[] = [];
-  let start = 0;
-  let next = 0;
-  for (const chunk of listing.chunks()) {
-    held = held.length === 0 ? chunk : [...held, ...chunk];
-    const heldEnd = start + held.length;
-    for (let page = pages[next]; page !== undefined && pageRange(page, listing.count).end <= heldEnd; page = pages[next]) {
-      const { first, end } = pageRange(page, listing.count);
-      if (first < start) throw new Error(`JSON pages must be written in ascending order (page ${page})`);
-      write(page, held.slice(first - start, end - start));
-      next += 1;
-      if (next % 1000 === 0) onProgress(next);
-      await turnEvery(next);
-    }
-    const keepFrom = next < pages.length ? Math.min(pageRange(pages[next]!, listing.count).first, heldEnd) : heldEnd;
-    held = held.slice(keepFrom - start);
-    start = keepFrom;
-  }
-  // An empty listing has one page, of no records.
-  for (; next < pages.length; next += 1) write(pages[next]!, []);
   onProgress(pages.length);
   return keys ? { hashes, keys } : { hashes };
+}
+
+/**
+ * Records `first` … `end - 1` of a listing read a chunk at a time, for ranges asked in ascending
+ * order: only the records a later range may still need are held.
+ */
+function inOrder(chunks: RecordChunks): (first: number, end: number) => readonly CarModel[] {
+  const iterator = chunks[Symbol.iterator]();
+  let held: readonly CarModel[] = [];
+  let start = 0;
+  let lastFirst = 0;
+  return (first, end) => {
+    if (first < lastFirst) throw new Error(`JSON pages must be written in ascending order (records from ${first} after ${lastFirst})`);
+    lastFirst = first;
+    while (start + held.length < end) {
+      const next = iterator.next();
+      if (next.done === true) break;
+      // The records before `first` go as the next chunk comes: no later range needs them.
+      const drop = Math.min(Math.max(first - start, 0), held.length);
+      held = drop === held.length ? next.value : [...held.slice(drop), ...next.value];
+      start += drop;
+    }
+    return held.slice(Math.max(first - start, 0), Math.max(end - start, 0));
+  };
 }
 
 /** The keys of every page of the listing whose summary (src/listing/summary.ts) is `summaryFile`, made as its JSON pages are written. */

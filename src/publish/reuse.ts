@@ -120,11 +120,11 @@ export interface PreparedPages {
  * and, where it stays that file, its copy for Vercel needs nothing; a page taken becomes the
  * published file, linked again where the published build rendered it or the folder does not hold
  * it (a recycled folder holds the older file; a new one none), else it is that file already;
- * pages past the new count go. In a recycled folder this
- * costs the pages this build and the published one rendered, not one per page. Returns the site
- * paths removed or linked again (their copies for Vercel follow) and the pages left in place (the
- * JSON pages' writer writes through only those). A page taken that vanished from the published site
- * stops the build (nothing is published).
+ * pages past the new count go. In a recycled folder this costs the pages this build and the
+ * published one rendered, not one per page. Returns the site paths removed or linked again (their
+ * copies for Vercel follow) and the pages left in place (the JSON pages' writer writes through
+ * only those). A page taken that vanished from the published site stops the build (nothing is
+ * published).
  */
 export async function preparePages(folder: PageFolder, render: RenderSet, baseline: Pick<Baseline, 'siteDir' | 'rendered'> | undefined, oldPages: number): Promise<PreparedPages> {
   const { siteDir } = folder;
