@@ -8,13 +8,10 @@
  */
 import { enableCompileCache } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
+import { EXIT_SAFE_V8_FLAGS } from '../src/integration/exit-safe-v8.ts';
 
-// A refused build ends with `process.exit()`, maybe while V8 compiles code on its helper threads.
-// In Node 24 a helper allocating code for Sparkplug or Maglev can wait there for a garbage
-// collection that only the exiting main thread could run, while that thread waits for the helper:
-// the process never ends (nodejs/node#54918, #64274; met in this project's tests). Code is
-// allocated on the main thread instead; the compilers still run (set before any module loads).
-setFlagsFromString('--no-concurrent-sparkplug --no-maglev-build-code-on-background --no-maglev-deopt-data-on-background');
+// Before any other module loads, so that no code is compiled without them: see the module.
+setFlagsFromString(EXIT_SAFE_V8_FLAGS.join(' '));
 
 // Astro, Vite and the build's threads load hundreds of modules in every build: V8's compiled code,
 // kept between builds (Node's compile cache, in the system's temporary folder), saves a few tenths

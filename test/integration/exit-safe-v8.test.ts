@@ -1,0 +1,19 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { EXIT_SAFE_V8_FLAGS } from '../../src/integration/exit-safe-v8.ts';
+
+describe("the build's assumption about V8's flags", () => {
+  it('every flag the build sets is one this Node knows (V8 ignores an unknown one after printing "unrecognized flag")', () => {
+    const known = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
+    for (const flag of EXIT_SAFE_V8_FLAGS) {
+      const name = flag.replace(/^--no-/, '');
+      expect(known, `V8 has no --${name} any more: see src/integration/exit-safe-v8.ts`).toMatch(new RegExp(`^\\s+--${name}\\s`, 'm'));
+    }
+  });
+
+  it('V8 takes them as they are written: setting them prints nothing', () => {
+    const script = `require('node:v8').setFlagsFromString(${JSON.stringify(EXIT_SAFE_V8_FLAGS.join(' '))})`;
+    const { stdout, stderr, status } = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect({ stdout, stderr, status }).toEqual({ stdout: '', stderr: '', status: 0 });
+  });
+});
