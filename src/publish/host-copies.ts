@@ -7,6 +7,7 @@
 import { existsSync, linkSync, lstatSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { turnEvery } from '../data/event-loop.ts';
+import { namesFile } from './links.ts';
 
 /**
  * Brings a copy made for an earlier site (a recycled build's, see store.ts) up to `siteDir`: each
@@ -24,7 +25,8 @@ export async function refreshCopy(siteDir: string, paths: Iterable<string>, targ
     const to = join(target, path);
     const folder = dirname(to);
     if (!fresh) {
-      if (sameFile(join(siteDir, path), to)) continue;
+      const page = lstatSync(join(siteDir, path), { throwIfNoEntry: false });
+      if (page !== undefined && namesFile(to, page)) continue;
       rmSync(to, { force: true });
     } else if (!made.has(folder)) {
       mkdirSync(folder, { recursive: true });
@@ -43,12 +45,6 @@ export async function refreshCopy(siteDir: string, paths: Iterable<string>, targ
     count += 1;
     await turnEvery(count);
   }
-}
-
-/** Whether `a` and `b` are one file (two names of one inode). */
-function sameFile(a: string, b: string): boolean {
-  const [first, second] = [lstatSync(a, { throwIfNoEntry: false }), lstatSync(b, { throwIfNoEntry: false })];
-  return first !== undefined && second !== undefined && first.ino === second.ino && first.dev === second.dev;
 }
 
 /** Links `from` at `to`, making `to`'s folder where it is missing; false where `from` is not there (gone from the site). */

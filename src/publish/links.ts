@@ -5,7 +5,7 @@
  * where a hard link between them cannot be made (EXDEV). Files inside the store are always linked:
  * the store is one folder on one file system.
  */
-import { constants, copyFileSync, linkSync } from 'node:fs';
+import { constants, copyFileSync, linkSync, lstatSync, type Stats } from 'node:fs';
 
 /** The errors of a hard link that a copy answers: another file system, or one without hard links (or out of them). */
 const COPY_INSTEAD = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK']);
@@ -23,4 +23,10 @@ export function linkOrCopy(from: string, to: string): 'linked' | 'copied' {
   }
   copyFileSync(from, to, constants.COPYFILE_FICLONE);
   return 'copied';
+}
+
+/** Whether `path` is another name of the file `file` describes (one inode; `lstat`, so a symbolic link never is). */
+export function namesFile(path: string, file: Stats): boolean {
+  const found = lstatSync(path, { throwIfNoEntry: false });
+  return found !== undefined && found.ino === file.ino && found.dev === file.dev;
 }

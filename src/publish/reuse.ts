@@ -14,6 +14,7 @@ import { turnEvery } from '../data/event-loop.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
 import { htmlPageFile, pageFile } from '../listing/routes.ts';
 import type { Baseline } from './baseline.ts';
+import { namesFile } from './links.ts';
 
 /** Which pages Astro renders: `json[n - 1]` / `html[n - 1]` is 1 for page n's JSON / HTML page. */
 export interface RenderSet {
@@ -90,12 +91,8 @@ export interface PageFolder {
 function ownFile({ siteDir, copyDir }: PageFolder, path: string, publishedSiteDir: string | undefined): Stats | undefined {
   const stats = lstatSync(join(siteDir, path), { throwIfNoEntry: false });
   if (stats === undefined || !stats.isFile() || stats.nlink > 2) return undefined;
-  const sameAs = (other: string) => {
-    const found = lstatSync(other, { throwIfNoEntry: false });
-    return found !== undefined && found.ino === stats.ino && found.dev === stats.dev;
-  };
-  if (publishedSiteDir !== undefined && sameAs(join(publishedSiteDir, path))) return undefined;
-  return stats.nlink === 1 || sameAs(join(copyDir, path)) ? stats : undefined;
+  if (publishedSiteDir !== undefined && namesFile(join(publishedSiteDir, path), stats)) return undefined;
+  return stats.nlink === 1 || namesFile(join(copyDir, path), stats) ? stats : undefined;
 }
 
 /** The pages to render whose files stay to be written in place (marked with the time 0 until they are), by kind. */
