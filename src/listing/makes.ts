@@ -3,7 +3,7 @@
  * script, then the make in Latin script, then the model). The data has no make column, so the
  * Latin make is read from what the models of one local make share; see `latinMakeOf`.
  */
-import { splitName } from './format.ts';
+import { counted, splitName } from './format.ts';
 import type { CarModel } from '../data/schema.ts';
 
 export interface Make {
@@ -136,4 +136,22 @@ export function makeTableOf(records: Iterable<CarModel>): MakeTable {
 export function makeTableFrom(makes: readonly Make[]): MakeTable {
   const byKey = new Map(makes.map((make) => [make.key, make]));
   return { makes, makeOf: (record) => byKey.get(makeKeyOf(record.combined_car_model))! };
+}
+
+/** One make in the search form's make filter: its key, and `Toyota 豐田 (1,234)` shown for it. */
+export interface MakeFilterOption {
+  value: string;
+  label: string;
+}
+
+/** Options already made: every page of a build shows the same filter, so it is made once, not once a page (a million rows: 100,000 pages). */
+const filterOptions = new WeakMap<readonly Make[], readonly MakeFilterOption[]>();
+
+/** The make filter's options for `makes`, in their order. */
+export function makeFilterOptions(makes: readonly Make[]): readonly MakeFilterOption[] {
+  const cached = filterOptions.get(makes);
+  if (cached) return cached;
+  const options = makes.map((make) => ({ value: make.key, label: `${make.latin} ${make.key} (${counted(make.count)})` }));
+  filterOptions.set(makes, options);
+  return options;
 }

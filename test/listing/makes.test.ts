@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/data/load.ts';
-import { makeKeyOf, makeTable } from '../../src/listing/makes.ts';
+import { makeFilterOptions, makeKeyOf, makeTable, makeTableFrom } from '../../src/listing/makes.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 import { carModel } from '../support/models.ts';
 import { projectRoot } from '../support/site.ts';
@@ -71,5 +71,26 @@ describe('makeTable', () => {
       const make = makeTable(records).makeOf(record);
       expect(record.combined_car_model.startsWith(`${make.key} ${make.latin}`), record.combined_car_model).toBe(true);
     }
+  });
+});
+
+describe('makeFilterOptions', () => {
+  it('offers each make by its key, labelled with both scripts and its model count, in the order of the table', () => {
+    const { makes } = makeTableFrom([
+      { key: '寶馬', latin: 'BMW', count: 1 },
+      { key: '豐田', latin: 'Toyota', count: 12_345 },
+    ]);
+    expect(makeFilterOptions(makes)).toEqual([
+      { value: '寶馬', label: 'BMW 寶馬 (1)' },
+      { value: '豐田', label: 'Toyota 豐田 (12,345)' },
+    ]);
+  });
+
+  it('makes the options once per table, not once per page that shows them', () => {
+    const records = [model(1, '豐田 Toyota Yaris'), model(2, '本田 Honda Jazz')];
+    const { makes } = makeTable(records);
+    expect(makeFilterOptions(makes)).toBe(makeFilterOptions(makeTable(records).makes));
+    expect(makeFilterOptions([...makes])).not.toBe(makeFilterOptions(makes));
+    expect(makeFilterOptions([...makes])).toEqual(makeFilterOptions(makes));
   });
 });
