@@ -82,8 +82,11 @@ const seconds = (value: number) => `${value.toFixed(1)} s`;
 const signedSeconds = (value: number) => `${value < 0 && value.toFixed(1) !== '-0.0' ? '−' : '+'}${seconds(Math.abs(value))}`;
 const mib = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MiB`;
 const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
-/** A share in whole percent; a rounded −0 reads 0 (a build a hair faster than the header-only one). */
-const percent = (part: number, whole: number) => `${Number(((part / whole) * 100).toFixed(0)) || 0} %`;
+/** A share in whole percent; a rounded −0 reads 0 (a build a hair faster than the header-only one), and nothing else is hidden (a NaN stays one). */
+const percent = (part: number, whole: number) => {
+  const rounded = Number(((part / whole) * 100).toFixed(0));
+  return `${rounded === 0 ? 0 : rounded} %`;
+};
 /** A share of a clean build's cost above the header-only build's. */
 const shareAbove = (sample: number, clean: number, fixed: number) => (sample - fixed) / (clean - fixed);
 
