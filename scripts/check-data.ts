@@ -5,14 +5,15 @@
 import { performance } from 'node:perf_hooks';
 import { loadConfigOrExit } from '../src/config.ts';
 import { pageCount } from '../src/listing/pagination.ts';
-import { loadFile, SEPARATORS } from '../src/data/load.ts';
+import { SEPARATORS } from '../src/data/load.ts';
+import { loadFileOnThreads } from '../src/data/load-threads.ts';
 import { formatReport } from '../src/data/problems.ts';
 import { progressLine } from './cli.ts';
 
 const config = loadConfigOrExit();
 const file = process.argv[2] ?? config.dataFile;
 const started = performance.now();
-const { records, problems, format } = loadFile(file, { onRows: progressLine('rows validated') });
+const { records, problems, format } = await loadFileOnThreads(file, { onRows: progressLine('rows validated') });
 const seconds = ((performance.now() - started) / 1000).toFixed(2);
 
 if (problems.length > 0) {

@@ -20,7 +20,7 @@ export interface LoadResult {
 export const SEPARATORS = { ',': 'comma', ';': 'semicolon', '\t': 'tab' } as const;
 type Separator = keyof typeof SEPARATORS;
 
-interface CsvFormat {
+export interface CsvFormat {
   encoding: 'UTF-8' | 'UTF-8 with BOM' | 'UTF-16LE' | 'UTF-16BE';
   separator: Separator;
 }
@@ -91,15 +91,52 @@ export function decodeCsv(input: Uint8Array, file: string): CsvText | { problems
 }
 
 /** Validates a CSV file's text (see `decodeCsv`). */
-export function loadText({ body, format }: CsvText, file: string, progress: LoadProgress = {}): LoadResult {
+export function loadText(text: CsvText, file: string, progress: LoadProgress = {}): LoadResult {
+  return resultOf(readRows(text, file, progress), text.format);
+}
+
+/** What reading a file's rows found, before its problems decide what is kept (see `resultOf`). */
+export interface RowsRead {
+  /** Every valid record, in file order, also where other rows have problems. */
+  records: CarModel[];
+  /** In the order they were found. */
+  problems: Problem[];
+  /** Each valid record's id, and the line its row starts on. */
+  lineOfId: Map<number, number>;
+  /** Rows read, blank ones aside. */
+  rows: number;
+  /** Whether csv-parse found text it cannot read as CSV (a quote out of place, or never closed). */
+  unreadable: boolean;
+  /** Where the header row ends, past its line break: only where it was read and is good. */
+  headerEnd?: number;
+}
+
+/** The records where no row has a problem, else none; the problems in the order of the file. */
+export function resultOf({ records, problems }: Pick<RowsRead, 'records' | 'problems'>, format: CsvFormat): LoadResult {
+  problems.sort((a, b) => a.line - b.line || (a.column ?? Infinity) - (b.column ?? Infinity));
+  return { records: problems.length > 0 ? [] : records, problems, format };
+}
+
+/** How load-threads.ts reads a half of a file. */
+export interface ReadOptions {
+  /** Told where a good header row ends as soon as it is read (the other half's thread starts there). */
+  onHeader?: (headerEnd: number) => void;
+  /** Lines before the text's rows that it leaves out: added to every line number (the rows of a file's second half). */
+  lineShift?: number;
+}
+
+/** Reads and checks every row of a CSV file's text. */
+export function readRows({ body, format }: CsvText, file: string, progress: LoadProgress = {}, { onHeader, lineShift = 0 }: ReadOptions = {}): RowsRead {
   const problems: Problem[] = [];
   const records: CarModel[] = [];
   const lineOfId = new Map<number, number>();
-  const lines = new LineCounter(body);
+  const lines = new LineCounter(body, lineShift);
   let columns: FieldName[] | undefined;
+  let headerEnd: number | undefined;
   /** Header cells in all, with the empty ones a spreadsheet leaves after the last named column. */
   let headerWidth = 0;
   let headerBroken = false;
+  let unreadable = false;
   const every = progress.every ?? 100_000;
   let rows = 0;
 
@@ -110,8 +147,9 @@ export function loadText({ body, format }: CsvText, file: string, progress: Load
     skip_records_with_error: true,
     on_skip: (error: CsvError | undefined) => {
       if (!error) return;
+      unreadable = true;
       // An unclosed quote runs to the end of the file: name the line where its record starts.
-      const line = error.code === 'CSV_QUOTE_NOT_CLOSED' ? lines.startOfNextRecord() : Number(error['lines']);
+      const line = error.code === 'CSV_QUOTE_NOT_CLOSED' ? lines.startOfNextRecord() : Number(error['lines']) + lineShift;
       const rule = CSV_ERROR_RULES[error.code] ?? error.message;
       // csv-parse reports a stray quote once for every quote in the row: name the row once.
       const last = problems.at(-1);
@@ -127,6 +165,8 @@ export function loadText({ body, format }: CsvText, file: string, progress: Load
         } else {
           columns = header.columns;
           headerWidth = record.length;
+          headerEnd = context.bytes;
+          onHeader?.(headerEnd);
         }
         return null;
       }
@@ -172,8 +212,7 @@ export function loadText({ body, format }: CsvText, file: string, progress: Load
   if (columns === undefined && !headerBroken && problems.length === 0) {
     problems.push({ file, line: 1, rule: 'has no header row' });
   }
-  problems.sort((a, b) => a.line - b.line || (a.column ?? Infinity) - (b.column ?? Infinity));
-  return { records: problems.length > 0 ? [] : records, problems, format };
+  return { records, problems, lineOfId, rows, unreadable, ...(headerEnd !== undefined && { headerEnd }) };
 }
 
 /**
@@ -361,11 +400,13 @@ function rowFromRecord(record: string[], columns: readonly FieldName[]): CsvRow 
  */
 class LineCounter {
   private offset = 0;
-  private line = 1;
+  private line: number;
   private readonly bytes: Buffer;
 
-  constructor(bytes: Buffer) {
+  /** `shift`: lines before `bytes` that they leave out. */
+  constructor(bytes: Buffer, shift = 0) {
     this.bytes = bytes;
+    this.line = 1 + shift;
   }
 
   /** The line the next record starts on, past any blank lines, without moving on. */

@@ -16,7 +16,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { join, relative, resolve, sep } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { z } from 'zod';
-import { decodeCsv, loadText, SEPARATORS, type LoadProgress } from './load.ts';
+import { decodeCsv, SEPARATORS, type LoadProgress } from './load.ts';
+import { loadTextOnThreads } from './load-threads.ts';
 import { loadAgainstEarlier, type EarlierValidation } from './edit.ts';
 import type { Problem } from './problems.ts';
 import { checkedJson, damagedCacheLine, firstDamaged, readCheckedJson, writtenFileSha256 } from './checked-files.ts';
@@ -187,7 +188,7 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
     earlierVersion?.close();
   }
   if (edited) progress?.onChangedRows?.(edited.counts);
-  const { records, problems } = edited ? { records: edited.records, problems: [] } : loadText(text, dataFile, progress);
+  const { records, problems } = edited ? { records: edited.records, problems: [] } : await loadTextOnThreads(text, dataFile, progress);
   if (problems.length > 0) return { problems };
   const staging = `${dir}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { decodeCsv, loadText, type CsvText } from '../../src/data/load.ts';
+import { loadTextOnThreads, readPart, type PartInput, type SplitOptions } from '../../src/data/load-threads.ts';
+
+const FILE = 'cars.csv';
+const embedded = readFileSync('data/captured-car-models.csv', 'utf8');
+const [header, ...rows] = embedded.replace(/\n$/, '').split('\n') as [string, ...string[]];
+const row = (id: number, name = `豐田 Toyota Model ${id}`) =>
+  `${id},${name},${100 + id},5,7,1496,1998,200000,250000.50,true,false,${100 + id},media/brand/logo/toyota.svg`;
+const quoteAll = (line: string) => line.split(',').map((cell) => `"${cell}"`).join(',');
+
+const decoded = (text: string): CsvText => {
+  const result = decodeCsv(Buffer.from(text), FILE);
+  if ('problems' in result) throw new Error('not text');
+  return result;
+};
+/** The second half read on this thread: the same function the worker runs, without the worker. */
+const here: SplitOptions['readSecond'] = async (input: PartInput) => readPart(input);
+
+/** Files of the shapes exports have, good and bad, with rows that are more than one line. */
+const files: Record<string, string> = {
+  'quote-free, LF': [header, ...rows.filter((line) => !line.includes('"')).slice(0, 30)].join('\n'),
+  'quoted where needed, CRLF, blank lines': [header, ...rows.slice(0, 12), '', row(9001, '"凌志 Lexus RX\r\nLong ""Range"", 7"'), ',,,,,,,,,,,,', ...rows.slice(12, 24), ''].join('\r\n'),
+  'every field quoted, a header over blank lines': ['', '', quoteAll(header), ...rows.filter((line) => !line.includes('"')).slice(0, 20).map(quoteAll)].join('\n'),
+  'bad rows in both halves, a duplicate in one': [header, row(1), row(2, ''), row(3), row(3), row(4).replace('true,false', 'yes,false'), row(5), row(6), row(7).replace('200000', '-1'), row(8), row(9)].join('\n'),
+  'an id in both halves': [header, row(1), row(2), row(3), row(4), row(5), row(6), row(2), row(7)].join('\n'),
+  'a stray quote': [header, row(1), row(2), row(3, 'Toyota "GR" Yaris'), row(4), row(5), row(6), row(7), row(8)].join('\n'),
+  'a quote never closed': [header, row(1), row(2), row(3), row(4), row(5, '"Toyota GR'), row(6), row(7)].join('\n'),
+  'a bad header': [header.replace('min_seat', 'min_seats'), row(1), row(2), row(3), row(4)].join('\n'),
+};
+
+describe('a data file read in two halves', () => {
+  it('gives what reading it whole gives, wherever the file is split', async () => {
+    for (const [name, text] of Object.entries(files)) {
+      const csv = decoded(text);
+      const whole = loadText(csv, FILE);
+      for (let at = 0; at <= csv.body.length; at += 1) {
+        // Only each line break is a different split.
+        if (at > 0 && csv.body[at - 1] !== 0x0a) continue;
+        const halves = await loadTextOnThreads(csv, FILE, {}, { fromBytes: 0, at, readSecond: here });
+        expect(halves, `${name}, split at byte ${at}`).toEqual(whole);
+      }
+    }
+  });
+
+  it('reads the file whole again where the other thread failed', async () => {
+    const csv = decoded(files['quote-free, LF']!);
+    let asked = 0;
+    const failing = async () => {
+      asked += 1;
+      return undefined;
+    };
+    expect(await loadTextOnThreads(csv, FILE, {}, { fromBytes: 0, readSecond: failing })).toEqual(loadText(csv, FILE));
+    expect(asked).toBe(1);
+  });
+
+  it('reads the second half on a worker thread, and says the rows read in order, each count once', async () => {
+    const lines = Array.from({ length: 3000 }, (_, index) => row(index + 1));
+    lines[2500] = row(2501).replace('1496', '1496.5');
+    const good = decoded([header, ...lines.slice(0, 2500)].join('\r\n'));
+    const bad = decoded([header, ...lines].join('\n'));
+    const seen: number[] = [];
+    const result = await loadTextOnThreads(good, FILE, { every: 500, onRows: (count) => seen.push(count) }, { fromBytes: 0 });
+    expect(result).toEqual(loadText(good, FILE));
+    expect(result.records).toHaveLength(2500);
+    expect(seen).toEqual([500, 1000, 1500, 2000, 2500]);
+    const problems = await loadTextOnThreads(bad, FILE, {}, { fromBytes: 0 });
+    expect(problems).toEqual(loadText(bad, FILE));
+    expect(problems.problems).toMatchObject([{ line: 2502, field: 'min_engine_size' }]);
+  });
+});
