@@ -20,7 +20,7 @@ import { decodeCsv, SEPARATORS, type LoadProgress } from './load.ts';
 import { loadTextOnThreads } from './load-threads.ts';
 import { loadAgainstEarlier, type EarlierValidation } from './edit.ts';
 import type { Problem } from './problems.ts';
-import { checkedJson, damagedCacheLine, firstDamaged, readCheckedJson, writtenFileSha256 } from './checked-files.ts';
+import { checkedJson, damagedCacheLine, firstDamaged, readCheckedJson, rememberSha256, writtenFileSha256 } from './checked-files.ts';
 import { isRecordFile, openRecordFile, writeRecordFile, type OpenRecordFile } from './record-store.ts';
 import { readSettled, StillChanging } from './settled-read.ts';
 import type { CarModel } from './schema.ts';
@@ -204,7 +204,11 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
   }
   const { format } = text;
   const written = readdirSync(staging);
-  const files = Object.fromEntries(written.map((name) => [name, writtenFileSha256(join(staging, name))]));
+  // The text is the data file's own bytes where it is UTF-8 without a byte-order mark: its hash is
+  // the one already made of them, not read back (120 MB at a million rows).
+  const textIsTheFile = format.encoding === 'UTF-8' && text.body.length === bytes.length;
+  const sha256Of = (path: string) => (textIsTheFile && path.endsWith(`${sep}${TEXT_FILE}`) ? (rememberSha256(path, dataSha256), dataSha256) : writtenFileSha256(path));
+  const files = Object.fromEntries(written.map((name) => [name, sha256Of(join(staging, name))]));
   const prepared = { dataSha256, rows: records.length, format: `${format.encoding}, ${SEPARATORS[format.separator]}-separated`, code, files };
   // Written last, with its own hash: a preparation without a whole prepared.json is no preparation.
   writeFileSync(join(staging, PREPARED_FILE), checkedJson(prepared));
