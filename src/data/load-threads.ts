@@ -15,6 +15,9 @@ const SPLIT_FROM_BYTES = 4 * 2 ** 20;
 /** How often the other half's thread says how many rows it has read (for the progress lines). */
 const ROWS_BETWEEN_COUNTS = 1000;
 const LF = 0x0a;
+const CR = 0x0d;
+const CRLF = Buffer.from('\r\n');
+const LF_ONLY = Buffer.from('\n');
 
 /** What the other half's thread is given (see load-part-worker.ts). */
 export interface PartInput {
@@ -67,24 +70,55 @@ export async function loadFileOnThreads(file: string, progress: LoadProgress = {
 export async function loadTextOnThreads(text: CsvText, file: string, progress: LoadProgress = {}, options: SplitOptions = {}): Promise<LoadResult> {
   const { body, format } = text;
   const report = progressReporter(progress);
-  const split = body.length >= (options.fromBytes ?? SPLIT_FROM_BYTES) ? body.indexOf(LF, options.at ?? body.length >> 1) + 1 : 0;
-  if (split === 0 || split === body.length) return resultOf(readRows(text, file, report.own()), format);
+  const split = body.length >= (options.fromBytes ?? SPLIT_FROM_BYTES) ? splitOf(body, options.at ?? body.length >> 1) : undefined;
+  if (split === undefined) return resultOf(readRows(text, file, report.own()), format);
 
   const rowsRead = new SharedArrayBuffer(4);
   const secondCount = new Int32Array(rowsRead);
   let second: Promise<PartRead | undefined> | undefined;
   const onHeader = (headerEnd: number) => {
-    if (headerEnd >= split) return;
+    if (!endsRecords(body, headerEnd, split)) return;
     const input = { text: partText(body, headerEnd, split), format, file, lineShift: linesIn(body, headerEnd, split), rowsRead };
-    second = (options.readSecond ?? readOnWorker)(input);
+    second = (options.readSecond ?? readOnWorker)(input).catch(() => undefined);
   };
   const first = readRows({ body: body.subarray(0, split), format }, file, report.own(() => Atomics.load(secondCount, 0)), { onHeader });
   const stopCounting = report.meanwhile(() => first.rows + Atomics.load(secondCount, 0));
   const secondRead = await second;
-  stopCounting(first.rows + (secondRead?.rows ?? 0));
   const joined = secondRead && joinHalves(first, secondRead);
+  // Where the halves are not joined the other thread may have counted as rows what a whole read
+  // does not (the lines of a quoted field across the middle): the total is then the whole read's.
+  // (Its count so far, joined every thousand rows, can have run ahead by those few lines.)
+  stopCounting(joined ? first.rows + secondRead.rows : 0);
   if (joined) return resultOf(joined, format);
   return resultOf(readRows(text, file, report.own()), format);
+}
+
+/**
+ * Where the file may be split: past the first line break from `at` of the kind its first line
+ * ends with (CR LF or LF: csv-parse takes the record delimiter from the first line break it
+ * meets, and where that is CR LF, an LF alone is text in a field). None in a file whose lines end
+ * with a CR alone, or with no such line break past `at` and before its end.
+ */
+function splitOf(body: Buffer, at: number): number | undefined {
+  const [lf, cr] = [body.indexOf(LF), body.indexOf(CR)];
+  const firstBreak = lf === -1 || cr === -1 ? Math.max(lf, cr) : Math.min(lf, cr);
+  if (firstBreak === -1 || (body[firstBreak] === CR && body[firstBreak + 1] !== LF)) return undefined;
+  const lineEnd = body[firstBreak] === CR ? CRLF : LF_ONLY;
+  const found = body.indexOf(lineEnd, at);
+  const split = found + lineEnd.length;
+  return found === -1 || split >= body.length ? undefined : split;
+}
+
+/**
+ * Whether a record surely ends at `split`, given where the header row's ends (past its record
+ * delimiter, as csv-parse read it). A header ending in an LF without a CR before it: the delimiter
+ * is LF, and `split` follows one. Ending in CR LF: the delimiter is CR LF or LF, and `split` must
+ * follow a CR LF. Anything else (a CR alone, a header past `split`): not split. A record that is
+ * a quoted field across `split` is found as the first half ends (csv-parse: the quote not closed).
+ */
+function endsRecords(body: Buffer, headerEnd: number, split: number): boolean {
+  if (headerEnd >= split || body[headerEnd - 1] !== LF || body[split - 1] !== LF) return false;
+  return body[headerEnd - 2] !== CR || body[split - 2] === CR;
 }
 
 /** The header row's bytes, then the rows from `split` on: a file csv-parse reads as it would read those rows in the whole one. */
@@ -118,7 +152,13 @@ function joinHalves(first: RowsRead, second: PartRead): Pick<RowsRead, 'records'
 /** The second half read on a worker thread; undefined where the thread failed (the file is then read whole). */
 function readOnWorker(input: PartInput): Promise<PartRead | undefined> {
   return new Promise((settle) => {
-    const worker = new Worker(new URL('./load-part-worker.ts', import.meta.url), { workerData: input, transferList: [input.text] });
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL('./load-part-worker.ts', import.meta.url), { workerData: input, transferList: [input.text] });
+    } catch {
+      settle(undefined);
+      return;
+    }
     worker.once('message', (read: PartRead) => {
       settle(read);
       void worker.terminate();

@@ -16,7 +16,7 @@ const decoded = (text: string): CsvText => {
   return result;
 };
 /** The second half read on this thread: the same function the worker runs, without the worker. */
-const here: SplitOptions['readSecond'] = async (input: PartInput) => readPart(input);
+const here: NonNullable<SplitOptions['readSecond']> = async (input: PartInput) => readPart(input);
 
 /** Files of the shapes exports have, good and bad, with rows that are more than one line. */
 const files: Record<string, string> = {
@@ -28,6 +28,20 @@ const files: Record<string, string> = {
   'a stray quote': [header, row(1), row(2), row(3, 'Toyota "GR" Yaris'), row(4), row(5), row(6), row(7), row(8)].join('\n'),
   'a quote never closed': [header, row(1), row(2), row(3), row(4), row(5, '"Toyota GR'), row(6), row(7)].join('\n'),
   'a bad header': [header.replace('min_seat', 'min_seats'), row(1), row(2), row(3), row(4)].join('\n'),
+  // csv-parse takes the record delimiter from the first line break: in a CR LF file an LF alone is text in a field.
+  'CR LF, an LF alone in a name': [header, ...rows.slice(0, 6), row(9001, 'Toyota\nCorolla'), ...rows.slice(6, 12)].join('\r\n'),
+  'CR LF, a row ending in an LF alone, the name last': (() => {
+    const nameLast = (line: string) => {
+      const cells = line.split(',');
+      return [...cells.slice(0, 1), ...cells.slice(2), cells[1]].join(',');
+    };
+    const lines = [nameLast(header), ...[1, 2, 3, 4, 5, 6].map((id) => nameLast(row(id)))];
+    return `${lines.slice(0, 3).join('\r\n')}\r\n${lines[3]}\n${lines.slice(4).join('\r\n')}`;
+  })(),
+  'the header ending in CR LF, the rows in LF': `${header}\r\n${rows.filter((line) => !line.includes('"')).slice(0, 8).join('\n')}`,
+  'CR alone': [header, ...rows.slice(0, 5), row(9002, '"A\nB"'), ...rows.slice(5, 10)].join('\r'),
+  'a quoted name of many lines across the middle': [header, row(1), row(2, '"Toyota\n\n\nGR\nYaris\nHybrid"'), row(3), row(4)].join('\n'),
+  'blank lines at the end': `${[header, row(1), row(2), row(3)].join('\n')}\n\n\n\n\n\n`,
 };
 
 describe('a data file read in two halves', () => {
@@ -37,22 +51,36 @@ describe('a data file read in two halves', () => {
       const whole = loadText(csv, FILE);
       for (let at = 0; at <= csv.body.length; at += 1) {
         // Only each line break is a different split.
-        if (at > 0 && csv.body[at - 1] !== 0x0a) continue;
+        if (at > 0 && csv.body[at - 1] !== 0x0a && csv.body[at - 1] !== 0x0d) continue;
         const halves = await loadTextOnThreads(csv, FILE, {}, { fromBytes: 0, at, readSecond: here });
-        expect(halves, `${name}, split at byte ${at}`).toEqual(whole);
+        expect(halves, `${name}, split at byte ${at}`).toStrictEqual(whole);
       }
     }
   });
 
-  it('reads the file whole again where the other thread failed', async () => {
+  it('reads the file whole again where the other thread failed or could not start, and leaves no timer behind', async () => {
     const csv = decoded(files['quote-free, LF']!);
-    let asked = 0;
-    const failing = async () => {
-      asked += 1;
-      return undefined;
-    };
-    expect(await loadTextOnThreads(csv, FILE, {}, { fromBytes: 0, readSecond: failing })).toEqual(loadText(csv, FILE));
-    expect(asked).toBe(1);
+    const whole = loadText(csv, FILE);
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const before = timers();
+    const failures: NonNullable<SplitOptions['readSecond']>[] = [async () => undefined, () => Promise.reject(new Error('no thread')), async () => { throw new Error('no thread'); }];
+    for (const readSecond of failures) {
+      const seen: number[] = [];
+      expect(await loadTextOnThreads(csv, FILE, { every: 5, onRows: (count) => seen.push(count) }, { fromBytes: 0, readSecond })).toStrictEqual(whole);
+      expect(seen).toEqual([5, 10, 15, 20, 25, 30]);
+    }
+    expect(timers()).toBe(before);
+  });
+
+  // The other thread's count joins the progress every thousand rows, so in a file this small only
+  // its total could add its rows: not where the halves are not joined.
+  it('does not count the second half\'s rows where the halves are not joined (a quoted field of many lines across the middle)', async () => {
+    const csv = decoded(files['a quoted name of many lines across the middle']!);
+    for (let at = 0; at < csv.body.length; at += 1) {
+      const seen: number[] = [];
+      await loadTextOnThreads(csv, FILE, { every: 1, onRows: (count) => seen.push(count) }, { fromBytes: 0, at, readSecond: here });
+      expect(seen, `split at byte ${at}`).toEqual([1, 2, 3, 4]);
+    }
   });
 
   it('reads the second half on a worker thread, and says the rows read in order, each count once', async () => {
@@ -62,11 +90,11 @@ describe('a data file read in two halves', () => {
     const bad = decoded([header, ...lines].join('\n'));
     const seen: number[] = [];
     const result = await loadTextOnThreads(good, FILE, { every: 500, onRows: (count) => seen.push(count) }, { fromBytes: 0 });
-    expect(result).toEqual(loadText(good, FILE));
+    expect(result).toStrictEqual(loadText(good, FILE));
     expect(result.records).toHaveLength(2500);
     expect(seen).toEqual([500, 1000, 1500, 2000, 2500]);
     const problems = await loadTextOnThreads(bad, FILE, {}, { fromBytes: 0 });
-    expect(problems).toEqual(loadText(bad, FILE));
+    expect(problems).toStrictEqual(loadText(bad, FILE));
     expect(problems.problems).toMatchObject([{ line: 2502, field: 'min_engine_size' }]);
   });
 });
