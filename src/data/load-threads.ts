@@ -7,8 +7,7 @@
  * an id in both halves, the worker failing), the file is read again whole, on one thread.
  */
 import { Worker } from 'node:worker_threads';
-import { readFileSync } from 'node:fs';
-import { decodeCsv, readRows, resultOf, type CsvFormat, type CsvText, type LoadProgress, type LoadResult, type RowsRead } from './load.ts';
+import { readCsvFile, readRows, resultOf, type CsvFormat, type CsvText, type LoadProgress, type LoadResult, type RowsRead } from './load.ts';
 
 /** Files smaller than this are read on one thread: starting another costs more than it saves. */
 const SPLIT_FROM_BYTES = 4 * 2 ** 20;
@@ -54,16 +53,8 @@ export interface SplitOptions {
 
 /** Reads and validates a CSV data file, on two threads where it is large (see above). */
 export async function loadFileOnThreads(file: string, progress: LoadProgress = {}): Promise<LoadResult> {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { records: [], problems: [{ file, line: 0, rule: `cannot be read: ${reason}` }] };
-  }
-  const decoded = decodeCsv(bytes, file);
-  if ('problems' in decoded) return { records: [], problems: decoded.problems };
-  return loadTextOnThreads(decoded, file, progress);
+  const text = readCsvFile(file);
+  return 'problems' in text ? { records: [], problems: text.problems } : loadTextOnThreads(text, file, progress);
 }
 
 /** Validates a CSV file's text as `loadText` does, on two threads where it is large. */
@@ -140,10 +131,11 @@ function linesIn(body: Buffer, start: number, end: number): number {
 /**
  * The whole file's rows from its two halves', or undefined where they would differ from reading it
  * whole: where either half holds text csv-parse cannot read (its reading of what follows depends
- * on where it started), or an id is in both halves (the later row names the first's line).
+ * on where it started), or an id is in both halves (the later row names the first's line). The
+ * second half is only read where the first read a good header (`onHeader`).
  */
 function joinHalves(first: RowsRead, second: PartRead): Pick<RowsRead, 'records' | 'problems'> | undefined {
-  if (first.unreadable || second.unreadable || first.headerEnd === undefined) return undefined;
+  if (first.unreadable || second.unreadable) return undefined;
   for (const id of second.lineOfId.keys()) if (first.lineOfId.has(id)) return undefined;
   const problems = [...first.problems, ...second.problems];
   return { records: problems.length > 0 ? [] : first.records.concat(second.records), problems };

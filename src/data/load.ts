@@ -56,14 +56,20 @@ const CSV_ERROR_RULES: Record<string, string> = {
 
 /** Reads and validates a CSV data file. `file` is also the name used in problems. */
 export function loadFile(file: string, progress: LoadProgress = {}): LoadResult {
+  const text = readCsvFile(file);
+  return 'problems' in text ? { records: [], problems: text.problems } : loadText(text, file, progress);
+}
+
+/** A CSV data file's text (see `decodeCsv`), or the problem that it cannot be read or is not text this reads. */
+export function readCsvFile(file: string): CsvText | { problems: Problem[] } {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { records: [], problems: [{ file, line: 0, rule: `cannot be read: ${reason}` }] };
+    return { problems: [{ file, line: 0, rule: `cannot be read: ${reason}` }] };
   }
-  return loadCsv(bytes, file, progress);
+  return decodeCsv(bytes, file);
 }
 
 /** Validates CSV bytes; `file` names them in problems. */
@@ -107,8 +113,6 @@ export interface RowsRead {
   rows: number;
   /** Whether csv-parse found text it cannot read as CSV (a quote out of place, or never closed). */
   unreadable: boolean;
-  /** Where the header row ends, past its line break: only where it was read and is good. */
-  headerEnd?: number;
 }
 
 /** The records where no row has a problem, else none; the problems in the order of the file. */
@@ -132,7 +136,6 @@ export function readRows({ body, format }: CsvText, file: string, progress: Load
   const lineOfId = new Map<number, number>();
   const lines = new LineCounter(body, lineShift);
   let columns: FieldName[] | undefined;
-  let headerEnd: number | undefined;
   /** Header cells in all, with the empty ones a spreadsheet leaves after the last named column. */
   let headerWidth = 0;
   let headerBroken = false;
@@ -165,8 +168,7 @@ export function readRows({ body, format }: CsvText, file: string, progress: Load
         } else {
           columns = header.columns;
           headerWidth = record.length;
-          headerEnd = context.bytes;
-          onHeader?.(headerEnd);
+          onHeader?.(context.bytes);
         }
         return null;
       }
@@ -212,7 +214,7 @@ export function readRows({ body, format }: CsvText, file: string, progress: Load
   if (columns === undefined && !headerBroken && problems.length === 0) {
     problems.push({ file, line: 1, rule: 'has no header row' });
   }
-  return { records, problems, lineOfId, rows, unreadable, ...(headerEnd !== undefined && { headerEnd }) };
+  return { records, problems, lineOfId, rows, unreadable };
 }
 
 /**

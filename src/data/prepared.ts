@@ -207,8 +207,13 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
   // The text is the data file's own bytes where it is UTF-8 without a byte-order mark: its hash is
   // the one already made of them, not read back (120 MB at a million rows).
   const textIsTheFile = format.encoding === 'UTF-8' && text.body.length === bytes.length;
-  const sha256Of = (path: string) => (textIsTheFile && path.endsWith(`${sep}${TEXT_FILE}`) ? (rememberSha256(path, dataSha256), dataSha256) : writtenFileSha256(path));
-  const files = Object.fromEntries(written.map((name) => [name, sha256Of(join(staging, name))]));
+  const sha256Of = (name: string) => {
+    const path = join(staging, name);
+    if (!(textIsTheFile && name === TEXT_FILE)) return writtenFileSha256(path);
+    rememberSha256(path, dataSha256);
+    return dataSha256;
+  };
+  const files = Object.fromEntries(written.map((name) => [name, sha256Of(name)]));
   const prepared = { dataSha256, rows: records.length, format: `${format.encoding}, ${SEPARATORS[format.separator]}-separated`, code, files };
   // Written last, with its own hash: a preparation without a whole prepared.json is no preparation.
   writeFileSync(join(staging, PREPARED_FILE), checkedJson(prepared));
