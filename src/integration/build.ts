@@ -34,7 +34,7 @@ import { manifestJson, manifestOf, manifestPath } from '../outputs/manifest.ts';
 import { counted } from '../listing/format.ts';
 import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
 import { takeSitemaps, writeSitemaps } from '../outputs/sitemap.ts';
-import { baselineOf, readPublishedBuild, type Baseline, type PublishedBuild } from '../publish/baseline.ts';
+import { baselineOf, readPublishedBuild, UnreadableManifest, type Baseline, type PublishedBuild } from '../publish/baseline.ts';
 import { linkUnchangedFiles } from '../publish/file-times.ts';
 import { refreshCopy } from '../publish/host-copies.ts';
 import { linkOrCopy } from '../publish/links.ts';
@@ -50,6 +50,7 @@ import { cachedIsTrusted, discardBuild, linkSiteForHostFiles, newBuildFolder, no
 import { VERCEL_OUTPUT_DIR } from '../serve/hosts/vercel.ts';
 import { startDataSide } from './data-side.ts';
 import { Refusal } from './refusals.ts';
+import { unknownPublishedRows } from '../publish/shrink-guard.ts';
 
 /** Vercel's copy of the site in a build's deploy folder. */
 const VERCEL_STATIC = join(VERCEL_OUTPUT_DIR, 'static');
@@ -129,7 +130,24 @@ function openStore(config: Config, lock: BuildLock, warn: (message: string) => v
   // Folders left by builds killed part way are the marks of a build that never finished.
   const trusted = cachedIsTrusted(dir, pruneBuilds(dir).unfinished);
   if (!trusted) warn('An earlier build was stopped part way: this build checks everything again instead of reusing what was kept.');
-  return { store: { dir, lock, trusted }, published: readPublishedBuild(dir, config.outDir) };
+  return { store: { dir, lock, trusted }, published: publishedOrRefuse(dir, config, warn) };
+}
+
+/**
+ * The published build; one whose manifest cannot be read stops the build, unless ALLOW_SHRINK=1
+ * says that rows may go: then the build is a first build (every page rendered), and says so.
+ */
+function publishedOrRefuse(store: string, config: Config, warn: (message: string) => void): PublishedBuild | undefined {
+  try {
+    return readPublishedBuild(store, config.outDir);
+  } catch (error) {
+    if (!(error instanceof UnreadableManifest)) throw error;
+    if (config.allowShrink) {
+      warn(`${error.message}. ALLOW_SHRINK=1: this build replaces the published site as a first build would, without comparing with it.`);
+      return undefined;
+    }
+    throw new Refusal(`${error.message}.\n${unknownPublishedRows(config.outDir)}`);
+  }
 }
 
 /**

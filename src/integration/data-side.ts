@@ -7,7 +7,7 @@
  * gives back is plain data (it crosses between threads).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { preparedRecordsFile, prepareRecords, readEarlier, type Preparation } from '../data/prepared.ts';
@@ -19,12 +19,13 @@ import { pageKeysOf, type PageKeys } from '../listing/page-keys.ts';
 import { logoUrl, type Addresses } from '../listing/serialise.ts';
 import { listingFrom, summaryFrom, summaryOf, type ListingPages } from '../listing/summary.ts';
 import { counted } from '../listing/format.ts';
-import { NO_ROW_CHANGES, publishedRecords, rowChanges, rowChangesAt, type RowComparison } from '../outputs/row-changes.ts';
+import { NO_ROW_CHANGES, publishedRecords, rowChanges, rowChangesAt, UnreadablePublishedRows, type RowComparison } from '../outputs/row-changes.ts';
 import type { Baseline } from '../publish/baseline.ts';
 import { cachedDownloads } from '../outputs/prepared-downloads.ts';
 import { pagesIn, preparePages, renderedCount, renderSetOf, type PagesInPlace } from '../publish/reuse.ts';
 import { pageCount } from '../listing/pagination.ts';
-import { shrinkRefusal } from '../publish/shrink-guard.ts';
+import { shrinkRefusal, unknownPublishedRows } from '../publish/shrink-guard.ts';
+import { PUBLISHED } from '../listing/routes.ts';
 
 /**
  * What the data side needs of the baseline: its pages, keys and preparation, not the published
@@ -98,7 +99,17 @@ function compareRows(input: DataSideInput, preparation: Preparation, records: Re
   }
   const publishedRecordsFile = baseline?.dataKey === undefined ? undefined : preparedRecordsFile(input.preparedDir, baseline.dataKey);
   const fromPreparation = publishedRecordsFile !== undefined && isRecordFile(publishedRecordsFile);
-  const comparison = (baseline && fromPreparation && editedInPlace({ preparation, baseline, publishedRecordsFile, records, assetsUrl: addresses.assetsUrl })) || rowChanges(baseline ? publishedRecords(baseline, publishedRecordsFile) : undefined, records.all(), addresses.assetsUrl);
+  let comparison: RowComparison;
+  try {
+    comparison =
+      (baseline && fromPreparation && editedInPlace({ preparation, baseline, publishedRecordsFile, records, assetsUrl: addresses.assetsUrl })) ||
+      rowChanges(baseline ? publishedRecords(baseline, publishedRecordsFile, join(input.outDir, PUBLISHED.allJson.slice(1))) : undefined, records.all(), addresses.assetsUrl);
+  } catch (error) {
+    if (!(error instanceof UnreadablePublishedRows)) throw error;
+    if (!input.allowShrink) return { rows: NO_ROW_CHANGES, refusal: `${error.message}, and the build's own record of the published rows is gone.\n${unknownPublishedRows(input.outDir)}` };
+    // ALLOW_SHRINK=1: rows may go; the published ones are unknown, so every row counts as added.
+    comparison = rowChanges(undefined, records.all(), addresses.assetsUrl);
+  }
   const refusal = input.allowShrink ? undefined : shrinkRefusal(comparison, input.outDir);
   if (refusal) return { rows: NO_ROW_CHANGES, refusal };
   return { rows: comparison.rows, ...(fromPreparation && comparison.inPlace ? { changedInPlace: comparison.changedPositions } : {}) };

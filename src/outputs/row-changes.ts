@@ -21,8 +21,14 @@ export interface PublishedRecords {
   logoUrlOf: (record: Readonly<Record<string, unknown>>) => unknown;
 }
 
-/** `baseline` is the build's (src/publish/baseline.ts): the site it replaces. */
-export function publishedRecords(baseline: { siteDir: string; assetsUrl: string }, recordsFile?: string): PublishedRecords {
+/** The published rows cannot be read: neither the records of the published build nor its `all.json`. */
+export class UnreadablePublishedRows extends Error {}
+
+/**
+ * `baseline` is the build's (src/publish/baseline.ts): the site it replaces, whose `all.json` the
+ * maintainer knows as `shownAllJson`.
+ */
+export function publishedRecords(baseline: { siteDir: string; assetsUrl: string }, recordsFile: string | undefined, shownAllJson: string): PublishedRecords {
   if (recordsFile !== undefined && isRecordFile(recordsFile)) {
     return {
       chunks: () => recordChunks(recordsFile),
@@ -30,9 +36,30 @@ export function publishedRecords(baseline: { siteDir: string; assetsUrl: string 
     };
   }
   return {
-    chunks: () => [JSON.parse(readFileSync(join(baseline.siteDir, PUBLISHED.allJson.slice(1)), 'utf8')) as Record<string, unknown>[]],
+    chunks: () => [readAllJson(join(baseline.siteDir, PUBLISHED.allJson.slice(1)), shownAllJson)],
     logoUrlOf: (record) => record['logo'],
   };
+}
+
+/** The records of a published `all.json`, which the maintainer knows as `shown`. */
+function readAllJson(file: string, shown: string): Record<string, unknown>[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UnreadablePublishedRows(code === 'ENOENT' ? `${shown} is missing from the published site` : `${shown} cannot be read (${code ?? String(error)})`);
+  }
+  let records: unknown;
+  try {
+    records = JSON.parse(text);
+  } catch (error) {
+    throw new UnreadablePublishedRows(`${shown} is not JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (!Array.isArray(records) || !records.every((record) => typeof record === 'object' && record !== null && Number.isSafeInteger((record as { id?: unknown }).id))) {
+    throw new UnreadablePublishedRows(`${shown} is not a list of records with their ids`);
+  }
+  return records as Record<string, unknown>[];
 }
 
 /** A build's rows against the published ones, and how many were published. */

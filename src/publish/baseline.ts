@@ -5,8 +5,10 @@
  * cross to the data side's worker thread.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
 import type { PageKeys } from '../listing/page-keys.ts';
-import { manifestPath, manifestSchema, type Manifest } from '../outputs/manifest.ts';
+import { MANIFEST_FILE, manifestPath, manifestSchema, type Manifest } from '../outputs/manifest.ts';
 import { readRecord, type BuildRecord } from './record.ts';
 import type { RenderSet } from './reuse.ts';
 import { publishedBuild, type BuildFolder } from './store.ts';
@@ -18,16 +20,42 @@ export interface PublishedBuild {
   record: BuildRecord | undefined;
 }
 
-/** The published build of the site at `outDir`, if there is one with a readable manifest. */
+/**
+ * The published build's manifest cannot be read, or is not a manifest: the build cannot tell what
+ * is published, so it must not go on as if nothing were (the shrink guard would be off).
+ */
+export class UnreadableManifest extends Error {}
+
+/**
+ * The published build of the site at `outDir`, or undefined where nothing is published (`outDir`
+ * shows no build of this store). A published build whose manifest is missing, unreadable or not a
+ * manifest is an `UnreadableManifest`, never "nothing published"; a damaged record is said, and
+ * the build has none (see record.ts).
+ */
 export function readPublishedBuild(store: string, outDir: string): PublishedBuild | undefined {
   const folder = publishedBuild(store, outDir);
   if (!folder) return undefined;
+  return { folder, manifest: readManifest(folder.siteDir, join(outDir, MANIFEST_FILE)), record: readRecord(folder.dir) };
+}
+
+/** The manifest of the site in `siteDir`, which the maintainer knows as `shown`. */
+function readManifest(siteDir: string, shown: string): Manifest {
+  let text: string;
   try {
-    const manifest = manifestSchema.parse(JSON.parse(readFileSync(manifestPath(folder.siteDir), 'utf8')));
-    return { folder, manifest, record: readRecord(folder.dir) };
-  } catch {
-    return undefined;
+    text = readFileSync(manifestPath(siteDir), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UnreadableManifest(code === 'ENOENT' ? `${shown} is missing from the published site` : `${shown} cannot be read (${code ?? String(error)})`);
   }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UnreadableManifest(`${shown} is not JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const manifest = manifestSchema.safeParse(json);
+  if (!manifest.success) throw new UnreadableManifest(`${shown} is not a manifest this build can read:\n${z.prettifyError(manifest.error)}`);
+  return manifest.data;
 }
 
 /** What a build is compared with and may take from. */

@@ -17,3 +17,11 @@ export function shrinkRefusal({ rows, published }: RowComparison, outDir: string
     'If those rows are really gone, build again with ALLOW_SHRINK=1.'
   );
 }
+
+/** What follows a reason the published rows cannot be known: the guard cannot be applied, so the build stops. */
+export function unknownPublishedRows(outDir: string): string {
+  return (
+    `This build cannot tell what is published, so it cannot check that the new data keeps the published rows. Nothing was built; ${outDir}/ is unchanged. ` +
+    'If the data file is right, build again with ALLOW_SHRINK=1: the site is then built from it alone, as a first build.'
+  );
+}

@@ -8,15 +8,14 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { join } from 'node:path';
 import { manifestJson, manifestPath, type Manifest } from '../../src/outputs/manifest.ts';
-import { baselineOf, readPublishedBuild, type PublishedBuild } from '../../src/publish/baseline.ts';
+import { baselineOf, readPublishedBuild, UnreadableManifest, type PublishedBuild } from '../../src/publish/baseline.ts';
 import { writeRecord, type BuildRecord } from '../../src/publish/record.ts';
 import { newBuildFolder, publish, storeDirOf } from '../../src/publish/store.ts';
 import { tempDir } from '../support/site.ts';
 
-let workspace: string | undefined;
+const workspaces: string[] = [];
 afterEach(() => {
-  if (workspace) rmSync(workspace, { recursive: true, force: true });
-  workspace = undefined;
+  for (const workspace of workspaces.splice(0)) rmSync(workspace, { recursive: true, force: true });
   vi.restoreAllMocks();
 });
 
@@ -88,7 +87,8 @@ describe('the baseline', () => {
 describe('the published build, read from the store', () => {
   /** A store with one build published at dist/, its manifest written as `text`. */
   function publishedStore(text: string) {
-    const dir = (workspace = tempDir('baseline'));
+    const dir = tempDir('baseline');
+    workspaces.push(dir);
     const dist = join(dir, 'dist');
     const store = storeDirOf(dist);
     const folder = newBuildFolder(store);
@@ -108,10 +108,24 @@ describe('the published build, read from the store', () => {
     expect(readPublishedBuild(store, dist)).toEqual({ folder, manifest, record: undefined });
   });
 
-  it('is none where its manifest is not a manifest, or nothing is published', () => {
-    const { store, dist } = publishedStore('{"count": 12}');
-    expect(readPublishedBuild(store, dist)).toBeUndefined();
+  it('is none where nothing is published', () => {
+    const { store, dist } = publishedStore(manifestJson(manifest));
     rmSync(dist);
     expect(readPublishedBuild(store, dist)).toBeUndefined();
+  });
+
+  it('is an UnreadableManifest, never none, where its manifest is missing, not JSON or not a manifest', () => {
+    for (const [text, said] of [
+      ['{"count": 12}', 'is not a manifest this build can read'],
+      ['{"count": ', 'is not JSON'],
+      [manifestJson({ ...manifest, files: [] as unknown as Manifest['files'] }), 'is not a manifest this build can read'],
+    ] as const) {
+      const { store, dist } = publishedStore(text);
+      expect(() => readPublishedBuild(store, dist)).toThrow(UnreadableManifest);
+      expect(() => readPublishedBuild(store, dist)).toThrow(`${join(dist, 'manifest.json')} ${said}`);
+    }
+    const { store, dist, folder } = publishedStore(manifestJson(manifest));
+    rmSync(manifestPath(folder.siteDir));
+    expect(() => readPublishedBuild(store, dist)).toThrow(`${join(dist, 'manifest.json')} is missing from the published site`);
   });
 });
