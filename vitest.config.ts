@@ -9,13 +9,24 @@ export default defineConfig({
         // false`): importing zod, fast-check and the sources again for each of 30 files took more
         // than a third of the run. So a unit test leaves nothing behind: its own temporary folders,
         // its spies restored (`vi.restoreAllMocks`), the environment put back; none mocks a module.
-        test: { name: 'unit', include: ['test/{config,data,listing,outputs,publish,serve,integration}/**/*.test.ts'], pool: 'threads', isolate: false },
+        test: {
+          name: 'unit',
+          include: ['test/{config,data,listing,outputs,publish,serve,integration}/**/*.test.ts'],
+          pool: 'threads',
+          isolate: false,
+        },
       },
       {
         // The real build, the real servers (preview, nginx), Chromium, Lighthouse, linkinator.
         test: {
           name: 'e2e',
-          include: ['test/http/**/*.test.ts', 'test/browser/**/*.test.ts', 'test/audit/**/*.test.ts', 'test/deploy/**/*.test.ts', 'test/rebuilds/**/*.test.ts'],
+          include: [
+            'test/http/**/*.test.ts',
+            'test/browser/**/*.test.ts',
+            'test/audit/**/*.test.ts',
+            'test/deploy/**/*.test.ts',
+            'test/rebuilds/**/*.test.ts',
+          ],
           globalSetup: ['test/support/global-setup.ts'],
           // Builds and servers are shared through the global setup; files with their own builds run one at a time.
           fileParallelism: false,

@@ -28,5 +28,7 @@ for (const folder of folders) {
     seconds.push(((performance.now() - started) / 1000).toFixed(2));
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`${folder}: ${PAGES.toLocaleString('en')} page folders written in ${seconds.join(' s, ')} s (three rounds, each removed after)`);
+  console.log(
+    `${folder}: ${PAGES.toLocaleString('en')} page folders written in ${seconds.join(' s, ')} s (three rounds, each removed after)`,
+  );
 }

@@ -27,7 +27,10 @@ const plain = (id: number): [string, string] => [`豐田 Toyota Alphard 2.5 Hybr
 const oneQuoted = (id: number, rows: number): [string, string] =>
   id === Math.ceil(rows / 2) ? ['"豐田 Toyota Alphard ""Limited"", 7-Seater"', 'media/brand/logo/toyota.svg'] : plain(id);
 // Every tenth name holds a line break, as a spreadsheet cell with two lines does.
-const allQuoted = (id: number): [string, string] => [`"豐田 Toyota Alphard${id % 10 === 0 ? '\n' : ' '}2.5 Hybrid ${id}"`, '"media/brand/logo/toyota.svg"'];
+const allQuoted = (id: number): [string, string] => [
+  `"豐田 Toyota Alphard${id % 10 === 0 ? '\n' : ' '}2.5 Hybrid ${id}"`,
+  '"media/brand/logo/toyota.svg"',
+];
 const SHAPES: Record<string, Shape> = {
   'no quotes': { lineEnd: '\n', text: plain },
   'one quoted field': { lineEnd: '\n', text: oneQuoted },
@@ -78,7 +81,13 @@ const seconds = (run: () => unknown) => {
 const medianOf = (run: () => unknown) => median(Array.from({ length: runs }, () => seconds(run)));
 const milliseconds = (value: number) => `${(value * 1000).toFixed(1)} ms`;
 
-const COLUMNS = ['recordSpans', 'loadAgainstEarlier, in place', 'loadAgainstEarlier, 1 inserted', 'loadAgainstEarlier, 1 inserted 1 deleted', 'full validation'] as const;
+const COLUMNS = [
+  'recordSpans',
+  'loadAgainstEarlier, in place',
+  'loadAgainstEarlier, 1 inserted',
+  'loadAgainstEarlier, 1 inserted 1 deleted',
+  'full validation',
+] as const;
 type Timings = Record<(typeof COLUMNS)[number], number>;
 const results = new Map<string, Map<number, Timings>>();
 
@@ -89,7 +98,8 @@ for (const [shapeName, shape] of Object.entries(SHAPES)) {
     const { earlierText, inPlace, inserted, moved } = filesOf(shape, size);
     let full: ReturnType<typeof loadText> | undefined;
     const fullSeconds = seconds(() => (full = loadText(earlierText, 'bench.csv')));
-    if (!full || full.problems.length > 0) throw new Error(`the synthetic file (${shapeName}) is not valid: ${JSON.stringify(full?.problems.slice(0, 3))}`);
+    if (!full || full.problems.length > 0)
+      throw new Error(`the synthetic file (${shapeName}) is not valid: ${JSON.stringify(full?.problems.slice(0, 3))}`);
     const { records } = full;
     const earlier: EarlierValidation = { body: earlierText.body, rows: records.length, records: () => inChunks(records) };
 
@@ -117,11 +127,15 @@ for (const [shapeName, shape] of Object.entries(SHAPES)) {
 }
 
 const [smallest, largest] = [Math.min(...sizes), Math.max(...sizes)];
-console.log(`\nMedians of ${runs} run${runs === 1 ? '' : 's'} (full validation: 1 run), Node ${process.version}; ratio ${counted(largest)} ÷ ${counted(smallest)} rows (linear ≈ ${largest / smallest}).\n`);
+console.log(
+  `\nMedians of ${runs} run${runs === 1 ? '' : 's'} (full validation: 1 run), Node ${process.version}; ratio ${counted(largest)} ÷ ${counted(smallest)} rows (linear ≈ ${largest / smallest}).\n`,
+);
 console.log(`| shape | rows | ${COLUMNS.join(' | ')} |`);
 console.log(`| --- | ---: | ${COLUMNS.map(() => '---:').join(' | ')} |`);
 for (const [shapeName, bySize] of results) {
-  for (const [size, timings] of bySize) console.log(`| ${shapeName} | ${counted(size)} | ${COLUMNS.map((column) => milliseconds(timings[column])).join(' | ')} |`);
+  for (const [size, timings] of bySize)
+    console.log(`| ${shapeName} | ${counted(size)} | ${COLUMNS.map((column) => milliseconds(timings[column])).join(' | ')} |`);
   const [small, large] = [bySize.get(smallest), bySize.get(largest)];
-  if (small && large && largest !== smallest) console.log(`| ${shapeName} | ratio | ${COLUMNS.map((column) => `${(large[column] / small[column]).toFixed(1)}×`).join(' | ')} |`);
+  if (small && large && largest !== smallest)
+    console.log(`| ${shapeName} | ratio | ${COLUMNS.map((column) => `${(large[column] / small[column]).toFixed(1)}×`).join(' | ')} |`);
 }

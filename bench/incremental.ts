@@ -42,10 +42,14 @@ const SHAPE_STYLES: Record<QuoteShape, { style: CsvStyle; description: string }>
   none: { style: { quote: 'none' }, description: 'no quotes at all (no name holds a comma or a quote), LF line ends' },
   shipped: {
     style: { quote: 'shipped' },
-    description: 'quoted lines in the ratio of data/captured-car-models.csv (2 in 259, a comma or doubled quotes in the name), LF line ends',
+    description:
+      'quoted lines in the ratio of data/captured-car-models.csv (2 in 259, a comma or doubled quotes in the name), LF line ends',
   },
   // Spreadsheets that quote every text cell are Windows tools as often as not: their line ends too.
-  all: { style: { quote: 'all', crlf: true }, description: 'every text field quoted (header, names, logos, empty ones too), CR LF line ends' },
+  all: {
+    style: { quote: 'all', crlf: true },
+    description: 'every text field quoted (header, names, logos, empty ones too), CR LF line ends',
+  },
 };
 
 const DEFAULT_ROWS = 100_000;
@@ -72,10 +76,13 @@ const shapes = shapesOption('shapes', QUOTE_SHAPES);
 const rows = rowsOption('rows', DEFAULT_ROWS);
 const millionRows = rowsOption('million-rows', DEFAULT_MILLION_ROWS);
 const millionShapes = process.argv.includes('--skip-million') ? [] : shapesOption('million-shapes', shapes);
-if (millionShapes.some((shape) => !shapes.includes(shape))) throw new Error('--million-shapes must be among --shapes: the one-row edit is measured beside its shape\'s other figures');
+if (millionShapes.some((shape) => !shapes.includes(shape)))
+  throw new Error("--million-shapes must be among --shapes: the one-row edit is measured beside its shape's other figures");
 /** A run at other sizes or on fewer shapes than the targets name: its figures must not replace the real ones. */
 export const incrementalSmoke =
-  rows !== DEFAULT_ROWS || millionRows !== DEFAULT_MILLION_ROWS || QUOTE_SHAPES.some((shape) => !shapes.includes(shape) || !millionShapes.includes(shape));
+  rows !== DEFAULT_ROWS ||
+  millionRows !== DEFAULT_MILLION_ROWS ||
+  QUOTE_SHAPES.some((shape) => !shapes.includes(shape) || !millionShapes.includes(shape));
 
 const seconds = (value: number) => `${value.toFixed(1)} s`;
 /** A difference in seconds, signed: a build faster than the header-only one reads −0.1 s, not +-0.1 s. */
@@ -151,7 +158,11 @@ const raisePrices = (raise: number) => (cells: string[]) => {
 // The shape last, so that no site's name starts with another's (`fresh` clears `.NAME*` beside it).
 const siteOf = (shape: QuoteShape, size: number) => join(out, `incremental-${size}-${shape}`);
 const deployOf = (shape: QuoteShape, size: number) => join(out, `incremental-deploy-${size}-${shape}`);
-const buildEnv = (file: string, shape: QuoteShape, size: number) => ({ DATA_FILE: file, OUT_DIR: siteOf(shape, size), DEPLOY_DIR: deployOf(shape, size) });
+const buildEnv = (file: string, shape: QuoteShape, size: number) => ({
+  DATA_FILE: file,
+  OUT_DIR: siteOf(shape, size),
+  DEPLOY_DIR: deployOf(shape, size),
+});
 
 type Measured = Awaited<ReturnType<typeof repeat>>;
 
@@ -202,7 +213,9 @@ interface DiskUse {
 function diskUse(site: string): DiskUse {
   const beside = [storeDirOf(site), join(root, 'node_modules/.astro')].filter((path) => existsSync(path));
   // -D: the site is a link to the published build's folder; -k: KiB; one line per argument, in order.
-  const lines = execFileSync('du', ['-skD', site, ...beside], { encoding: 'utf8' }).trim().split('\n');
+  const lines = execFileSync('du', ['-skD', site, ...beside], { encoding: 'utf8' })
+    .trim()
+    .split('\n');
   const [siteBytes = 0, ...others] = lines.map((line) => Number(line.split('\t')[0]) * 1024);
   return { site: siteBytes, beside: others.reduce((sum, bytes) => sum + bytes, 0) };
 }
@@ -224,7 +237,9 @@ async function rebuilds(shape: QuoteShape) {
   const unchanged = await repeat(maxRuns, () => measureBuild(buildEnv(file, shape, rows)));
   console.error(`${shape}: nothing changed ${seconds(unchanged.seconds)}`);
   // Another 1 % each run, so that no run finds its data prepared by an earlier one.
-  const spread = await editRuns(shape, file, 'spread', (source, run) => editRows(source, (row) => row % 100 === run % 100, raisePrices(1000)));
+  const spread = await editRuns(shape, file, 'spread', (source, run) =>
+    editRows(source, (row) => row % 100 === run % 100, raisePrices(1000)),
+  );
   console.error(`${shape}: 1 % spread ${seconds(spread.seconds)}`);
   const clusterRows = Math.ceil(rows / 100);
   const first = Math.floor((rows - clusterRows) / 2);
@@ -246,7 +261,10 @@ async function oneRowEdit(shape: QuoteShape): Promise<{ clean: Sample; edit: Sam
   console.error(`${shape}: ${counted(millionRows)} rows clean ${seconds(clean.seconds)} (${mib(clean.rssBytes)})`);
   const edited = join(out, `incremental-${millionRows}-${shape}-one-row.csv`);
   const row = Math.floor(millionRows / 2);
-  writeFileSync(edited, editRows(readFileSync(file), (index) => index === row, raisePrices(1000)));
+  writeFileSync(
+    edited,
+    editRows(readFileSync(file), (index) => index === row, raisePrices(1000)),
+  );
   await sleep(QUIET_MS + 100);
   const edit = await measureBuild(buildEnv(edited, shape, millionRows));
   console.error(`${shape}: ${counted(millionRows)} rows one-row edit ${seconds(edit.seconds)} (${mib(edit.rssBytes)})`);
@@ -274,9 +292,13 @@ async function devEdits(shape: QuoteShape): Promise<number[]> {
     for (let edit = 1; edit <= 3; edit += 1) {
       const row = Math.floor(rows / 2) + edit * 10;
       const marker = `Edited ${edit} ${Date.now()}`;
-      const edited = editRows(source, (index) => index === row, (cells) => {
-        cells[NAME] = `${marker} ${cells[NAME]}`;
-      });
+      const edited = editRows(
+        source,
+        (index) => index === row,
+        (cells) => {
+          cells[NAME] = `${marker} ${cells[NAME]}`;
+        },
+      );
       const path = `/page/${Math.floor(row / 10) + 1}/`;
       const written = performance.now();
       writeFileSync(file, edited);
@@ -305,10 +327,12 @@ function shapeTable(figures: ShapeFigures): string[] {
   const { shape, headerOnly, clean, unchanged, spread, clustered, cluster, disk, dev, million } = figures;
   const runs = (sample: { all: number[] }) => sample.all.map((value) => value.toFixed(1)).join(', ');
   const fixed = headerOnly.seconds;
-  const above = (sample: Measured) => `${signedSeconds(sample.seconds - fixed)} (${percent(sample.seconds - fixed, clean.seconds - fixed)})`;
+  const above = (sample: Measured) =>
+    `${signedSeconds(sample.seconds - fixed)} (${percent(sample.seconds - fixed, clean.seconds - fixed)})`;
   const row = (sample: Measured, target: string, met: boolean) =>
     `| ${seconds(sample.seconds)} | ${above(sample)} | ${mib(sample.rssBytes)} | ${runs(sample)} | ${target} | ${verdict(met)} |`;
-  const onePercent = (sample: Measured) => row(sample, `≤ ${TARGETS.onePercent * 100} %`, shareAbove(sample.seconds, clean.seconds, fixed) <= TARGETS.onePercent);
+  const onePercent = (sample: Measured) =>
+    row(sample, `≤ ${TARGETS.onePercent * 100} %`, shareAbove(sample.seconds, clean.seconds, fixed) <= TARGETS.onePercent);
   const lines = [
     `### \`${shape}\`: ${SHAPE_STYLES[shape].description}`,
     '',
@@ -342,7 +366,9 @@ function shapeTable(figures: ShapeFigures): string[] {
     `- nothing changed: ${phases(unchanged)}`,
     `- 1 % spread: ${phases(spread)}`,
     `- 1 % clustered: ${phases(clustered)}`,
-    ...(million ? [`- ${counted(millionRows)} clean: ${phases(million.clean)}`, `- ${counted(millionRows)} one row edited: ${phases(million.edit)}`] : []),
+    ...(million
+      ? [`- ${counted(millionRows)} clean: ${phases(million.clean)}`, `- ${counted(millionRows)} one row edited: ${phases(million.edit)}`]
+      : []),
     '',
   );
   return lines;

@@ -24,7 +24,6 @@ export interface Sample {
   phases: [string, number][];
 }
 
-
 export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -50,7 +49,9 @@ async function timed(command: string, args: string[], env: Record<string, string
 export async function measure(script: string, args: string[]): Promise<Sample> {
   const rssFile = join(out, `rss-${process.pid}.txt`);
   rmSync(rssFile, { force: true });
-  const seconds = await timed(process.execPath, ['--import', join(root, 'bench/peak-rss.ts'), join(root, script), ...args], { BENCH_RSS_FILE: rssFile });
+  const seconds = await timed(process.execPath, ['--import', join(root, 'bench/peak-rss.ts'), join(root, script), ...args], {
+    BENCH_RSS_FILE: rssFile,
+  });
   const rssBytes = Math.max(...readFileSync(rssFile, 'utf8').trim().split('\n').map(Number));
   return { seconds, rssBytes, phases: [] };
 }
@@ -62,7 +63,10 @@ export async function measure(script: string, args: string[]): Promise<Sample> {
 export async function measureBuild(env: Record<string, string>): Promise<Sample> {
   const reportFile = join(out, `report-${process.pid}.json`);
   const npm = process.env['npm_execpath'];
-  const seconds = await timed(npm ? process.execPath : 'npm', [...(npm ? [npm] : []), 'run', '--silent', 'build'], { ...env, REPORT_FILE: reportFile });
+  const seconds = await timed(npm ? process.execPath : 'npm', [...(npm ? [npm] : []), 'run', '--silent', 'build'], {
+    ...env,
+    REPORT_FILE: reportFile,
+  });
   const report = readBuildReport(reportFile);
   // The data side's phases ran on a worker thread during `start`: listed after the others, marked so.
   const beside = report.besidePhases.map(([name, value]): [string, number] => [`${name} (worker, during start)`, value]);
@@ -154,7 +158,9 @@ export async function clearOutputs(): Promise<void> {
   }
   if (removed === 0 || process.argv.includes('--no-rest')) return;
   execFileSync('sync');
-  console.error(`removed ${removed} folders earlier runs left; waiting ${REST_SECONDS} s for the disk to forget the removals (see clearOutputs in bench/lib.ts)`);
+  console.error(
+    `removed ${removed} folders earlier runs left; waiting ${REST_SECONDS} s for the disk to forget the removals (see clearOutputs in bench/lib.ts)`,
+  );
   await sleep(REST_SECONDS * 1000);
 }
 

@@ -8,7 +8,12 @@ import { parseArgs } from 'node:util';
 import { runRebuilds } from '../test/support/rebuilds.ts';
 
 const { values } = parseArgs({
-  options: { rounds: { type: 'string', default: '200' }, seed: { type: 'string' }, rows: { type: 'string', default: '2000' }, 'site-disk': { type: 'string' } },
+  options: {
+    rounds: { type: 'string', default: '200' },
+    seed: { type: 'string' },
+    rows: { type: 'string', default: '2000' },
+    'site-disk': { type: 'string' },
+  },
 });
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
 const rounds = Number(values.rounds);
@@ -19,7 +24,13 @@ if (![seed, rounds, rows].every((value) => Number.isInteger(value) && value >= 0
 }
 try {
   const siteDisk = values['site-disk'];
-  const summary = await runRebuilds({ seed, rounds, rows, ...(siteDisk !== undefined && { siteDisk }), log: (line) => console.error(line) });
+  const summary = await runRebuilds({
+    seed,
+    rounds,
+    rows,
+    ...(siteDisk !== undefined && { siteDisk }),
+    log: (line) => console.error(line),
+  });
   console.log(
     `seed ${summary.seed}: ${summary.rounds} rounds passed: ${summary.builds} builds, ${summary.published} published, ${summary.refused} refused, ` +
       `${summary.killed} killed (${summary.killedAfterPublishing} after publishing), ${summary.concurrent} pairs at once; ${summary.seconds.toFixed(0)} s`,

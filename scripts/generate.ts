@@ -31,13 +31,42 @@ export interface CsvStyle {
 }
 
 const MAKES: readonly (readonly [local: string, latin: string, logo: string | null])[] = [
-  ['豐田', 'Toyota', 'toyota'], ['本田', 'Honda', 'honda'], ['日產', 'Nissan', 'nissan'], ['萬事得', 'Mazda', 'mazda'],
-  ['凌志', 'Lexus', 'lexus'], ['平治', 'Mercedes-Benz', 'mercedes-benz'], ['寶馬', 'BMW', 'bmw'], ['奧迪', 'Audi', 'audi'],
-  ['福士', 'Volkswagen', 'volkswagen'], ['保時捷', 'Porsche', 'porsche'], ['富豪', 'Volvo', 'volvo'], ['特斯拉', 'Tesla', 'tesla'],
-  ['比亞迪', 'BYD', 'byd'], ['現代', 'Hyundai', 'hyundai'], ['起亞', 'Kia', 'kia'], ['法拉利', 'Ferrari', null],
-  ['小鵬', 'XPeng', null], ['阿爾法·羅密歐', 'Alfa Romeo', 'alfa-romeo'],
+  ['豐田', 'Toyota', 'toyota'],
+  ['本田', 'Honda', 'honda'],
+  ['日產', 'Nissan', 'nissan'],
+  ['萬事得', 'Mazda', 'mazda'],
+  ['凌志', 'Lexus', 'lexus'],
+  ['平治', 'Mercedes-Benz', 'mercedes-benz'],
+  ['寶馬', 'BMW', 'bmw'],
+  ['奧迪', 'Audi', 'audi'],
+  ['福士', 'Volkswagen', 'volkswagen'],
+  ['保時捷', 'Porsche', 'porsche'],
+  ['富豪', 'Volvo', 'volvo'],
+  ['特斯拉', 'Tesla', 'tesla'],
+  ['比亞迪', 'BYD', 'byd'],
+  ['現代', 'Hyundai', 'hyundai'],
+  ['起亞', 'Kia', 'kia'],
+  ['法拉利', 'Ferrari', null],
+  ['小鵬', 'XPeng', null],
+  ['阿爾法·羅密歐', 'Alfa Romeo', 'alfa-romeo'],
 ];
-const MODELS = ['Alphard', 'Civic', 'Serena', 'CX-5', 'RX', 'C 200', 'X5', 'Q7', 'Golf', 'Cayenne', 'XC90', 'Model Y', 'Seal', 'Ioniq 5', 'EV9'];
+const MODELS = [
+  'Alphard',
+  'Civic',
+  'Serena',
+  'CX-5',
+  'RX',
+  'C 200',
+  'X5',
+  'Q7',
+  'Golf',
+  'Cayenne',
+  'XC90',
+  'Model Y',
+  'Seal',
+  'Ioniq 5',
+  'EV9',
+];
 const VARIANTS = ['2.0', '2.5 Hybrid', '1.5 Turbo', 'Executive Lounge', 'AMG Line', 'Long Range', 'e:HEV', '"Limited", 7-Seater'];
 /** The same variants with nothing a CSV must quote, index for index, so the random draws stay the same. */
 const PLAIN_VARIANTS = VARIANTS.map((variant) => variant.replace(/[",]/g, ''));
@@ -67,7 +96,11 @@ const shippedQuoted = (index: number) =>
   Math.floor(((index + 1) * SHIPPED_QUOTED.rows) / SHIPPED_QUOTED.of) > Math.floor((index * SHIPPED_QUOTED.rows) / SHIPPED_QUOTED.of);
 
 /** The name of row `index`, drawn with the same random numbers whatever the shape. */
-function nameOf(index: number, { make, model, variant }: { make: string; model: string; variant: number }, quote: QuoteShape | undefined): string {
+function nameOf(
+  index: number,
+  { make, model, variant }: { make: string; model: string; variant: number },
+  quote: QuoteShape | undefined,
+): string {
   if (quote === undefined || quote === 'all') return `${make} ${model} ${VARIANTS[variant]!}`;
   const plain = `${make} ${model} ${PLAIN_VARIANTS[variant]!}`;
   if (quote === 'none' || !shippedQuoted(index)) return plain;
@@ -149,7 +182,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const quote = flags.find((flag) => flag.startsWith('--quote='))?.slice('--quote='.length);
   const known = (flag: string) => flag === '--crlf' || flag.startsWith('--quote=');
   const [rows, file] = positional;
-  if (!rows || !file || positional.length > 2 || !/^\d+$/.test(rows) || !flags.every(known) || (quote !== undefined && !isQuoteShape(quote))) {
+  if (
+    !rows ||
+    !file ||
+    positional.length > 2 ||
+    !/^\d+$/.test(rows) ||
+    !flags.every(known) ||
+    (quote !== undefined && !isQuoteShape(quote))
+  ) {
     console.error(`usage: npm run generate -- ROWS FILE [--quote=${QUOTE_SHAPES.join('|')}] [--crlf]`);
     process.exit(2);
   }

@@ -78,11 +78,15 @@ export interface RunningDevServer extends RunningPreview {
 /** Starts `astro dev` (the listing integration's dev server) on a free port and waits until it serves. */
 export async function startDevServer(env: { DATA_FILE: string } & Record<string, string>): Promise<RunningDevServer> {
   const port = env['PORT'] ?? String(await freePort());
-  const child = spawn(process.execPath, [join(projectRoot, 'node_modules/astro/bin/astro.mjs'), 'dev', '--host', '127.0.0.1', '--port', port], {
-    cwd: projectRoot,
-    env: { ...cleanEnvironment(), ASTRO_TELEMETRY_DISABLED: '1', ...env, PORT: port },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(projectRoot, 'node_modules/astro/bin/astro.mjs'), 'dev', '--host', '127.0.0.1', '--port', port],
+    {
+      cwd: projectRoot,
+      env: { ...cleanEnvironment(), ASTRO_TELEMETRY_DISABLED: '1', ...env, PORT: port },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const collect = (chunk: Buffer) => (output += chunk.toString());
   child.stdout.on('data', collect);
@@ -99,7 +103,12 @@ export async function startDevServer(env: { DATA_FILE: string } & Record<string,
  */
 export async function waitForHttp(
   origin: string,
-  { child, output, timeoutMs = 60_000, ready = () => true }: { child?: ChildProcess; output: () => string; timeoutMs?: number; ready?: (response: Response) => boolean },
+  {
+    child,
+    output,
+    timeoutMs = 60_000,
+    ready = () => true,
+  }: { child?: ChildProcess; output: () => string; timeoutMs?: number; ready?: (response: Response) => boolean },
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -18,7 +18,8 @@ export function fileSha256(path: string): string {
   const block = Buffer.allocUnsafe(BLOCK);
   const fd = openSync(path, 'r');
   try {
-    for (let read = readSync(fd, block, 0, BLOCK, null); read > 0; read = readSync(fd, block, 0, BLOCK, null)) hash.update(block.subarray(0, read));
+    for (let read = readSync(fd, block, 0, BLOCK, null); read > 0; read = readSync(fd, block, 0, BLOCK, null))
+      hash.update(block.subarray(0, read));
   } finally {
     closeSync(fd);
   }
@@ -104,10 +105,14 @@ export function readChecked<T>(path: string, decode: (body: Buffer) => T | undef
 
 /** The value of a `checkedJson` file that fits `schema` (see `readChecked`). */
 export function readCheckedJson<T>(path: string, schema: z.ZodType<T>, damaged?: (path: string) => void): T | undefined {
-  return readChecked(path, (body) => {
-    const parsed = schema.safeParse(safeJson(body.toString('utf8')));
-    return parsed.success ? parsed.data : undefined;
-  }, damaged);
+  return readChecked(
+    path,
+    (body) => {
+      const parsed = schema.safeParse(safeJson(body.toString('utf8')));
+      return parsed.success ? parsed.data : undefined;
+    },
+    damaged,
+  );
 }
 
 const safeJson = (text: string): unknown => {

@@ -186,7 +186,11 @@ function findRecords(earlier: SomeRecords, wanted: SomeRecords): Int32Array {
       const earlierIndex = slots[slot]!;
       const earlierStart = earlierSpans.starts[earlierIndex]!;
       const earlierEnd = earlierSpans.ends[earlierIndex]!;
-      if (slotHashes[slot] === hash && earlierEnd - earlierStart === end - start && body.compare(earlierBody, earlierStart, earlierEnd, start, end) === 0) {
+      if (
+        slotHashes[slot] === hash &&
+        earlierEnd - earlierStart === end - start &&
+        body.compare(earlierBody, earlierStart, earlierEnd, start, end) === 0
+      ) {
         found[at] = earlierIndex;
         break;
       }
@@ -243,7 +247,10 @@ export function loadAgainstEarlier(text: CsvText, file: string, earlier: Earlier
   const untaken: number[] = [];
   for (let row = 0; row < earlierRows; row += 1) if (takenBy[row] === -1) untaken.push(row + 1);
   if (unmatched.length > 0 && untaken.length > 0) {
-    const found = findRecords({ body: earlier.body, spans: earlierSpans, indexes: untaken }, { body, spans, indexes: unmatched.map((row) => row + 1) });
+    const found = findRecords(
+      { body: earlier.body, spans: earlierSpans, indexes: untaken },
+      { body, spans, indexes: unmatched.map((row) => row + 1) },
+    );
     const stillUnmatched: number[] = [];
     for (let at = 0; at < unmatched.length; at += 1) {
       const row = unmatched[at]!;

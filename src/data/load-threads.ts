@@ -7,7 +7,16 @@
  * an id in both halves, the worker failing), the file is read again whole, on one thread.
  */
 import { Worker } from 'node:worker_threads';
-import { readCsvFile, readRows, resultOf, type CsvFormat, type CsvText, type LoadProgress, type LoadResult, type RowsRead } from './load.ts';
+import {
+  readCsvFile,
+  readRows,
+  resultOf,
+  type CsvFormat,
+  type CsvText,
+  type LoadProgress,
+  type LoadResult,
+  type RowsRead,
+} from './load.ts';
 
 /** Files smaller than this are read on one thread: starting another costs more than it saves. */
 const SPLIT_FROM_BYTES = 4 * 2 ** 20;
@@ -58,7 +67,12 @@ export async function loadFileOnThreads(file: string, progress: LoadProgress = {
 }
 
 /** Validates a CSV file's text as `loadText` does, on two threads where it is large. */
-export async function loadTextOnThreads(text: CsvText, file: string, progress: LoadProgress = {}, options: SplitOptions = {}): Promise<LoadResult> {
+export async function loadTextOnThreads(
+  text: CsvText,
+  file: string,
+  progress: LoadProgress = {},
+  options: SplitOptions = {},
+): Promise<LoadResult> {
   const { body, format } = text;
   const report = progressReporter(progress);
   const split = body.length >= (options.fromBytes ?? SPLIT_FROM_BYTES) ? splitOf(body, options.at ?? body.length >> 1) : undefined;
@@ -72,7 +86,12 @@ export async function loadTextOnThreads(text: CsvText, file: string, progress: L
     const input = { text: partText(body, headerEnd, split), format, file, lineShift: linesIn(body, headerEnd, split), rowsRead };
     second = (options.readSecond ?? readOnWorker)(input).catch(() => undefined);
   };
-  const first = readRows({ body: body.subarray(0, split), format }, file, report.own(() => Atomics.load(secondCount, 0)), { onHeader });
+  const first = readRows(
+    { body: body.subarray(0, split), format },
+    file,
+    report.own(() => Atomics.load(secondCount, 0)),
+    { onHeader },
+  );
   const stopCounting = report.meanwhile(() => first.rows + Atomics.load(secondCount, 0));
   const secondRead = await second;
   const joined = secondRead && joinHalves(first, secondRead);
@@ -171,7 +190,8 @@ function progressReporter({ onRows, every = 100_000 }: LoadProgress) {
   };
   return {
     /** The progress to give this thread's reading, counting the other half's rows with its own. */
-    own: (others: () => number = () => 0): LoadProgress => (onRows ? { every: Math.min(every, ROWS_BETWEEN_COUNTS), onRows: (rows) => sayUpTo(rows + others()) } : {}),
+    own: (others: () => number = () => 0): LoadProgress =>
+      onRows ? { every: Math.min(every, ROWS_BETWEEN_COUNTS), onRows: (rows) => sayUpTo(rows + others()) } : {},
     /** Says the count now and then while this thread waits for the other; returns what stops it, saying the total. */
     meanwhile: (rows: () => number): ((total: number) => void) => {
       if (!onRows) return () => undefined;

@@ -44,12 +44,9 @@ const CR = 0x0d;
 const ENCODING_LINES_NAMED = 5;
 
 const CSV_ERROR_RULES: Record<string, string> = {
-  CSV_QUOTE_NOT_CLOSED:
-    'a quoted field is opened here and never closed: add the closing " (a quote inside a quoted field is written "")',
-  CSV_INVALID_CLOSING_QUOTE:
-    'text follows the closing quote of a field: a quote inside a quoted field must be doubled ("")',
-  INVALID_OPENING_QUOTE:
-    'a quote appears inside an unquoted field: quote the whole field and double the inner quote ("")',
+  CSV_QUOTE_NOT_CLOSED: 'a quoted field is opened here and never closed: add the closing " (a quote inside a quoted field is written "")',
+  CSV_INVALID_CLOSING_QUOTE: 'text follows the closing quote of a field: a quote inside a quoted field must be doubled ("")',
+  INVALID_OPENING_QUOTE: 'a quote appears inside an unquoted field: quote the whole field and double the inner quote ("")',
   CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE:
     'text follows the closing quote of a field: a quote inside a quoted field must be doubled ("")',
 };
@@ -130,7 +127,12 @@ export interface ReadOptions {
 }
 
 /** Reads and checks every row of a CSV file's text. */
-export function readRows({ body, format }: CsvText, file: string, progress: LoadProgress = {}, { onHeader, lineShift = 0 }: ReadOptions = {}): RowsRead {
+export function readRows(
+  { body, format }: CsvText,
+  file: string,
+  progress: LoadProgress = {},
+  { onHeader, lineShift = 0 }: ReadOptions = {},
+): RowsRead {
   const problems: Problem[] = [];
   const records: CarModel[] = [];
   const lineOfId = new Map<number, number>();
@@ -232,7 +234,13 @@ function checkRowShape(record: readonly string[], named: number, headerWidth: nu
   return extra.flatMap((cell, index) =>
     cell === ''
       ? []
-      : [{ column: named + index + 1, rule: 'has a value in a column the header does not name: name the column or clear the cell', value: cell }],
+      : [
+          {
+            column: named + index + 1,
+            rule: 'has a value in a column the header does not name: name the column or clear the cell',
+            value: cell,
+          },
+        ],
   );
 }
 

@@ -59,7 +59,6 @@ const preparedSchema = z.object({
   files: z.record(z.string(), z.string()),
 });
 
-
 /** A preparation: its records, without its downloads (see src/outputs/prepared-downloads.ts); plain data, so a worker thread can hand it over. */
 export interface Preparation extends z.infer<typeof preparedSchema> {
   /** The hash that names this preparation. */
@@ -77,7 +76,8 @@ export interface Preparation extends z.infer<typeof preparedSchema> {
 }
 
 /** What preparing gives: the preparation (with the records where they were validated now), or every problem of the data. */
-export type PreparationResult<P extends Preparation = Preparation> = { preparation: P; records?: readonly CarModel[] } | { problems: Problem[] };
+export type PreparationResult<P extends Preparation = Preparation> =
+  { preparation: P; records?: readonly CarModel[] } | { problems: Problem[] };
 
 /**
  * A hash of the project's files under `paths` (folders are read whole) and the lock file: when one
@@ -146,12 +146,24 @@ export interface PrepareOptions {
  * it validated now, the records are returned too (the caller may need them; nothing else holds them in memory).
  * The downloads are src/outputs/prepared-downloads.ts's.
  */
-export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, progress, earlier, trusted = true, summarise, say = console.error, quietMs }: PrepareOptions): Promise<PreparationResult> {
+export async function prepareRecords({
+  root,
+  cacheDir,
+  dataFile,
+  assetsUrl,
+  progress,
+  earlier,
+  trusted = true,
+  summarise,
+  say = console.error,
+  quietMs,
+}: PrepareOptions): Promise<PreparationResult> {
   let bytes: Buffer;
   try {
     bytes = await readSettled(dataFile, say, quietMs);
   } catch (error) {
-    const reason = error instanceof StillChanging ? error.message : `cannot be read: ${error instanceof Error ? error.message : String(error)}`;
+    const reason =
+      error instanceof StillChanging ? error.message : `cannot be read: ${error instanceof Error ? error.message : String(error)}`;
     return { problems: [{ file: dataFile, line: 0, rule: reason }] };
   }
   const dataSha256 = createHash('sha256').update(bytes).digest('hex');
@@ -178,12 +190,14 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
 
   const text = decodeCsv(bytes, dataFile);
   if ('problems' in text) return { problems: text.problems };
-  const earlierVersion = !trusted || earlier === undefined || earlier === key ? undefined : earlierValidation(join(cacheDir, earlier), code, say);
+  const earlierVersion =
+    !trusted || earlier === undefined || earlier === key ? undefined : earlierValidation(join(cacheDir, earlier), code, say);
   let edited: ReturnType<typeof loadAgainstEarlier>;
   let earlierSummary: EarlierSummary | undefined;
   try {
     edited = earlierVersion && loadAgainstEarlier(text, dataFile, earlierVersion);
-    if (earlierVersion && edited?.changedFields) earlierSummary = { summary: deserialize(earlierVersion.summary), changedFields: new Set(edited.changedFields) };
+    if (earlierVersion && edited?.changedFields)
+      earlierSummary = { summary: deserialize(earlierVersion.summary), changedFields: new Set(edited.changedFields) };
   } finally {
     earlierVersion?.close();
   }
@@ -214,7 +228,13 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
     return dataSha256;
   };
   const files = Object.fromEntries(written.map((name) => [name, sha256Of(name)]));
-  const prepared = { dataSha256, rows: records.length, format: `${format.encoding}, ${SEPARATORS[format.separator]}-separated`, code, files };
+  const prepared = {
+    dataSha256,
+    rows: records.length,
+    format: `${format.encoding}, ${SEPARATORS[format.separator]}-separated`,
+    code,
+    files,
+  };
   // Written last, with its own hash: a preparation without a whole prepared.json is no preparation.
   writeFileSync(join(staging, PREPARED_FILE), checkedJson(prepared));
   rmSync(dir, { recursive: true, force: true });
@@ -228,7 +248,11 @@ export async function prepareRecords({ root, cacheDir, dataFile, assetsUrl, prog
  * it is all there and whole: its text read, its records held open (`close` them), so that another
  * process pruning the cache meanwhile (a dev server beside the build) cannot take them away.
  */
-function earlierValidation(dir: string, code: string, say: (line: string) => void): (EarlierValidation & { summary: Buffer; close: () => void }) | undefined {
+function earlierValidation(
+  dir: string,
+  code: string,
+  say: (line: string) => void,
+): (EarlierValidation & { summary: Buffer; close: () => void }) | undefined {
   const prepared = wholePreparation(dir, say);
   const recordsFile = join(dir, RECORDS_FILE);
   if (prepared?.code !== code || !isRecordFile(recordsFile)) return undefined;
@@ -242,7 +266,13 @@ function earlierValidation(dir: string, code: string, say: (line: string) => voi
     return undefined;
   }
   try {
-    return { body: readFileSync(join(dir, TEXT_FILE)), summary: readFileSync(join(dir, SUMMARY_FILE)), rows: prepared.rows, records: records.chunks, close: records.close };
+    return {
+      body: readFileSync(join(dir, TEXT_FILE)),
+      summary: readFileSync(join(dir, SUMMARY_FILE)),
+      rows: prepared.rows,
+      records: records.chunks,
+      close: records.close,
+    };
   } catch {
     records.close();
     return undefined;

@@ -51,7 +51,10 @@ interface ColumnChunk {
 }
 
 /** A field's values, and how they are kept: typed where every value has that type. */
-function columnOf(records: readonly Readonly<Record<string, unknown>>[], field: string): { kind: ColumnKind; column: Float64Array | Uint8Array | unknown[] } {
+function columnOf(
+  records: readonly Readonly<Record<string, unknown>>[],
+  field: string,
+): { kind: ColumnKind; column: Float64Array | Uint8Array | unknown[] } {
   const values: unknown[] = new Array<unknown>(records.length);
   let numbers = true;
   let booleans = true;
@@ -244,7 +247,7 @@ export function readRecordFile(file: string): CarModel[] {
 }
 
 function writeAll(fd: number, buffer: Buffer): void {
-  for (let written = 0; written < buffer.length; ) written += writeSync(fd, buffer, written);
+  for (let written = 0; written < buffer.length;) written += writeSync(fd, buffer, written);
 }
 
 /** Reads into all of `buffer` from `position`, short only at the end of the file; returns the bytes read. */

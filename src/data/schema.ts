@@ -74,9 +74,7 @@ export const carModelSchema = z.object({
     .max(LIMITS.maxNameLength, { error: `must be at most ${LIMITS.maxNameLength} characters long` })
     .refine((text) => text.trim().length > 0, 'must not be empty')
     .refine((text) => !CONTROL_CHARACTER.test(text), 'must not contain control characters')
-    .describe(
-      'Display name: the make in a local script (Traditional Chinese), the make in Latin script, then model and variant.',
-    ),
+    .describe('Display name: the make in a local script (Traditional Chinese), the make in Latin script, then model and variant.'),
   combined_car_model_unique_id: integer(1, LIMITS.maxId, 'Identifier of the combined model.'),
   min_seat: integer(1, LIMITS.maxSeats, 'Lowest seat count among the variants.'),
   max_seat: integer(1, LIMITS.maxSeats, 'Highest seat count; at least min_seat.'),
@@ -100,18 +98,14 @@ export const carModelSchema = z.object({
         '(letters, digits, . _ ~ - and /; no scheme, no leading /, no . or .. segments)',
     })
     .nullable()
-    .describe('Path of the make\'s logo under the assets address, or null.'),
+    .describe("Path of the make's logo under the assets address, or null."),
 });
 
 const { shape } = carModelSchema;
 
 /** CSV text of a whole number, parsed into `field`. */
 const wholeNumberText = (field: z.ZodNumber) =>
-  z
-    .string()
-    .regex(DIGITS, { error: 'must be a whole number written with digits only', abort: true })
-    .transform(Number)
-    .pipe(field);
+  z.string().regex(DIGITS, { error: 'must be a whole number written with digits only', abort: true }).transform(Number).pipe(field);
 
 /** CSV text of a price: plain decimal text with at most two decimals, parsed into `field`. */
 const priceText = (field: z.ZodNumber) =>

@@ -14,7 +14,8 @@ export const QUIET_MS = 200;
 /** How long to wait for a file that keeps changing before saying so. */
 const GIVE_UP_MS = 30_000;
 
-const sameVersion = (a: BigIntStats, b: BigIntStats) => a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+const sameVersion = (a: BigIntStats, b: BigIntStats) =>
+  a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
 
 export class StillChanging extends Error {
   override name = 'StillChanging';
@@ -35,7 +36,8 @@ export async function readSettled(path: string, say: (line: string) => void, qui
     // Milliseconds since the last change, by the file system's clock (a future time counts as still: a clock set apart).
     const still = Date.now() - Number(after.mtimeNs / 1_000_000n);
     if (sameVersion(before, after) && BigInt(bytes.length) === after.size && (still >= quietMs || still < -2_000)) return bytes;
-    if (Date.now() - started > giveUpMs) throw new StillChanging(`${path} kept changing for ${giveUpMs / 1000} s while it was read: finish saving it, then build again`);
+    if (Date.now() - started > giveUpMs)
+      throw new StillChanging(`${path} kept changing for ${giveUpMs / 1000} s while it was read: finish saving it, then build again`);
     if (!told) say(`  ${path} is being saved: waiting until it is still`);
     told = true;
     await sleep(Math.max(20, Math.min(quietMs, quietMs - still)));

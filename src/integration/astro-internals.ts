@@ -37,7 +37,7 @@ import type { Plugin } from 'vite';
 import { writePageThrough } from '../outputs/page-file.ts';
 
 const ASSUMPTION =
-  "Astro renders pages only after an ordinary Vite plugin's buildApp hook of order \"post\" has settled (src/integration/astro-internals.ts)";
+  'Astro renders pages only after an ordinary Vite plugin\'s buildApp hook of order "post" has settled (src/integration/astro-internals.ts)';
 
 /** The plugin hook that holds Astro's page rendering until `ready` settles. */
 export function awaitDataBeforePages(ready: () => Promise<unknown>): Pick<Plugin, 'buildApp'> {

@@ -46,7 +46,19 @@ import { flaggedPages, takenPages, unwrittenInPlace, type PagesInPlace, type Ren
 import { startJsonPages, type JsonPagesRun } from '../outputs/json-pages.ts';
 import { bytesOf, filesIn, HTML_PAGES_FOLDER, siteFilesOf } from '../publish/site-files.ts';
 import { killPoint } from '../publish/kill-points.ts';
-import { cachedIsTrusted, discardBuild, linkSiteForHostFiles, newBuildFolder, notALink, publish, pruneBuilds, recycledBuildFolder, storeDirOf, trustAgain, type BuildFolder } from '../publish/store.ts';
+import {
+  cachedIsTrusted,
+  discardBuild,
+  linkSiteForHostFiles,
+  newBuildFolder,
+  notALink,
+  publish,
+  pruneBuilds,
+  recycledBuildFolder,
+  storeDirOf,
+  trustAgain,
+  type BuildFolder,
+} from '../publish/store.ts';
 import { VERCEL_OUTPUT_DIR } from '../serve/hosts/vercel.ts';
 import { startDataSide } from './data-side.ts';
 import { Refusal } from './refusals.ts';
@@ -125,7 +137,11 @@ export const PROJECT_CACHE_DIR = join('node_modules', '.astro');
  * Opens the build store of the site at OUT_DIR under the build lock `lock`: removes what earlier
  * builds left (and whether they leave it trusted), and reads the published build.
  */
-function openStore(config: Config, lock: BuildLock, warn: (message: string) => void): { store: OpenStore; published: PublishedBuild | undefined } {
+function openStore(
+  config: Config,
+  lock: BuildLock,
+  warn: (message: string) => void,
+): { store: OpenStore; published: PublishedBuild | undefined } {
   const dir = storeDirOf(config.outDir);
   // Folders left by builds killed part way are the marks of a build that never finished.
   const trusted = cachedIsTrusted(dir, pruneBuilds(dir).unfinished);
@@ -159,16 +175,29 @@ function newFolder(store: OpenStore, published: PublishedBuild | undefined, root
   const folder = (store.trusted && published ? recycledBuildFolder(store.dir, VERCEL_STATIC) : undefined) ?? newBuildFolder(store.dir);
   clearRenderFolders(cacheDir);
   const renderDir = renderFolderFor(folder, { store: store.dir, projectRoot: root, cacheDir });
-  return { ...folder, renderDir, recordsFile: join(folder.dir, 'records.v8'), summaryFile: join(folder.dir, 'summary.v8'), renderFile: join(folder.dir, 'render.v8') };
+  return {
+    ...folder,
+    renderDir,
+    recordsFile: join(folder.dir, 'records.v8'),
+    summaryFile: join(folder.dir, 'summary.v8'),
+    renderFile: join(folder.dir, 'render.v8'),
+  };
 }
 
 /** A hash of the code (the sources under `src/`, astro.config.mjs, the lock file) and the addresses: pages are taken only from a build of the same. */
 function fingerprintOf(root: string, addresses: Addresses): string {
-  return createHash('sha256').update(sourceFingerprint(root, ['src', 'astro.config.mjs'])).update(JSON.stringify(addresses)).digest('hex');
+  return createHash('sha256')
+    .update(sourceFingerprint(root, ['src', 'astro.config.mjs']))
+    .update(JSON.stringify(addresses))
+    .digest('hex');
 }
 
 /** Starts the data side on its worker thread; the data once it is ready, with the downloads under way. */
-function startData(build: Omit<StartedBuild, 'data' | 'stopData'>, root: string, cacheDir: string): Pick<StartedBuild, 'data' | 'stopData'> {
+function startData(
+  build: Omit<StartedBuild, 'data' | 'stopData'>,
+  root: string,
+  cacheDir: string,
+): Pick<StartedBuild, 'data' | 'stopData'> {
   const { config, folder, clock } = build;
   const run = startDataSide({
     root,
@@ -185,16 +214,30 @@ function startData(build: Omit<StartedBuild, 'data' | 'stopData'>, root: string,
   });
   let beginDownloads: () => void = () => undefined;
   const downloadsMayBegin = new Promise<void>((begin) => (beginDownloads = begin));
-  const withItsDownloads = run.records.then((prepared) => prepared && withDownloads(prepared.preparation, config.assetsUrl, prepared.downloads, downloadsMayBegin));
+  const withItsDownloads = run.records.then(
+    (prepared) => prepared && withDownloads(prepared.preparation, config.assetsUrl, prepared.downloads, downloadsMayBegin),
+  );
   const data = run.result.then(async (side): Promise<ReadyData> => {
-    if (side.kind === 'problems') throw new Refusal(`Nothing was built; ${config.outDir}/ is unchanged. Fix these problems and build again:\n${formatReport(side.problems)}`);
+    if (side.kind === 'problems')
+      throw new Refusal(
+        `Nothing was built; ${config.outDir}/ is unchanged. Fix these problems and build again:\n${formatReport(side.problems)}`,
+      );
     if (side.kind === 'refused') throw new Refusal(side.message);
     const preparation = await withItsDownloads;
     if (!preparation) throw new Error("the build's data thread ended without its records");
     for (const [name, seconds] of side.phases) clock.beside(name, seconds);
     linkOrCopy(preparation.recordsFile, folder.recordsFile);
     linkOrCopy(preparation.summaryFile, folder.summaryFile);
-    return { preparation, rows: side.rows, keys: side.keys, rendered: side.rendered, touched: new Set(side.touched), inPlace: side.inPlace, takenBytes: side.takenBytes, beginDownloads };
+    return {
+      preparation,
+      rows: side.rows,
+      keys: side.keys,
+      rendered: side.rendered,
+      touched: new Set(side.touched),
+      inPlace: side.inPlace,
+      takenBytes: side.takenBytes,
+      beginDownloads,
+    };
   });
   // Awaited before the pages are rendered; if Astro fails before that, its error is the one to report.
   data.catch(() => undefined);
@@ -308,7 +351,8 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
   killPoint('pages rendered');
   await moveRendered(folder.renderDir, site);
   const unwritten = unwrittenInPlace(site, data.inPlace);
-  if (unwritten !== undefined) throw new Error(`${unwritten} was left to be written again in place, but was not written: nothing was published`);
+  if (unwritten !== undefined)
+    throw new Error(`${unwritten} was left to be written again in place, but was not written: nothing was published`);
 
   // Pages taken from the baseline are the published files, made so before Astro rendered (see reuse.ts).
   const taken = takenPages(render);
@@ -333,10 +377,18 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
 
   // Host configurations name the site where it is published, not the build's folder.
   const hostInput = { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl, count: preparation.rows, siteDir: resolve(config.outDir) };
-  const hostFiles = await cachedHostFiles(build.store.dir, { fingerprint: build.fingerprint, input: hostInput, deployDir: resolve(config.deployDir), trusted: build.store.trusted });
+  const hostFiles = await cachedHostFiles(build.store.dir, {
+    fingerprint: build.fingerprint,
+    input: hostInput,
+    deployDir: resolve(config.deployDir),
+    trusted: build.store.trusted,
+  });
   const siteHostFiles = hostFiles.filter((file) => file.place === 'site');
   writeFiles(site, siteHostFiles);
-  writeFiles(folder.deployDir, hostFiles.filter((file) => file.place === 'deploy'));
+  writeFiles(
+    folder.deployDir,
+    hostFiles.filter((file) => file.place === 'deploy'),
+  );
   linkSiteForHostFiles(folder, config.outDir, config.deployDir);
   clock.end('host configs');
 
@@ -362,7 +414,8 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
     data: { file: preparation.dataFile, sha256: preparation.dataSha256 },
     downloads,
     // A page file that is the published one has its published hash; one written now, the hash taken as it was written.
-    knownPageHash: (page) => (baseline && !changed.has(pageFile(page)) ? baseline.hashes[pagePath(page)] : undefined) ?? jsonHashes.get(page),
+    knownPageHash: (page) =>
+      (baseline && !changed.has(pageFile(page)) ? baseline.hashes[pagePath(page)] : undefined) ?? jsonHashes.get(page),
   });
   writeFileSync(manifestPath(site), manifestJson(manifest));
   const newFiles = new Set(files);
@@ -383,18 +436,30 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
   await refreshCopy(site, [...data.touched, ...files.filter((path) => !taken.has(path))], copy);
   clock.end('Vercel copy');
 
-  const bytes = data.takenBytes + bytesOf(site, files.filter((path) => !taken.has(path)));
+  const bytes =
+    data.takenBytes +
+    bytesOf(
+      site,
+      files.filter((path) => !taken.has(path)),
+    );
   killPoint('site complete');
   writeRecord(folder.dir, { fingerprint: build.fingerprint, dataKey: preparation.key, keys, rendered: render, files, bytes });
   killPoint('record written');
-  if (build.store.lock.lost()) throw new Refusal(`Another process took this build's lock while it ran: nothing was published; ${config.outDir}/ is unchanged. Build again.`);
+  if (build.store.lock.lost())
+    throw new Refusal(
+      `Another process took this build's lock while it ran: nothing was published; ${config.outDir}/ is unchanged. Build again.`,
+    );
   publish(build.store.dir, folder, config.outDir, config.deployDir);
   killPoint('links made');
   return { rows: preparation.rows, files: files.length, bytes, changes, unchangedFiles: unchanged, dataValidated: preparation.validated };
 }
 
 /** Step 4, once the build is published: what is cached is trusted again, older builds go, the lock is released, and the report. */
-export async function closeBuild(build: StartedBuild, publication: Publication, { beganBeforeAstro }: { beganBeforeAstro: boolean }): Promise<void> {
+export async function closeBuild(
+  build: StartedBuild,
+  publication: Publication,
+  { beganBeforeAstro }: { beganBeforeAstro: boolean },
+): Promise<void> {
   const { config, store, clock } = build;
   if (!store.trusted) trustAgain(store.dir);
   pruneBuilds(store.dir);

@@ -19,7 +19,14 @@ import { pageKeysOf, type PageKeys } from '../listing/page-keys.ts';
 import { logoUrl, type Addresses } from '../listing/serialise.ts';
 import { listingFrom, summaryFrom, summaryOf, type ListingPages } from '../listing/summary.ts';
 import { counted } from '../listing/format.ts';
-import { NO_ROW_CHANGES, publishedRecords, rowChanges, rowChangesAt, UnreadablePublishedRows, type RowComparison } from '../outputs/row-changes.ts';
+import {
+  NO_ROW_CHANGES,
+  publishedRecords,
+  rowChanges,
+  rowChangesAt,
+  UnreadablePublishedRows,
+  type RowComparison,
+} from '../outputs/row-changes.ts';
 import type { Baseline } from '../publish/baseline.ts';
 import { cachedDownloads } from '../outputs/prepared-downloads.ts';
 import { pagesIn, preparePages, renderedCount, renderSetOf, type PagesInPlace } from '../publish/reuse.ts';
@@ -85,14 +92,17 @@ type DataSide =
       phases: [string, number][];
     };
 
-
 /**
  * Rows added, removed and changed against the published site. Nothing to compare when the data
  * and the assets address are those the site was built from. Where rows changed only in place,
  * compared with the records the published build was made from, also the positions of the changed
  * rows (only their pages' keys can change).
  */
-function compareRows(input: DataSideInput, preparation: Preparation, records: RecordsOfPreparation): { rows: Changes['rows']; refusal?: string; changedInPlace?: number[] } {
+function compareRows(
+  input: DataSideInput,
+  preparation: Preparation,
+  records: RecordsOfPreparation,
+): { rows: Changes['rows']; refusal?: string; changedInPlace?: number[] } {
   const { baseline, addresses } = input;
   if (baseline && baseline.dataSha256 === preparation.dataSha256 && baseline.assetsUrl === addresses.assetsUrl) {
     return { rows: NO_ROW_CHANGES, changedInPlace: [] };
@@ -102,11 +112,21 @@ function compareRows(input: DataSideInput, preparation: Preparation, records: Re
   let comparison: RowComparison;
   try {
     comparison =
-      (baseline && fromPreparation && editedInPlace({ preparation, baseline, publishedRecordsFile, records, assetsUrl: addresses.assetsUrl })) ||
-      rowChanges(baseline ? publishedRecords(baseline, publishedRecordsFile, join(input.outDir, PUBLISHED.allJson.slice(1))) : undefined, records.all(), addresses.assetsUrl);
+      (baseline &&
+        fromPreparation &&
+        editedInPlace({ preparation, baseline, publishedRecordsFile, records, assetsUrl: addresses.assetsUrl })) ||
+      rowChanges(
+        baseline ? publishedRecords(baseline, publishedRecordsFile, join(input.outDir, PUBLISHED.allJson.slice(1))) : undefined,
+        records.all(),
+        addresses.assetsUrl,
+      );
   } catch (error) {
     if (!(error instanceof UnreadablePublishedRows)) throw error;
-    if (!input.allowShrink) return { rows: NO_ROW_CHANGES, refusal: `${error.message}, and the build's own record of the published rows is gone.\n${unknownPublishedRows(input.outDir)}` };
+    if (!input.allowShrink)
+      return {
+        rows: NO_ROW_CHANGES,
+        refusal: `${error.message}, and the build's own record of the published rows is gone.\n${unknownPublishedRows(input.outDir)}`,
+      };
     // ALLOW_SHRINK=1: rows may go; the published ones are unknown, so every row counts as added.
     comparison = rowChanges(undefined, records.all(), addresses.assetsUrl);
   }
@@ -119,7 +139,19 @@ function compareRows(input: DataSideInput, preparation: Preparation, records: Re
  * Where the preparation was validated against the published build's (an edit in place, see
  * src/data/edit.ts), the rows that changed, reading only the rows it validated from either side.
  */
-function editedInPlace({ preparation, baseline, publishedRecordsFile, records, assetsUrl }: { preparation: Preparation; baseline: DataSideBaseline; publishedRecordsFile: string; records: RecordsOfPreparation; assetsUrl: string }): RowComparison | undefined {
+function editedInPlace({
+  preparation,
+  baseline,
+  publishedRecordsFile,
+  records,
+  assetsUrl,
+}: {
+  preparation: Preparation;
+  baseline: DataSideBaseline;
+  publishedRecordsFile: string;
+  records: RecordsOfPreparation;
+  assetsUrl: string;
+}): RowComparison | undefined {
   // Under another assets address every logo's URL changed, whatever rows the edit validated again.
   if (baseline.assetsUrl !== assetsUrl) return undefined;
   const earlier = readEarlier(dirname(preparation.recordsFile));
@@ -174,7 +206,10 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
     assetsUrl: input.addresses.assetsUrl,
     progress: {
       onRows: (rows) => console.error(`  ${counted(rows)} rows validated`),
-      onChangedRows: ({ validated, changed, added, unchanged, removed }) => console.error(`  ${counted(validated)} ${validated === 1 ? 'row' : 'rows'} validated (${counted(changed)} changed, ${counted(added)} added); ${unchanged === 0 ? 'none' : `the other ${counted(unchanged)}`} ${unchanged === 1 ? 'is' : 'are'} unchanged since the published build${removed === 0 ? '' : `, and ${counted(removed)} of its rows ${removed === 1 ? 'is' : 'are'} gone`}`),
+      onChangedRows: ({ validated, changed, added, unchanged, removed }) =>
+        console.error(
+          `  ${counted(validated)} ${validated === 1 ? 'row' : 'rows'} validated (${counted(changed)} changed, ${counted(added)} added); ${unchanged === 0 ? 'none' : `the other ${counted(unchanged)}`} ${unchanged === 1 ? 'is' : 'are'} unchanged since the published build${removed === 0 ? '' : `, and ${counted(removed)} of its rows ${removed === 1 ? 'is' : 'are'} gone`}`,
+        ),
     },
     ...(baseline?.dataKey !== undefined && { earlier: baseline.dataKey }),
     trusted: input.trusted,
@@ -195,16 +230,23 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
     // Keys of the published build are a hint: taken only where they describe the same records (the
     // same preparation), or where rows changed in place and only their pages' keys are computed.
     const baselineKeys = baseline?.keys;
-    const earlierKeys = baselineKeys && compared.changedInPlace ? { keys: baselineKeys, changedPositions: compared.changedInPlace } : undefined;
+    const earlierKeys =
+      baselineKeys && compared.changedInPlace ? { keys: baselineKeys, changedPositions: compared.changedInPlace } : undefined;
     // Without keys to compare with, every page is rendered whatever its key: they are made later,
     // beside Astro, as the JSON pages are written (json-pages.ts), and Astro may start now.
-    if (baselineKeys !== undefined) keys = baseline?.dataKey === preparation.key ? baselineKeys : pageKeysOf(records.listing(), input.addresses, earlierKeys);
+    if (baselineKeys !== undefined)
+      keys = baseline?.dataKey === preparation.key ? baselineKeys : pageKeysOf(records.listing(), input.addresses, earlierKeys);
   } finally {
     records.close();
   }
   const { render, takenBytes } = renderSetOf(pageCount(preparation.rows), keys, baseline);
   // The pages the folder holds as it starts: nothing has written to it yet (Astro renders after this).
-  const { touched, inPlace } = await preparePages({ siteDir: input.siteDir, copyDir: input.copyDir }, render, baseline, pagesIn(input.siteDir));
+  const { touched, inPlace } = await preparePages(
+    { siteDir: input.siteDir, copyDir: input.copyDir },
+    render,
+    baseline,
+    pagesIn(input.siteDir),
+  );
   // Written last: the pages' routes read it, and Astro renders into the folder only after it.
   writeFileSync(input.renderFile, serialize(render));
   endPhase('page keys');

@@ -51,17 +51,27 @@ export function devData(config: Config, root: string, preparedDir: string, logge
     });
     if ('problems' in result) {
       problemReport = formatReport(result.problems);
-      logger.error(`${problemReport}\n${current ? 'Showing the last good data until the file is fixed.' : 'No good data yet: the listing is empty until the file is fixed.'}`);
+      logger.error(
+        `${problemReport}\n${current ? 'Showing the last good data until the file is fixed.' : 'No good data yet: the listing is empty until the file is fixed.'}`,
+      );
       return;
     }
     // The pages show it now; the downloads are awaited where they are served (see dev-server.ts).
     current = result.preparation;
     held = result.records ? { key: current.key, records: result.records } : undefined;
-    current.downloads.catch((error: unknown) => logger.error(`${config.dataFile}: the downloads could not be written: ${error instanceof Error ? error.message : String(error)}`));
+    current.downloads.catch((error: unknown) =>
+      logger.error(`${config.dataFile}: the downloads could not be written: ${error instanceof Error ? error.message : String(error)}`),
+    );
     problemReport = null;
     logger.info(`${config.dataFile}: ${counted(current.rows)} rows valid`);
   };
-  const state = (): DatasetState => ({ recordsFile: current?.recordsFile ?? null, summaryFile: current?.summaryFile ?? null, renderFile: null, problemReport, ...(current && { records: records(current) }) });
+  const state = (): DatasetState => ({
+    recordsFile: current?.recordsFile ?? null,
+    summaryFile: current?.summaryFile ?? null,
+    renderFile: null,
+    problemReport,
+    ...(current && { records: records(current) }),
+  });
   shareWithDevPages(state);
   return { state, refresh, current: () => current, records };
 }

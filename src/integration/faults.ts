@@ -26,8 +26,16 @@ const CAUSES: Record<string, Cause> = {
   EACCES: { cause: 'permission denied', remedy: 'Give the user running the build write access to it' },
   EPERM: { cause: 'the operation is not permitted there', remedy: 'Give the user running the build write access to it' },
   EIO: { cause: 'the disk reported an input/output error', remedy: 'Check the disk (it may be failing or disconnected)' },
-  ENOENT: { cause: 'the folder vanished while the build ran (deleted, moved, or its disk unmounted)', remedy: 'Check that it is there', vanished: true },
-  ENOTDIR: { cause: 'the folder vanished while the build ran (something else took its name)', remedy: 'Check that it is a folder', vanished: true },
+  ENOENT: {
+    cause: 'the folder vanished while the build ran (deleted, moved, or its disk unmounted)',
+    remedy: 'Check that it is there',
+    vanished: true,
+  },
+  ENOTDIR: {
+    cause: 'the folder vanished while the build ran (something else took its name)',
+    remedy: 'Check that it is a folder',
+    vanished: true,
+  },
 };
 
 /** A folder a build writes to, and what it is for the maintainer. */
@@ -114,7 +122,16 @@ function causeCode(error: NodeJS.ErrnoException, folder: BuildFolderRole): strin
 }
 
 /** Linux's numbers of the errors above, as tools written in Rust (rolldown, Vite's bundler) report them: `(os error 28)`. */
-const OS_ERRORS: Record<number, string> = { 1: 'EPERM', 2: 'ENOENT', 5: 'EIO', 13: 'EACCES', 20: 'ENOTDIR', 28: 'ENOSPC', 30: 'EROFS', 122: 'EDQUOT' };
+const OS_ERRORS: Record<number, string> = {
+  1: 'EPERM',
+  2: 'ENOENT',
+  5: 'EIO',
+  13: 'EACCES',
+  20: 'ENOTDIR',
+  28: 'ENOSPC',
+  30: 'EROFS',
+  122: 'EDQUOT',
+};
 
 /** A file-system error told only in a message: Node's from a worker thread (`ENOSPC: no space left…, open '…'`) or a Rust tool's. */
 function errorInMessage(message: string): NodeJS.ErrnoException | undefined {
@@ -145,7 +162,13 @@ function fileSystemError(error: unknown, depth = 0): NodeJS.ErrnoException | und
  * pages"); `outDir` is the published site, which a failed build leaves as it was, unless the build
  * had `published` already (a fault while closing it: pruning, the report).
  */
-export function faultMessage(error: unknown, folders: readonly BuildFolderRole[], doing: string, outDir: string, { published = false } = {}): string | undefined {
+export function faultMessage(
+  error: unknown,
+  folders: readonly BuildFolderRole[],
+  doing: string,
+  outDir: string,
+  { published = false } = {},
+): string | undefined {
   const fault = fileSystemError(error);
   if (!fault) return undefined;
   const folder = faultFolder(fault, folders);
@@ -159,8 +182,12 @@ export function faultMessage(error: unknown, folders: readonly BuildFolderRole[]
     : vanished
       ? 'Nothing was published by this build.'
       : `Nothing was published: ${outDir}/ is unchanged.`;
-  return [`The build stopped while ${doing}: ${displayed(folder.dir)} (${folder.role}): ${cause} (${code}).`, `${remedy}${instead}, then build again. ${outcome}`].join('\n');
+  return [
+    `The build stopped while ${doing}: ${displayed(folder.dir)} (${folder.role}): ${cause} (${code}).`,
+    `${remedy}${instead}, then build again. ${outcome}`,
+  ].join('\n');
 }
 
 /** The folders a build of the project in `root` writes to, with Astro's default cache folder. */
-export const projectBuildFolders = (config: Pick<Config, 'outDir' | 'deployDir'>, root: string) => buildFolders(config, root, join(root, 'node_modules/.astro'));
+export const projectBuildFolders = (config: Pick<Config, 'outDir' | 'deployDir'>, root: string) =>
+  buildFolders(config, root, join(root, 'node_modules/.astro'));

@@ -29,7 +29,9 @@ export interface HostFilesOf {
 }
 
 export async function cachedHostFiles(store: string, { fingerprint, input, deployDir, trusted }: HostFilesOf): Promise<HostFile[]> {
-  const key = createHash('sha256').update(JSON.stringify([fingerprint, input, deployDir])).digest('hex');
+  const key = createHash('sha256')
+    .update(JSON.stringify([fingerprint, input, deployDir]))
+    .digest('hex');
   const file = join(store, CACHE_FILE);
   if (trusted) {
     const cached = readCheckedJson(file, cacheSchema, (path) => console.error(damagedCacheLine(path)));

@@ -72,7 +72,18 @@ export default function listing(): AstroIntegration {
           updateConfig({
             outDir: pathToFileURL(`${started.folder.renderDir}/`),
             vite: {
-              plugins: [datasetPlugin(config, () => ({ recordsFile: started.folder.recordsFile, summaryFile: started.folder.summaryFile, renderFile: started.folder.renderFile, problemReport: null }), { hooks: awaitDataBeforePages(whenReady) })],
+              plugins: [
+                datasetPlugin(
+                  config,
+                  () => ({
+                    recordsFile: started.folder.recordsFile,
+                    summaryFile: started.folder.summaryFile,
+                    renderFile: started.folder.renderFile,
+                    problemReport: null,
+                  }),
+                  { hooks: awaitDataBeforePages(whenReady) },
+                ),
+              ],
               build: { emptyOutDir: false },
             },
           });
@@ -85,7 +96,11 @@ export default function listing(): AstroIntegration {
           updateConfig({ vite: { plugins: [datasetPlugin(config, dev.state, { live: true })], server: { cors: false } } });
           return;
         }
-        updateConfig({ vite: { plugins: [datasetPlugin(config, () => ({ recordsFile: null, summaryFile: null, renderFile: null, problemReport: null }))] } });
+        updateConfig({
+          vite: {
+            plugins: [datasetPlugin(config, () => ({ recordsFile: null, summaryFile: null, renderFile: null, problemReport: null }))],
+          },
+        });
       },
       'astro:server:setup': ({ server }) => {
         if (dev) serveDev(server as unknown as ViteDevServer, config, dev);

@@ -88,7 +88,11 @@ function begin(config: Config, givenRoot: string, givenCacheDir: string, warn: W
   };
   // Reported where it is awaited (the integration's start); none is left unhandled meanwhile.
   session.started.then((started) => (build = started)).catch(() => undefined);
-  const stopHandlingSignals = stopOnInterrupt(() => session.published, config.outDir, (message) => tell(message));
+  const stopHandlingSignals = stopOnInterrupt(
+    () => session.published,
+    config.outDir,
+    (message) => tell(message),
+  );
   const onExit = (code: number) => {
     if (session.published || build === undefined) return;
     session.abandon();
@@ -109,7 +113,13 @@ const defaultCacheDir = (root: string): string => join(root, PROJECT_CACHE_DIR);
  */
 export async function beginEarly(config: Config, root: string, cacheDir = defaultCacheDir(root)): Promise<BuildSession> {
   const destination = nodeLogDestination();
-  const early = begin(config, root, cacheDir, (message) => destination.write({ label: 'listing', level: 'warn', message, newLine: true }), true);
+  const early = begin(
+    config,
+    root,
+    cacheDir,
+    (message) => destination.write({ label: 'listing', level: 'warn', message, newLine: true }),
+    true,
+  );
   handover[EARLY_SESSION] = early;
   await early.session.started.catch(() => undefined);
   return early.session;

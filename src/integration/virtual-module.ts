@@ -27,7 +27,11 @@ export interface DatasetState {
  * `live`: the pages read `state` when they render (`npm run dev`, see `shareWithDevPages`), where a
  * build writes it into the module; `hooks`: more of the plugin's hooks.
  */
-export function datasetPlugin(config: Config, state: () => DatasetState, { live = false, hooks = {} }: { live?: boolean; hooks?: Partial<Plugin> } = {}): Plugin {
+export function datasetPlugin(
+  config: Config,
+  state: () => DatasetState,
+  { live = false, hooks = {} }: { live?: boolean; hooks?: Partial<Plugin> } = {},
+): Plugin {
   return {
     name: 'listing:dataset',
     resolveId: (id) => (id === VIRTUAL_ID ? RESOLVED_VIRTUAL_ID : undefined),

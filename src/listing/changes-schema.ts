@@ -9,7 +9,9 @@ export const changesSchema = z
     rows: z.object({
       added: z.array(z.int()).describe('ids of rows that are new.'),
       removed: z.array(z.int()).describe('ids of rows that are gone.'),
-      changed: z.array(z.object({ id: z.int(), fields: z.array(z.enum(FIELDS)) })).describe('Rows whose published fields changed, with those fields.'),
+      changed: z
+        .array(z.object({ id: z.int(), fields: z.array(z.enum(FIELDS)) }))
+        .describe('Rows whose published fields changed, with those fields.'),
     }),
     urls: z.array(z.url()).describe('Every URL whose answer changed, query forms included: what a CDN purge needs.'),
   })

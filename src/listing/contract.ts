@@ -17,10 +17,7 @@ const publishedCarModelSchema = carModelSchema
     title: 'Captured car model',
     description: 'One entry of the listing (spec section 2.2). At least one of the transmission flags is true (spec rule 1).',
     // Spec rule 1, which the CSV schema checks as a refinement (JSON Schema cannot see refinements).
-    anyOf: [
-      { properties: { has_operation_type_auto: { const: true } } },
-      { properties: { has_operation_type_hand: { const: true } } },
-    ],
+    anyOf: [{ properties: { has_operation_type_auto: { const: true } } }, { properties: { has_operation_type_hand: { const: true } } }],
   });
 
 const pageLinkSchema = (which: string) =>
@@ -91,7 +88,7 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
     name: QUERY.format,
     in: 'query',
     required: false,
-    description: 'Response format selector. `api` (the origin\'s link format) and `json` both answer JSON.',
+    description: "Response format selector. `api` (the origin's link format) and `json` both answer JSON.",
     schema: { type: 'string', enum: [...ACCEPTED_FORMATS] },
   };
   return {
@@ -126,7 +123,11 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
           operationId: 'describeLatestCapturedCarModels',
           summary: "The endpoint's metadata, as Django REST Framework describes it",
           responses: {
-            200: { description: 'Metadata.', headers: listingHeaders, content: { 'application/json': { example: JSON.parse(BODIES.options) as unknown } } },
+            200: {
+              description: 'Metadata.',
+              headers: listingHeaders,
+              content: { 'application/json': { example: JSON.parse(BODIES.options) as unknown } },
+            },
           },
         },
       },

@@ -24,7 +24,12 @@ function jsonPageKey(models: readonly CarModel[], page: number, count: number, a
  * logos' base, `pageAssetsUrl` of them, and the search's logo base use them even where no model
  * has a logo or a neighbour).
  */
-function htmlPageKey({ listing, listingDigest, addresses }: KeysOfListing, models: readonly CarModel[], page: number, jsonKey: string): string {
+function htmlPageKey(
+  { listing, listingDigest, addresses }: KeysOfListing,
+  models: readonly CarModel[],
+  page: number,
+  jsonKey: string,
+): string {
   const makes = models.map((model) => listing.makeTable.makeOf(model).latin);
   return digest(JSON.stringify([jsonKey, page, pageCount(listing.count), addresses, listingDigest, makes]));
 }
@@ -44,7 +49,12 @@ export function keysOfListing(listing: Pick<ListingPages, 'count' | 'makeTable'>
  * Page `page`'s keys where its JSON page is being written anyway: from its models and its JSON
  * page's text (`serialisePageOf`'s), the same keys `pageKeysOf` gives (see src/outputs/json-pages.ts).
  */
-export function keysOfWrittenPage(of: KeysOfListing, models: readonly CarModel[], page: number, jsonText: string): { json: string; html: string } {
+export function keysOfWrittenPage(
+  of: KeysOfListing,
+  models: readonly CarModel[],
+  page: number,
+  jsonText: string,
+): { json: string; html: string } {
   const json = digest(jsonText);
   return { json, html: htmlPageKey(of, models, page, json) };
 }

@@ -155,12 +155,11 @@ export interface ListingRequest {
 export type HeaderFields = Record<string, string>;
 
 /** Headers as the `{ key, value }` list serve-handler's and Vercel's header rules take. */
-export const headerList = (headers: HeaderFields): { key: string; value: string }[] => Object.entries(headers).map(([key, value]) => ({ key, value }));
+export const headerList = (headers: HeaderFields): { key: string; value: string }[] =>
+  Object.entries(headers).map(([key, value]) => ({ key, value }));
 
 /** How to answer a request: with a page file from the built site, or with a body of its own. */
-export type ListingAnswer =
-  | { status: 200; headers: HeaderFields; page: number }
-  | { status: number; headers: HeaderFields; body: string };
+export type ListingAnswer = { status: 200; headers: HeaderFields; page: number } | { status: number; headers: HeaderFields; body: string };
 
 /** Methods the site's own files (HTML pages, downloads, schemas) answer. */
 const STATIC_METHODS = 'GET, HEAD';

@@ -14,10 +14,21 @@ export type { Changes } from '../listing/changes-schema.ts';
 
 /** Every URL that answers with page `page` of the listing, as a CDN keys them. */
 function pageUrls(page: number, last: boolean): string[] {
-  const queries = [`page=${page}`, `format=api&page=${page}`, `page=${page}&format=api`, `format=json&page=${page}`, `page=${page}&format=json`];
+  const queries = [
+    `page=${page}`,
+    `format=api&page=${page}`,
+    `page=${page}&format=api`,
+    `format=json&page=${page}`,
+    `page=${page}&format=json`,
+  ];
   if (page === 1) queries.push('', 'format=api', 'format=json');
   if (last) queries.push('page=last', 'format=api&page=last');
-  return [pagePath(page), `/${pageFile(page)}`, ...queries.map((query) => (query ? `${LISTING_PATH}?${query}` : LISTING_PATH)), htmlPagePath(page)];
+  return [
+    pagePath(page),
+    `/${pageFile(page)}`,
+    ...queries.map((query) => (query ? `${LISTING_PATH}?${query}` : LISTING_PATH)),
+    htmlPagePath(page),
+  ];
 }
 
 /** The URL path that serves the site file `path`: a folder's `index.html` is served at the folder. */
@@ -40,7 +51,10 @@ interface BuiltSite {
  * What this build changes, against its baseline (src/publish/baseline.ts: the site it replaces; none,
  * and everything changed, for a first build).
  */
-export function changesOf(baseline: { dataSha256: string; pageCount: number; hashes: Readonly<Record<string, string>> } | undefined, built: BuiltSite): Changes & { pages: { json: number; html: number }; downloads: string[] } {
+export function changesOf(
+  baseline: { dataSha256: string; pageCount: number; hashes: Readonly<Record<string, string>> } | undefined,
+  built: BuiltSite,
+): Changes & { pages: { json: number; html: number }; downloads: string[] } {
   const { manifest } = built;
   const oldPages = baseline?.pageCount ?? 0;
   const pages = Math.max(oldPages, manifest.pageCount);
@@ -57,7 +71,8 @@ export function changesOf(baseline: { dataSha256: string; pageCount: number; has
     const lastMoved = oldPages !== manifest.pageCount && (page === oldPages || page === manifest.pageCount);
     if (jsonChanged) json += 1;
     if (htmlChanged) html += 1;
-    if (jsonChanged || lastMoved) for (const url of pageUrls(page, page === manifest.pageCount || page === oldPages)) if (url !== htmlPagePath(page)) urls.add(url);
+    if (jsonChanged || lastMoved)
+      for (const url of pageUrls(page, page === manifest.pageCount || page === oldPages)) if (url !== htmlPagePath(page)) urls.add(url);
     if (htmlChanged) urls.add(htmlPagePath(page));
   }
   const downloads = DOWNLOADS.filter((path) => !baseline || built.changedFiles.has(path.slice(1)));

@@ -146,7 +146,7 @@ class DownloadFile {
     this.flush();
     const from = this.earlier.offsets[first]!;
     const bytes = Buffer.allocUnsafe(this.earlier.offsets[last]! + this.earlier.lengths[last]! - from);
-    for (let read = 0; read < bytes.length; ) {
+    for (let read = 0; read < bytes.length;) {
       const count = readSync(this.earlierFd, bytes, read, bytes.length - read, from + read);
       if (count === 0) throw new Error(`${this.earlier.file} is shorter than its record lengths say`);
       read += count;
@@ -208,9 +208,14 @@ interface Download {
 export function writeDownloadFiles(dir: string, listing: DownloadSource, assetsUrl: string, earlier?: EarlierDownloads): WrittenDownloads {
   const earlierBytes = earlier && readRecordBytes(earlier.dir);
   const from = earlier && earlierBytes?.assetsUrl === assetsUrl ? { dir: earlier.dir, bytes: earlierBytes } : undefined;
-  const open = (path: string, text: RecordText, copiedFrom = earlierText(from, path, text)): Download => ({ path, text, file: new DownloadFile(join(dir, path.slice(1)), text, copiedFrom) });
+  const open = (path: string, text: RecordText, copiedFrom = earlierText(from, path, text)): Download => ({
+    path,
+    text,
+    file: new DownloadFile(join(dir, path.slice(1)), text, copiedFrom),
+  });
   const json = allJson(assetsUrl);
-  const { downloads, tables } = patchedDownloads(open, json, listing, earlier, from) ?? wholeDownloads(open, json, listing, new Set(earlier?.changed));
+  const { downloads, tables } =
+    patchedDownloads(open, json, listing, earlier, from) ?? wholeDownloads(open, json, listing, new Set(earlier?.changed));
   const hashes = Object.fromEntries(downloads.map(({ path, file }) => [path, file.close()]));
   const bytes: RecordBytes = {
     assetsUrl,
@@ -237,7 +242,13 @@ type Open = (path: string, text: RecordText, copiedFrom?: EarlierText) => Downlo
  * every row is at its earlier position, no field the tables are made of changed, and every
  * download can be copied from (same assets address, as many records). Undefined otherwise.
  */
-function patchedDownloads(open: Open, json: RecordText, listing: DownloadSource, earlier: EarlierDownloads | undefined, from: { dir: string; bytes: RecordBytes } | undefined): { downloads: Download[]; tables: SearchTables } | undefined {
+function patchedDownloads(
+  open: Open,
+  json: RecordText,
+  listing: DownloadSource,
+  earlier: EarlierDownloads | undefined,
+  from: { dir: string; bytes: RecordBytes } | undefined,
+): { downloads: Download[]; tables: SearchTables } | undefined {
   const changedFields = earlier?.changedFields;
   if (!earlier || !from || !changedFields || !keepsMakes(changedFields)) return undefined;
   const tables = searchTablesFrom(from.bytes.tables);
@@ -262,7 +273,12 @@ function patchedDownloads(open: Open, json: RecordText, listing: DownloadSource,
 }
 
 /** Every record read, and written or copied where it is not in `changed`: the listing read twice. */
-function wholeDownloads(open: Open, json: RecordText, listing: DownloadSource, changed: ReadonlySet<number>): { downloads: Download[]; tables: SearchTables } {
+function wholeDownloads(
+  open: Open,
+  json: RecordText,
+  listing: DownloadSource,
+  changed: ReadonlySet<number>,
+): { downloads: Download[]; tables: SearchTables } {
   const unchanged = (position: number) => !changed.has(position);
   const exports = [open(PUBLISHED.allJson, json), open(PUBLISHED.allCsv, allCsv)];
   const firstRead = function* () {
@@ -276,4 +292,3 @@ function wholeDownloads(open: Open, json: RecordText, listing: DownloadSource, c
   for (const chunk of listing.chunks()) index.file.records(chunk, unchanged);
   return { downloads: [...exports, index], tables };
 }
-

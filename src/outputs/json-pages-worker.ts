@@ -11,6 +11,9 @@ const { siteDir, recordsFile, count, pages, inPlace, addresses, keysFromSummary 
 const records = openRecordFile(recordsFile);
 const listing = { count, chunks: () => records.chunks(), slice: records.slice };
 const keysOf = keysFromSummary === undefined ? undefined : keysOfSummary(keysFromSummary, addresses);
-const { hashes, keys } = await writeJsonPages({ siteDir, listing, pages, ...(inPlace && { inPlace }), addresses, ...(keysOf && { keysOf }) }, (written) => parentPort?.postMessage({ written }));
+const { hashes, keys } = await writeJsonPages(
+  { siteDir, listing, pages, ...(inPlace && { inPlace }), addresses, ...(keysOf && { keysOf }) },
+  (written) => parentPort?.postMessage({ written }),
+);
 records.close();
 parentPort?.postMessage({ hashes: [...hashes], ...(keys && { keys }) });

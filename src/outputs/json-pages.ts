@@ -23,7 +23,6 @@ import { serialisePageOf, type Addresses } from '../listing/serialise.ts';
 import { summaryFrom } from '../listing/summary.ts';
 import { writeNewPage, writePageThrough } from './page-file.ts';
 
-
 /**
  * The listing as the writer reads it: its size, and its records a chunk at a time, in order; or,
  * where it can, by position, so that a few pages need only their own records made.
@@ -62,9 +61,13 @@ export interface WrittenJsonPages {
  * already there is an error, never written through (it may be a published file's other name; see
  * reuse.ts, which removes a page it renders again unless the file is the folder's own).
  */
-export async function writeJsonPages({ siteDir, listing, pages, inPlace = [], addresses, keysOf }: JsonPagesToWrite, onProgress: (written: number) => void = () => undefined): Promise<WrittenJsonPages> {
+export async function writeJsonPages(
+  { siteDir, listing, pages, inPlace = [], addresses, keysOf }: JsonPagesToWrite,
+  onProgress: (written: number) => void = () => undefined,
+): Promise<WrittenJsonPages> {
   const hashes = new Map<number, string>();
-  if (keysOf !== undefined && pages.length !== pageCount(listing.count)) throw new Error(`page keys are made where every page is written: ${pages.length} of ${pageCount(listing.count)} pages`);
+  if (keysOf !== undefined && pages.length !== pageCount(listing.count))
+    throw new Error(`page keys are made where every page is written: ${pages.length} of ${pageCount(listing.count)} pages`);
   const keys: PageKeys | undefined = keysOf && { json: [], html: [], count: listing.count, listing: keysOf.listingDigest };
   if (pages.length === 0) return { hashes };
   mkdirSync(dirname(join(siteDir, pageFile(1))), { recursive: true });

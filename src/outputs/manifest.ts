@@ -45,7 +45,10 @@ export function manifestOf(siteDir: string, input: ManifestInput): Manifest {
   // thread-pool round trip per open, read and close.
   for (const page of pageNumbers(input.count)) {
     files[pagePath(page)] =
-      input.knownPageHash?.(page) ?? createHash('sha256').update(readFileSync(join(siteDir, pageFile(page)))).digest('hex');
+      input.knownPageHash?.(page) ??
+      createHash('sha256')
+        .update(readFileSync(join(siteDir, pageFile(page))))
+        .digest('hex');
   }
   for (const path of [PUBLISHED.allJson, PUBLISHED.allCsv]) {
     const hash = input.downloads[path];

@@ -26,7 +26,7 @@ export function writePageThrough(file: string, bytes: Uint8Array): void {
     made = false;
   }
   try {
-    for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written, written);
+    for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written, bytes.length - written, written);
     if (!made) ftruncateSync(fd, bytes.length);
   } finally {
     closeSync(fd);

@@ -10,7 +10,15 @@ import { checkedJson, damagedCacheLine, firstDamaged, readCheckedJson, rememberS
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
-import { inUse, preparedDownloadsDir, prepareRecords, readEarlier, type PrepareOptions, type Preparation, type PreparationResult } from '../data/prepared.ts';
+import {
+  inUse,
+  preparedDownloadsDir,
+  prepareRecords,
+  readEarlier,
+  type PrepareOptions,
+  type Preparation,
+  type PreparationResult,
+} from '../data/prepared.ts';
 import type { EarlierDownloads, WrittenDownloads } from './downloads.ts';
 
 /** Written last in the downloads folder, with its own hash: the downloads' hashes by URL path, and every other file's. */
@@ -43,7 +51,12 @@ export async function prepareData(options: PrepareOptions): Promise<PreparationR
  * `begin` settles (a build lets them begin as Astro begins to render: before, the worker would
  * compete with Astro's own start for the machine's cores).
  */
-export function withDownloads(preparation: Preparation, assetsUrl: string, cached?: Record<string, string>, begin: Promise<void> = Promise.resolve()): PreparationWithDownloads {
+export function withDownloads(
+  preparation: Preparation,
+  assetsUrl: string,
+  cached?: Record<string, string>,
+  begin: Promise<void> = Promise.resolve(),
+): PreparationWithDownloads {
   return { ...preparation, downloads: cached ? Promise.resolve(cached) : readyDownloads(preparation, assetsUrl, begin) };
 }
 
@@ -63,7 +76,11 @@ const pendingDownloads = new Map<string, Promise<Record<string, string>>>();
  * The downloads of the preparation in `dir`: read when complete, else written by a worker thread
  * from its records file (into a folder beside, renamed when complete), once `begin` settles.
  */
-function readyDownloads({ downloadsDir: target, recordsFile }: Preparation, assetsUrl: string, begin: Promise<void>): Promise<Record<string, string>> {
+function readyDownloads(
+  { downloadsDir: target, recordsFile }: Preparation,
+  assetsUrl: string,
+  begin: Promise<void>,
+): Promise<Record<string, string>> {
   const dir = dirname(target);
   const whole = wholeDownloads(target);
   if (whole) return Promise.resolve(whole);
@@ -73,14 +90,16 @@ function readyDownloads({ downloadsDir: target, recordsFile }: Preparation, asse
   const staging = `${target}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });
   const work: DownloadsWork = { recordsFile, dir: staging, assetsUrl, earlier: earlierDownloads(dir) };
-  const written = begin.then(() => writtenByWorker(work)).then(({ downloads, files }) => {
-    // Hashed by the worker as it wrote them: remembered, not read again.
-    for (const [name, sha256] of Object.entries(files)) rememberSha256(join(staging, name), sha256);
-    writeFileSync(join(staging, HASHES_FILE), checkedJson({ downloads, files }));
-    rmSync(target, { recursive: true, force: true });
-    renameSync(staging, target);
-    return downloads;
-  });
+  const written = begin
+    .then(() => writtenByWorker(work))
+    .then(({ downloads, files }) => {
+      // Hashed by the worker as it wrote them: remembered, not read again.
+      for (const [name, sha256] of Object.entries(files)) rememberSha256(join(staging, name), sha256);
+      writeFileSync(join(staging, HASHES_FILE), checkedJson({ downloads, files }));
+      rmSync(target, { recursive: true, force: true });
+      renameSync(staging, target);
+      return downloads;
+    });
   pendingDownloads.set(dir, written);
   inUse.add(dir);
   // Settled either way it is no longer pending; a failure is the awaiting caller's to report.
@@ -148,4 +167,3 @@ function damaged(dir: string, path: string): void {
   console.error(damagedCacheLine(path));
   rmSync(dir, { recursive: true, force: true });
 }
-

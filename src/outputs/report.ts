@@ -62,7 +62,13 @@ export class PhaseClock {
 }
 
 /** The report of a finished build, timed by `clock`: `outcome` says what it published, and where. */
-export function reportBuild(clock: PhaseClock, outcome: Pick<BuildReport, 'outDir' | 'dataFile' | 'rows' | 'files' | 'bytes' | 'changes' | 'unchangedFiles' | 'dataValidated' | 'beganBeforeAstro'>): BuildReport {
+export function reportBuild(
+  clock: PhaseClock,
+  outcome: Pick<
+    BuildReport,
+    'outDir' | 'dataFile' | 'rows' | 'files' | 'bytes' | 'changes' | 'unchangedFiles' | 'dataValidated' | 'beganBeforeAstro'
+  >,
+): BuildReport {
   const { outDir, dataFile, rows, files, bytes, changes, unchangedFiles, dataValidated, beganBeforeAstro } = outcome;
   const pages = pageCount(rows);
   // In the report's own order (it is written as JSON).
@@ -121,9 +127,13 @@ const countEntries = (dir: string) => {
   }
 };
 
-
 /** Every few seconds, how many of the JSON pages are written (`jsonWritten`) and how many HTML pages Astro has written into `renderDir`. */
-export function reportPagesWritten(renderDir: string, jsonWritten: () => number, rendering: { json: number; html: number }, everyMs = 5000): NodeJS.Timeout {
+export function reportPagesWritten(
+  renderDir: string,
+  jsonWritten: () => number,
+  rendering: { json: number; html: number },
+  everyMs = 5000,
+): NodeJS.Timeout {
   const htmlDir = join(renderDir, dirname(htmlPagePath(2)));
   const started = performance.now();
   const timer = setInterval(() => {

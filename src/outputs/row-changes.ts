@@ -28,7 +28,11 @@ export class UnreadablePublishedRows extends Error {}
  * `baseline` is the build's (src/publish/baseline.ts): the site it replaces, whose `all.json` the
  * maintainer knows as `shownAllJson`.
  */
-export function publishedRecords(baseline: { siteDir: string; assetsUrl: string }, recordsFile: string | undefined, shownAllJson: string): PublishedRecords {
+export function publishedRecords(
+  baseline: { siteDir: string; assetsUrl: string },
+  recordsFile: string | undefined,
+  shownAllJson: string,
+): PublishedRecords {
   if (recordsFile !== undefined && isRecordFile(recordsFile)) {
     return {
       chunks: () => recordChunks(recordsFile),
@@ -48,7 +52,9 @@ function readAllJson(file: string, shown: string): Record<string, unknown>[] {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UnreadablePublishedRows(code === 'ENOENT' ? `${shown} is missing from the published site` : `${shown} cannot be read (${code ?? String(error)})`);
+    throw new UnreadablePublishedRows(
+      code === 'ENOENT' ? `${shown} is missing from the published site` : `${shown} cannot be read (${code ?? String(error)})`,
+    );
   }
   let records: unknown;
   try {
@@ -56,7 +62,10 @@ function readAllJson(file: string, shown: string): Record<string, unknown>[] {
   } catch (error) {
     throw new UnreadablePublishedRows(`${shown} is not JSON (${error instanceof Error ? error.message : String(error)})`);
   }
-  if (!Array.isArray(records) || !records.every((record) => typeof record === 'object' && record !== null && Number.isSafeInteger((record as { id?: unknown }).id))) {
+  if (
+    !Array.isArray(records) ||
+    !records.every((record) => typeof record === 'object' && record !== null && Number.isSafeInteger((record as { id?: unknown }).id))
+  ) {
     throw new UnreadablePublishedRows(`${shown} is not a list of records with their ids`);
   }
   return records as Record<string, unknown>[];
@@ -106,12 +115,24 @@ export function rowChanges(published: PublishedRecords | undefined, records: rea
     const fields = changedFields.get(index);
     if (fields) changed.push({ id: record.id, fields });
   }
-  return { rows: { added, removed, changed }, published: count, inPlace: inPlace && count === records.length, changedPositions: [...changedFields.keys()] };
+  return {
+    rows: { added, removed, changed },
+    published: count,
+    inPlace: inPlace && count === records.length,
+    changedPositions: [...changedFields.keys()],
+  };
 }
 
 /** The fields of `record` whose published value (`old`'s) was another. */
-function changedFieldsOf(record: CarModel, old: Readonly<Record<string, unknown>>, assetsUrl: string, published: Pick<PublishedRecords, 'logoUrlOf'>): FieldName[] {
-  return FIELDS.filter((field) => (field === 'logo' ? logoUrl(record.logo, assetsUrl) !== published.logoUrlOf(old) : record[field] !== old[field]));
+function changedFieldsOf(
+  record: CarModel,
+  old: Readonly<Record<string, unknown>>,
+  assetsUrl: string,
+  published: Pick<PublishedRecords, 'logoUrlOf'>,
+): FieldName[] {
+  return FIELDS.filter((field) =>
+    field === 'logo' ? logoUrl(record.logo, assetsUrl) !== published.logoUrlOf(old) : record[field] !== old[field],
+  );
 }
 
 /**
@@ -121,7 +142,13 @@ function changedFieldsOf(record: CarModel, old: Readonly<Record<string, unknown>
  * or an edited row's `id` changed (a row replaced, not edited): then only `rowChanges` can tell
  * what was added and removed.
  */
-export function rowChangesAt(published: RecordSlices & Pick<PublishedRecords, 'logoUrlOf'>, records: RecordSlices, count: number, candidates: readonly number[], assetsUrl: string): RowComparison | undefined {
+export function rowChangesAt(
+  published: RecordSlices & Pick<PublishedRecords, 'logoUrlOf'>,
+  records: RecordSlices,
+  count: number,
+  candidates: readonly number[],
+  assetsUrl: string,
+): RowComparison | undefined {
   if (!holdsExactly(published, count)) return undefined;
   const changed: Changes['rows']['changed'] = [];
   const changedPositions: number[] = [];

@@ -45,7 +45,9 @@ function readManifest(siteDir: string, shown: string): Manifest {
     text = readFileSync(manifestPath(siteDir), 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UnreadableManifest(code === 'ENOENT' ? `${shown} is missing from the published site` : `${shown} cannot be read (${code ?? String(error)})`);
+    throw new UnreadableManifest(
+      code === 'ENOENT' ? `${shown} is missing from the published site` : `${shown} cannot be read (${code ?? String(error)})`,
+    );
   }
   let json: unknown;
   try {
@@ -54,7 +56,8 @@ function readManifest(siteDir: string, shown: string): Manifest {
     throw new UnreadableManifest(`${shown} is not JSON (${error instanceof Error ? error.message : String(error)})`);
   }
   const manifest = manifestSchema.safeParse(json);
-  if (!manifest.success) throw new UnreadableManifest(`${shown} is not a manifest this build can read:\n${z.prettifyError(manifest.error)}`);
+  if (!manifest.success)
+    throw new UnreadableManifest(`${shown} is not a manifest this build can read:\n${z.prettifyError(manifest.error)}`);
   return manifest.data;
 }
 

@@ -56,7 +56,8 @@ export async function linkUnchangedFiles({ publishedSiteDir, siteDir, files, tak
       continue;
     }
     const after = statSync(file, { bigint: true });
-    const same = after.ino === before.ino && after.dev === before.dev ? true : (known.get(path) ?? sameBytes(published, before, file, after));
+    const same =
+      after.ino === before.ino && after.dev === before.dev ? true : (known.get(path) ?? sameBytes(published, before, file, after));
     if (same) {
       if (after.ino !== before.ino) replaceWithLink(published, file);
       unchanged += 1;

@@ -84,7 +84,10 @@ function takeOverDeadLock(store: string, ownerless?: { inode: number | undefined
   }
   try {
     const owner = readOwner(store);
-    const dead = owner === undefined ? ownerless?.inode === lockInode(store) : owner.host === hostname() && !isRunning(owner.pid) && lockInode(store) === owner.lock;
+    const dead =
+      owner === undefined
+        ? ownerless?.inode === lockInode(store)
+        : owner.host === hostname() && !isRunning(owner.pid) && lockInode(store) === owner.lock;
     if (!dead) return false;
     // The dead owner's record goes first: its lock's inode may be reused by the next lock, which a
     // later waiter must not take for the dead one.
@@ -102,7 +105,9 @@ function takeOverDeadLock(store: string, ownerless?: { inode: number | undefined
 
 /** Who holds the lock, for people: `pid 4711, started 14:02:31`. */
 const describe = (owner: Owner | undefined) =>
-  owner ? `pid ${owner.pid}${owner.host === hostname() ? '' : ` on ${owner.host}`}, started ${owner.startedAt.slice(11, 19)} UTC` : 'starting';
+  owner
+    ? `pid ${owner.pid}${owner.host === hostname() ? '' : ` on ${owner.host}`}, started ${owner.startedAt.slice(11, 19)} UTC`
+    : 'starting';
 
 /**
  * Takes the build lock kept in `store`, waiting while another build holds it (`onWait` is told once,
@@ -124,7 +129,15 @@ export async function acquireBuildLock(store: string, onWait: (message: string) 
           lost = true;
         },
       });
-      writeFileSync(join(store, OWNER), JSON.stringify({ pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), lock: lockInode(store) ?? -1 } satisfies Owner));
+      writeFileSync(
+        join(store, OWNER),
+        JSON.stringify({
+          pid: process.pid,
+          host: hostname(),
+          startedAt: new Date().toISOString(),
+          lock: lockInode(store) ?? -1,
+        } satisfies Owner),
+      );
       const removeOwner = () => {
         if (readOwner(store)?.pid === process.pid) rmSync(join(store, OWNER), { force: true });
       };

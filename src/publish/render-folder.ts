@@ -22,7 +22,10 @@ function sameFileSystem(store: string, projectRoot: string): boolean {
  * The folder Astro renders the build in `folder` into: the build's own site where the store shares
  * the project's file system, else a folder under `cacheDir` (which is inside the project).
  */
-export function renderFolderFor(folder: BuildFolder, { store, projectRoot, cacheDir }: { store: string; projectRoot: string; cacheDir: string }): string {
+export function renderFolderFor(
+  folder: BuildFolder,
+  { store, projectRoot, cacheDir }: { store: string; projectRoot: string; cacheDir: string },
+): string {
   return sameFileSystem(store, projectRoot) ? folder.siteDir : join(cacheDir, RENDERING, folder.id);
 }
 

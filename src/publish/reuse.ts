@@ -36,9 +36,14 @@ export function flaggedPages(flags: Uint8Array): number[] {
  * taken from it. Page 1's HTML is the home page, rendered by its own route every time. With the
  * size of the pages taken, in bytes (each is looked up anyway, to see that it is there).
  */
-export function renderSetOf(pages: number, keys: PageKeys | undefined, baseline: Pick<Baseline, 'siteDir' | 'keys'> | undefined): { render: RenderSet; takenBytes: number } {
+export function renderSetOf(
+  pages: number,
+  keys: PageKeys | undefined,
+  baseline: Pick<Baseline, 'siteDir' | 'keys'> | undefined,
+): { render: RenderSet; takenBytes: number } {
   const render: RenderSet = { json: new Uint8Array(pages), html: new Uint8Array(pages) };
-  const compared = keys !== undefined && baseline?.keys !== undefined ? { keys, published: baseline.keys, siteDir: baseline.siteDir } : undefined;
+  const compared =
+    keys !== undefined && baseline?.keys !== undefined ? { keys, published: baseline.keys, siteDir: baseline.siteDir } : undefined;
   let takenBytes = 0;
   const taken = (kind: 'json' | 'html', index: number, file: string) => {
     if (compared === undefined || compared.published[kind][index] !== compared.keys[kind][index]) return false;
@@ -123,7 +128,12 @@ export interface PreparedPages {
  * only those). A page taken that vanished from the published site stops the build (nothing is
  * published).
  */
-export async function preparePages(folder: PageFolder, render: RenderSet, baseline: Pick<Baseline, 'siteDir' | 'rendered'> | undefined, oldPages: number): Promise<PreparedPages> {
+export async function preparePages(
+  folder: PageFolder,
+  render: RenderSet,
+  baseline: Pick<Baseline, 'siteDir' | 'rendered'> | undefined,
+  oldPages: number,
+): Promise<PreparedPages> {
   const { siteDir } = folder;
   const touched = new Set<string>();
   const inPlace: PagesInPlace = { json: [], html: [] };
@@ -147,7 +157,10 @@ export async function preparePages(folder: PageFolder, render: RenderSet, baseli
   };
   for (let index = 0; index < Math.max(pages, oldPages); index += 1) {
     const page = index + 1;
-    for (const [kind, path] of [['json', pageFile(page)], ['html', htmlPageFile(page)]] as const) {
+    for (const [kind, path] of [
+      ['json', pageFile(page)],
+      ['html', htmlPageFile(page)],
+    ] as const) {
       if (kind === 'html' && page === 1) continue;
       const own = index < pages && render[kind][index] === 1 && index < oldPages ? ownFile(folder, path, baseline?.siteDir) : undefined;
       if (own !== undefined) {

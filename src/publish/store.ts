@@ -15,7 +15,18 @@
  * new build is a hard link to the published one.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readlinkSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { spawn } from 'node:child_process';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { filesIn, foldersIn, PAGE_FOLDERS } from './site-files.ts';
@@ -79,7 +90,8 @@ export function recycledBuildFolder(store: string, copyPath: string): BuildFolde
   const copy = join(folder.deployDir, copyPath);
   const keptCopy = join(folder.dir, 'static.kept');
   renameSync(copy, keptCopy);
-  for (const entry of readdirSync(folder.dir)) if (entry !== SITE && entry !== 'static.kept') rmSync(join(folder.dir, entry), { recursive: true, force: true });
+  for (const entry of readdirSync(folder.dir))
+    if (entry !== SITE && entry !== 'static.kept') rmSync(join(folder.dir, entry), { recursive: true, force: true });
   mkdirSync(dirname(copy), { recursive: true });
   renameSync(keptCopy, copy);
   keepOnlyPages(folder.siteDir);
@@ -254,9 +266,13 @@ export function discardBuild(build: BuildFolder): void {
 }
 
 function removeInBackground(...paths: string[]): void {
-  const child = spawn(process.execPath, ['-e', 'for (const path of process.argv.slice(1)) require("node:fs").rmSync(path, { recursive: true, force: true })', ...paths], {
-    detached: true,
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    process.execPath,
+    ['-e', 'for (const path of process.argv.slice(1)) require("node:fs").rmSync(path, { recursive: true, force: true })', ...paths],
+    {
+      detached: true,
+      stdio: 'ignore',
+    },
+  );
   child.unref();
 }

@@ -39,7 +39,10 @@ const CONTENT_TYPES: Record<(typeof DOWNLOADS)[number], string> = {
 /** The site's headers, but for styles: Astro's dev server puts each page's CSS inline, the build in files. */
 const devSiteHeaders = (assetsUrl: string) => {
   const headers = siteHeaders(assetsUrl);
-  return { ...headers, 'Content-Security-Policy': headers['Content-Security-Policy']!.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'") };
+  return {
+    ...headers,
+    'Content-Security-Policy': headers['Content-Security-Policy']!.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
+  };
 };
 
 /** Waits this long after the last change event: editors and spreadsheets write a file in steps. */
@@ -102,7 +105,10 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
             ...listing.addresses,
             data: { file: prepared.dataFile, sha256: prepared.dataSha256 },
             downloads,
-            knownPageHash: (page) => createHash('sha256').update(serialisePage(all, page, listing.addresses)).digest('hex'),
+            knownPageHash: (page) =>
+              createHash('sha256')
+                .update(serialisePage(all, page, listing.addresses))
+                .digest('hex'),
           }),
         );
         manifest = { key: prepared.key, json };
@@ -144,7 +150,11 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
           reload();
         })
         // Reported, and the next save is read again: the server keeps serving the last good data.
-        .catch((error: unknown) => server.config.logger.error(`${listing.dataFile} could not be prepared: ${error instanceof Error ? error.message : String(error)}`));
+        .catch((error: unknown) =>
+          server.config.logger.error(
+            `${listing.dataFile} could not be prepared: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        );
     }, WATCH_SETTLE_MS);
   };
   server.watcher.add(listing.dataFile);

@@ -78,7 +78,10 @@ export async function listingReply(request: ListingRequestLine, site: ListingSit
 
 /** The same answer on the Fetch API, for the edge functions and workers. */
 export async function listingResponse(request: Request, site: ListingSite): Promise<Response> {
-  const reply = await listingReply({ method: request.method, url: new URL(request.url), ifNoneMatch: request.headers.get('if-none-match') }, site);
+  const reply = await listingReply(
+    { method: request.method, url: new URL(request.url), ifNoneMatch: request.headers.get('if-none-match') },
+    site,
+  );
   const body = reply.status === 304 ? null : typeof reply.body === 'string' ? reply.body : (reply.body as Uint8Array<ArrayBuffer>);
   return new Response(body, { status: reply.status, headers: reply.headers });
 }

@@ -99,7 +99,11 @@ class SiteState {
 }
 
 /** Writes `reply` (its body left out for HEAD, its length kept). */
-function send(response: ServerResponse, method: string, { status, headers, body }: { status: number; headers: HeaderFields; body: string | Buffer }): void {
+function send(
+  response: ServerResponse,
+  method: string,
+  { status, headers, body }: { status: number; headers: HeaderFields; body: string | Buffer },
+): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   response.writeHead(status, { ...headers, 'Content-Length': String(bytes.length) });
   response.end(method === 'HEAD' ? undefined : bytes);
@@ -123,7 +127,11 @@ function safePathname(rawPath: string): string | undefined {
 }
 
 /** The Node side of the one request handler: the request's method, URL and If-None-Match in, the reply written out. */
-async function sendListingReply(request: IncomingMessage, response: ServerResponse, { method, outDir, site }: { method: string; outDir: string; site: SiteState }): Promise<void> {
+async function sendListingReply(
+  request: IncomingMessage,
+  response: ServerResponse,
+  { method, outDir, site }: { method: string; outDir: string; site: SiteState },
+): Promise<void> {
   const manifest = site.current();
   if (!manifest) {
     sendError(response, method, 503, `No built site in ${outDir}/: run npm run build.`);
@@ -138,7 +146,11 @@ async function sendListingReply(request: IncomingMessage, response: ServerRespon
     response.writeHead(304, reply.headers).end();
     return;
   }
-  send(response, method, { status: reply.status, headers: reply.headers, body: typeof reply.body === 'string' ? reply.body : Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength) });
+  send(response, method, {
+    status: reply.status,
+    headers: reply.headers,
+    body: typeof reply.body === 'string' ? reply.body : Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength),
+  });
 }
 
 /** Creates (does not start) the preview server for a built site. */

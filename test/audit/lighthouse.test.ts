@@ -14,77 +14,95 @@ import { describeAudit, LighthouseRunner, type FormFactor, type PageAudit } from
 import { buildSite, freePort, startPreview, tempDir, type RunningPreview } from '../support/site.ts';
 import { runsWith } from '../support/software.ts';
 
-
 /** Each category's lowest score, and the most layout shift allowed ("good" ends at 0.1). */
 const MIN_SCORE = 95;
 const MAX_LAYOUT_SHIFT = 0.02;
 const PAGES = ['/', '/page/2/'];
 const FORM_FACTORS: FormFactor[] = ['mobile', 'desktop'];
 
-describe.runIf(runsWith(hasChromium, 'the Lighthouse audit', 'chromium', 'apt-get install chromium'))('Lighthouse on the shipped data, as a visitor sees it', () => {
-  const workspace = tempDir('audit');
-  let preview: RunningPreview;
-  let runner: LighthouseRunner | undefined;
+describe.runIf(runsWith(hasChromium, 'the Lighthouse audit', 'chromium', 'apt-get install chromium'))(
+  'Lighthouse on the shipped data, as a visitor sees it',
+  () => {
+    const workspace = tempDir('audit');
+    let preview: RunningPreview;
+    let runner: LighthouseRunner | undefined;
 
-  beforeAll(async () => {
-    const outDir = join(workspace, 'dist');
-    // The defaults throughout (BASE_URL http://localhost:4321, ASSETS_URL its /assets), served elsewhere.
-    buildSite({ DATA_FILE: 'data/captured-car-models.csv', OUT_DIR: outDir });
-    let port = await freePort();
-    while (port === 4321) port = await freePort();
-    preview = await startPreview({ OUT_DIR: outDir, PORT: String(port) });
-    runner = await LighthouseRunner.start();
-  });
-  afterAll(async () => {
-    runner?.stop();
-    await preview?.stop();
-    rmSync(workspace, { recursive: true, force: true });
-  });
+    beforeAll(async () => {
+      const outDir = join(workspace, 'dist');
+      // The defaults throughout (BASE_URL http://localhost:4321, ASSETS_URL its /assets), served elsewhere.
+      buildSite({ DATA_FILE: 'data/captured-car-models.csv', OUT_DIR: outDir });
+      let port = await freePort();
+      while (port === 4321) port = await freePort();
+      preview = await startPreview({ OUT_DIR: outDir, PORT: String(port) });
+      runner = await LighthouseRunner.start();
+    });
+    afterAll(async () => {
+      runner?.stop();
+      await preview?.stop();
+      rmSync(workspace, { recursive: true, force: true });
+    });
 
-  it('shows the shipped logos on a preview at another port than the build was made for, in the page and in search results, and keeps the API absolute', async () => {
-    const html = await (await fetch(`${preview.origin}/`)).text();
-    const logos = [...html.matchAll(/<img class="logo" src="([^"]+)"/g)].map(([, src]) => src!);
-    expect(logos.length).toBe(10);
-    for (const src of logos) {
-      expect(src).toMatch(/^\/assets\/media\/brand\/logo\/[a-z-]+\.svg$/);
-      const response = await fetch(new URL(src, preview.origin));
-      expect(response.status, src).toBe(200);
-      expect(response.headers.get('content-type'), src).toMatch(/^image\/svg\+xml/);
-    }
-    // The search's rows, built by the script from the index, take the page's logo base too.
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      await page.goto(`${preview.origin}/?q=toyota`);
-      const images = page.locator('#search-results-table img');
-      await expect.poll(() => images.count()).toBeGreaterThan(10);
-      await expect
-        .poll(() => images.evaluateAll((list) => list.filter((image) => !(image as HTMLImageElement).complete || (image as HTMLImageElement).naturalWidth === 0).length))
-        .toBe(0);
-      expect(new Set(await images.evaluateAll((list) => list.map((image) => image.getAttribute('src'))))).toEqual(new Set(['/assets/media/brand/logo/toyota.svg']));
-    } finally {
-      await browser.close();
-    }
-    const api = (await (await fetch(`${preview.origin}/car/api/capture_car/latest?page=1`)).json()) as { results: { logo: string | null }[] };
-    expect(api.results[0]?.logo).toMatch(/^http:\/\/localhost:4321\/assets\/media\/brand\/logo\/[a-z-]+\.svg$/);
-  });
-
-  it(`scores at least ${MIN_SCORE} in every category with a layout shift of at most ${MAX_LAYOUT_SHIFT}, mobile and desktop`, { timeout: 240_000 }, async () => {
-    const audits: PageAudit[] = [];
-    for (const path of PAGES) {
-      for (const formFactor of FORM_FACTORS) {
-        const audit = await runner!.audit(`${preview.origin}${path}`, formFactor);
-        console.log(describeAudit(audit));
-        audits.push(audit);
+    it('shows the shipped logos on a preview at another port than the build was made for, in the page and in search results, and keeps the API absolute', async () => {
+      const html = await (await fetch(`${preview.origin}/`)).text();
+      const logos = [...html.matchAll(/<img class="logo" src="([^"]+)"/g)].map(([, src]) => src!);
+      expect(logos.length).toBe(10);
+      for (const src of logos) {
+        expect(src).toMatch(/^\/assets\/media\/brand\/logo\/[a-z-]+\.svg$/);
+        const response = await fetch(new URL(src, preview.origin));
+        expect(response.status, src).toBe(200);
+        expect(response.headers.get('content-type'), src).toMatch(/^image\/svg\+xml/);
       }
-    }
-    const shortfalls = audits.flatMap(({ url, formFactor, scores, cumulativeLayoutShift }) => [
-      ...Object.entries(scores)
-        .filter(([, score]) => score < MIN_SCORE)
-        .map(([category, score]) => `${formFactor} ${new URL(url).pathname}: ${category} ${score}`),
-      ...(cumulativeLayoutShift > MAX_LAYOUT_SHIFT ? [`${formFactor} ${new URL(url).pathname}: CLS ${cumulativeLayoutShift.toFixed(3)}`] : []),
-    ]);
-    expect(shortfalls).toEqual([]);
-    for (const { scores } of audits) expect(Object.keys(scores)).toEqual(expect.arrayContaining(['performance', 'accessibility', 'best-practices', 'seo']));
-  });
-});
+      // The search's rows, built by the script from the index, take the page's logo base too.
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage();
+        await page.goto(`${preview.origin}/?q=toyota`);
+        const images = page.locator('#search-results-table img');
+        await expect.poll(() => images.count()).toBeGreaterThan(10);
+        await expect
+          .poll(() =>
+            images.evaluateAll(
+              (list) =>
+                list.filter((image) => !(image as HTMLImageElement).complete || (image as HTMLImageElement).naturalWidth === 0).length,
+            ),
+          )
+          .toBe(0);
+        expect(new Set(await images.evaluateAll((list) => list.map((image) => image.getAttribute('src'))))).toEqual(
+          new Set(['/assets/media/brand/logo/toyota.svg']),
+        );
+      } finally {
+        await browser.close();
+      }
+      const api = (await (await fetch(`${preview.origin}/car/api/capture_car/latest?page=1`)).json()) as {
+        results: { logo: string | null }[];
+      };
+      expect(api.results[0]?.logo).toMatch(/^http:\/\/localhost:4321\/assets\/media\/brand\/logo\/[a-z-]+\.svg$/);
+    });
+
+    it(
+      `scores at least ${MIN_SCORE} in every category with a layout shift of at most ${MAX_LAYOUT_SHIFT}, mobile and desktop`,
+      { timeout: 240_000 },
+      async () => {
+        const audits: PageAudit[] = [];
+        for (const path of PAGES) {
+          for (const formFactor of FORM_FACTORS) {
+            const audit = await runner!.audit(`${preview.origin}${path}`, formFactor);
+            console.log(describeAudit(audit));
+            audits.push(audit);
+          }
+        }
+        const shortfalls = audits.flatMap(({ url, formFactor, scores, cumulativeLayoutShift }) => [
+          ...Object.entries(scores)
+            .filter(([, score]) => score < MIN_SCORE)
+            .map(([category, score]) => `${formFactor} ${new URL(url).pathname}: ${category} ${score}`),
+          ...(cumulativeLayoutShift > MAX_LAYOUT_SHIFT
+            ? [`${formFactor} ${new URL(url).pathname}: CLS ${cumulativeLayoutShift.toFixed(3)}`]
+            : []),
+        ]);
+        expect(shortfalls).toEqual([]);
+        for (const { scores } of audits)
+          expect(Object.keys(scores)).toEqual(expect.arrayContaining(['performance', 'accessibility', 'best-practices', 'seo']));
+      },
+    );
+  },
+);

@@ -14,7 +14,9 @@ import { runsWith } from '../support/software.ts';
 
 const workspace = tempDir('dev-loop');
 const dataFile = join(workspace, 'cars.csv');
-const original = readFileSync(join(projectRoot, 'data/captured-car-models.csv'), 'utf8').replace(/\r?\n$/, '').split(/\r?\n/);
+const original = readFileSync(join(projectRoot, 'data/captured-car-models.csv'), 'utf8')
+  .replace(/\r?\n$/, '')
+  .split(/\r?\n/);
 /** Row 15 of the data (line 16 of the file) is on page 2. */
 const ROW = 15;
 const write = (lines: readonly string[]) => writeFileSync(dataFile, `${lines.join('\n')}\n`);

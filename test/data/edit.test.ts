@@ -5,7 +5,13 @@ import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeCsv, loadCsv, type CsvText } from '../../src/data/load.ts';
-import { loadAgainstEarlier, recordSpans, type EarlierValidation, type RecordSpans, type ValidatedAgainstEarlier } from '../../src/data/edit.ts';
+import {
+  loadAgainstEarlier,
+  recordSpans,
+  type EarlierValidation,
+  type RecordSpans,
+  type ValidatedAgainstEarlier,
+} from '../../src/data/edit.ts';
 import { inChunks } from '../../src/data/record-store.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 
@@ -66,9 +72,14 @@ const earlierOf = (bytes: Buffer): Earlier => {
   const { records, problems } = loadCsv(bytes, FILE);
   expect(problems).toEqual([]);
   const { body } = decoded(bytes);
-  return { validation: { body, rows: records.length, records: () => inChunks(records) }, records, rows: spanTexts(body, recordSpans(body)).slice(1) };
+  return {
+    validation: { body, rows: records.length, records: () => inChunks(records) },
+    records,
+    rows: spanTexts(body, recordSpans(body)).slice(1),
+  };
 };
-const spanTexts = (body: Buffer, spans: RecordSpans | undefined) => (spans ? spans.starts.map((start, index) => body.subarray(start, spans.ends[index]).toString()) : []);
+const spanTexts = (body: Buffer, spans: RecordSpans | undefined) =>
+  spans ? spans.starts.map((start, index) => body.subarray(start, spans.ends[index]).toString()) : [];
 
 /** One row's cells changed: re-written as csv-stringify writes a row (a row csv-parse cannot read stays as it is). */
 const withCell = (row: string, column: number, value: string) => {
@@ -97,7 +108,7 @@ const otherEdit = fc.oneof(
   fc.record({ kind: fc.constant('duplicate' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('bare line break' as const), at: fc.nat(), lineBreak: fc.constantFrom('\n', '\r', '\r\n') }),
 );
-type Edit = (typeof validEdit | typeof otherEdit) extends fc.Arbitrary<infer T> ? T : never;
+type Edit = typeof validEdit | typeof otherEdit extends fc.Arbitrary<infer T> ? T : never;
 const VALID_KINDS = new Set<Edit['kind']>(['price', 'name', 'insert', 'delete', 'move', 'blank line']);
 
 function applied(rows: readonly string[], edits: readonly Edit[]): string[] {
@@ -182,12 +193,20 @@ describe('validating against an earlier version of the file', () => {
         const spans = recordSpans(body);
         expect(spans?.lineEnd).toBe(lineEnd);
         expect(spanTexts(body, spans)).toEqual([header, ...rows]);
-        expect(spanTexts(body, spans).map((span) => parse(span)[0])).toEqual(parse(body, { skip_empty_lines: true, relax_column_count: true }));
+        expect(spanTexts(body, spans).map((span) => parse(span)[0])).toEqual(
+          parse(body, { skip_empty_lines: true, relax_column_count: true }),
+        );
       }
     }
     const [header, first] = [embeddedHeader, embeddedRows[0]!];
-    expect(spanTexts(Buffer.from(`${header}\n\n${first}\n\n`), recordSpans(Buffer.from(`${header}\n\n${first}\n\n`)))).toEqual([header, first]);
-    expect(spanTexts(Buffer.from(`${header}\r\n\r\n${first}`), recordSpans(Buffer.from(`${header}\r\n\r\n${first}`)))).toEqual([header, first]);
+    expect(spanTexts(Buffer.from(`${header}\n\n${first}\n\n`), recordSpans(Buffer.from(`${header}\n\n${first}\n\n`)))).toEqual([
+      header,
+      first,
+    ]);
+    expect(spanTexts(Buffer.from(`${header}\r\n\r\n${first}`), recordSpans(Buffer.from(`${header}\r\n\r\n${first}`)))).toEqual([
+      header,
+      first,
+    ]);
     // In a CRLF file a lone LF outside quotes is content, as csv-parse reads it.
     expect(spanTexts(Buffer.from(`${header}\r\na\nb\r\n`), recordSpans(Buffer.from(`${header}\r\na\nb\r\n`)))).toEqual([header, 'a\nb']);
     expect(recordSpans(Buffer.from(`${header}\r${first}\r`))).toBeUndefined();
@@ -201,7 +220,10 @@ describe('validating against an earlier version of the file', () => {
         fc.constantFrom(...LINE_ENDS),
         fc.boolean(),
         fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary: fc.constantFrom(...LINE_ENDS), weight: 1 }),
-        fc.oneof({ arbitrary: fc.array(validEdit, { maxLength: 6 }), weight: 3 }, { arbitrary: fc.array(fc.oneof(validEdit, otherEdit), { maxLength: 6 }), weight: 1 }),
+        fc.oneof(
+          { arbitrary: fc.array(validEdit, { maxLength: 6 }), weight: 3 },
+          { arbitrary: fc.array(fc.oneof(validEdit, otherEdit), { maxLength: 6 }), weight: 1 },
+        ),
         (shape, lineEnd, bom, earlierLineEnd, edits) => {
           const earlier = earlierFor(shape, earlierLineEnd ?? lineEnd);
           const after = textOf(SHAPES[shape].header, applied(SHAPES[shape].rows, edits), lineEnd, bom);
@@ -237,13 +259,26 @@ describe('validating against an earlier version of the file', () => {
         const earlier = earlierFor(shape, lineEnd);
         fc.assert(
           fc.property(fc.uniqueArray(fc.nat({ max: rows.length - 1 }), { maxLength: 8 }), (positions) => {
-            const after = textOf(header, applied(rows, positions.map((at) => ({ kind: 'price', at, by: 1000 }))), lineEnd);
+            const after = textOf(
+              header,
+              applied(
+                rows,
+                positions.map((at) => ({ kind: 'price', at, by: 1000 })),
+              ),
+              lineEnd,
+            );
             const quick = loadAgainstEarlier(decoded(after), FILE, earlier.validation);
             expect(quick?.changed).toEqual([...positions].sort((a, b) => a - b));
             expect(quick?.inPlace).toBe(true);
             // What a make table is made of (the names, the logos) is told unchanged: see summaryOf.
             expect(quick?.changedFields?.sort()).toEqual(positions.length === 0 ? [] : ['max_price', 'min_price']);
-            expect(quick?.counts).toEqual({ validated: positions.length, changed: positions.length, added: 0, unchanged: rows.length - positions.length, removed: 0 });
+            expect(quick?.counts).toEqual({
+              validated: positions.length,
+              changed: positions.length,
+              added: 0,
+              unchanged: rows.length - positions.length,
+              removed: 0,
+            });
             expect(sameBytes(quick?.records ?? [], loadCsv(after, FILE).records)).toBe(true);
           }),
           { numRuns: 30 },
@@ -259,7 +294,14 @@ describe('validating against an earlier version of the file', () => {
         const earlier = earlierFor(shape, lineEnd);
         const inserted = withCell(rows[3]!, 0, '123456');
         // One row inserted near the top, one deleted near the end, one changed in between.
-        const after = [...rows.slice(0, 2), inserted, ...rows.slice(2, 20), withCell(rows[20]!, 7, '111111'), ...rows.slice(21, -3), ...rows.slice(-2)];
+        const after = [
+          ...rows.slice(0, 2),
+          inserted,
+          ...rows.slice(2, 20),
+          withCell(rows[20]!, 7, '111111'),
+          ...rows.slice(21, -3),
+          ...rows.slice(-2),
+        ];
         const quick = loadAgainstEarlier(decoded(textOf(header, after, lineEnd)), FILE, earlier.validation);
         expect(quick?.changed).toEqual([2, 21]);
         expect(quick?.inPlace).toBe(false);
@@ -307,7 +349,9 @@ describe('validating against an earlier version of the file', () => {
       expect(loadAgainstEarlier(decoded(textOf(header, after)), FILE, earlier.validation), name).toBeUndefined();
     }
     // Valid, but a row that is no record: the rows and the records would not line up.
-    expect(loadAgainstEarlier(decoded(textOf(header, applied(rows, [{ kind: 'empty cells', at: 7 }]))), FILE, earlier.validation)).toBeUndefined();
+    expect(
+      loadAgainstEarlier(decoded(textOf(header, applied(rows, [{ kind: 'empty cells', at: 7 }]))), FILE, earlier.validation),
+    ).toBeUndefined();
     const reordered = header.split(',').reverse().join(',');
     const swapped = `${reordered}\n${rows.map((row) => stringify([cellsOf(row).reverse()]).trim()).join('\n')}\n`;
     expect(loadAgainstEarlier(decoded(Buffer.from(swapped)), FILE, earlier.validation)).toBeUndefined();

@@ -8,7 +8,11 @@ const embedded = readFileSync('data/captured-car-models.csv', 'utf8');
 const [header, ...rows] = embedded.replace(/\n$/, '').split('\n') as [string, ...string[]];
 const row = (id: number, name = `豐田 Toyota Model ${id}`) =>
   `${id},${name},${100 + id},5,7,1496,1998,200000,250000.50,true,false,${100 + id},media/brand/logo/toyota.svg`;
-const quoteAll = (line: string) => line.split(',').map((cell) => `"${cell}"`).join(',');
+const quoteAll = (line: string) =>
+  line
+    .split(',')
+    .map((cell) => `"${cell}"`)
+    .join(',');
 
 const decoded = (text: string): CsvText => {
   const result = decodeCsv(Buffer.from(text), FILE);
@@ -21,9 +25,37 @@ const here: NonNullable<SplitOptions['readSecond']> = async (input: PartInput) =
 /** Files of the shapes exports have, good and bad, with rows that are more than one line. */
 const files: Record<string, string> = {
   'quote-free, LF': [header, ...rows.filter((line) => !line.includes('"')).slice(0, 30)].join('\n'),
-  'quoted where needed, CRLF, blank lines': [header, ...rows.slice(0, 12), '', row(9001, '"凌志 Lexus RX\r\nLong ""Range"", 7"'), ',,,,,,,,,,,,', ...rows.slice(12, 24), ''].join('\r\n'),
-  'every field quoted, a header over blank lines': ['', '', quoteAll(header), ...rows.filter((line) => !line.includes('"')).slice(0, 20).map(quoteAll)].join('\n'),
-  'bad rows in both halves, a duplicate in one': [header, row(1), row(2, ''), row(3), row(3), row(4).replace('true,false', 'yes,false'), row(5), row(6), row(7).replace('200000', '-1'), row(8), row(9)].join('\n'),
+  'quoted where needed, CRLF, blank lines': [
+    header,
+    ...rows.slice(0, 12),
+    '',
+    row(9001, '"凌志 Lexus RX\r\nLong ""Range"", 7"'),
+    ',,,,,,,,,,,,',
+    ...rows.slice(12, 24),
+    '',
+  ].join('\r\n'),
+  'every field quoted, a header over blank lines': [
+    '',
+    '',
+    quoteAll(header),
+    ...rows
+      .filter((line) => !line.includes('"'))
+      .slice(0, 20)
+      .map(quoteAll),
+  ].join('\n'),
+  'bad rows in both halves, a duplicate in one': [
+    header,
+    row(1),
+    row(2, ''),
+    row(3),
+    row(3),
+    row(4).replace('true,false', 'yes,false'),
+    row(5),
+    row(6),
+    row(7).replace('200000', '-1'),
+    row(8),
+    row(9),
+  ].join('\n'),
   'an id in both halves': [header, row(1), row(2), row(3), row(4), row(5), row(6), row(2), row(7)].join('\n'),
   'a stray quote': [header, row(1), row(2), row(3, 'Toyota "GR" Yaris'), row(4), row(5), row(6), row(7), row(8)].join('\n'),
   'a quote never closed': [header, row(1), row(2), row(3), row(4), row(5, '"Toyota GR'), row(6), row(7)].join('\n'),
@@ -38,7 +70,10 @@ const files: Record<string, string> = {
     const lines = [nameLast(header), ...[1, 2, 3, 4, 5, 6].map((id) => nameLast(row(id)))];
     return `${lines.slice(0, 3).join('\r\n')}\r\n${lines[3]}\n${lines.slice(4).join('\r\n')}`;
   })(),
-  'the header ending in CR LF, the rows in LF': `${header}\r\n${rows.filter((line) => !line.includes('"')).slice(0, 8).join('\n')}`,
+  'the header ending in CR LF, the rows in LF': `${header}\r\n${rows
+    .filter((line) => !line.includes('"'))
+    .slice(0, 8)
+    .join('\n')}`,
   'CR alone': [header, ...rows.slice(0, 5), row(9002, '"A\nB"'), ...rows.slice(5, 10)].join('\r'),
   'a quoted name of many lines across the middle': [header, row(1), row(2, '"Toyota\n\n\nGR\nYaris\nHybrid"'), row(3), row(4)].join('\n'),
   'blank lines at the end': `${[header, row(1), row(2), row(3)].join('\n')}\n\n\n\n\n\n`,
@@ -63,10 +98,18 @@ describe('a data file read in two halves', () => {
     const whole = loadText(csv, FILE);
     const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
     const before = timers();
-    const failures: NonNullable<SplitOptions['readSecond']>[] = [async () => undefined, () => Promise.reject(new Error('no thread')), async () => { throw new Error('no thread'); }];
+    const failures: NonNullable<SplitOptions['readSecond']>[] = [
+      async () => undefined,
+      () => Promise.reject(new Error('no thread')),
+      async () => {
+        throw new Error('no thread');
+      },
+    ];
     for (const readSecond of failures) {
       const seen: number[] = [];
-      expect(await loadTextOnThreads(csv, FILE, { every: 5, onRows: (count) => seen.push(count) }, { fromBytes: 0, readSecond })).toStrictEqual(whole);
+      expect(
+        await loadTextOnThreads(csv, FILE, { every: 5, onRows: (count) => seen.push(count) }, { fromBytes: 0, readSecond }),
+      ).toStrictEqual(whole);
       expect(seen).toEqual([5, 10, 15, 20, 25, 30]);
     }
     expect(timers()).toBe(before);
@@ -74,7 +117,7 @@ describe('a data file read in two halves', () => {
 
   // The other thread's count joins the progress every thousand rows, so in a file this small only
   // its total could add its rows: not where the halves are not joined.
-  it('does not count the second half\'s rows where the halves are not joined (a quoted field of many lines across the middle)', async () => {
+  it("does not count the second half's rows where the halves are not joined (a quoted field of many lines across the middle)", async () => {
     const csv = decoded(files['a quoted name of many lines across the middle']!);
     for (let at = 0; at < csv.body.length; at += 1) {
       const seen: number[] = [];

@@ -96,7 +96,12 @@ describe('loadCsv', () => {
     const { records, problems } = load([header, goodRow(3), goodRow(1), goodRow(2)].join('\n'));
     expect(problems).toEqual([]);
     expect(records.map((record) => record.id)).toEqual([3, 1, 2]);
-    expect(records[0]).toMatchObject({ min_price: 200000, max_price: 250000.5, has_operation_type_auto: true, logo: 'media/brand/logo/toyota.svg' });
+    expect(records[0]).toMatchObject({
+      min_price: 200000,
+      max_price: 250000.5,
+      has_operation_type_auto: true,
+      logo: 'media/brand/logo/toyota.svg',
+    });
   });
 
   it('counts lines right after quoted fields with CRLF line breaks and blank lines', () => {
@@ -165,12 +170,17 @@ describe('loadCsv', () => {
       const result = load(rows.join('\r\n'));
       expect(result.problems, separator).toEqual([]);
       expect(result.format?.separator).toBe(separator);
-      expect(result.records.map((record) => record.combined_car_model)).toEqual(['豐田 Toyota Model 1', '平治 Mercedes-Benz V 260, L; "x"']);
+      expect(result.records.map((record) => record.combined_car_model)).toEqual([
+        '豐田 Toyota Model 1',
+        '平治 Mercedes-Benz V 260, L; "x"',
+      ]);
     }
   });
 
   it('keeps a comma in a row of a semicolon file inside its field', () => {
-    const text = [header.replaceAll(',', ';'), goodRow(1).replaceAll(',', ';').replace('Toyota Model 1', 'Toyota Model 1, Hybrid')].join('\n');
+    const text = [header.replaceAll(',', ';'), goodRow(1).replaceAll(',', ';').replace('Toyota Model 1', 'Toyota Model 1, Hybrid')].join(
+      '\n',
+    );
     expect(load(text).records[0]?.combined_car_model).toBe('豐田 Toyota Model 1, Hybrid');
   });
 

@@ -36,14 +36,24 @@ function project(text: string) {
     utimesSync(dataFile, past, past);
   };
   save(text);
-  const options: PrepareOptions = { root: dir, cacheDir: join(dir, 'cache'), dataFile, assetsUrl: ASSETS, summarise: summaryOf, say: (line) => said.push(line) };
+  const options: PrepareOptions = {
+    root: dir,
+    cacheDir: join(dir, 'cache'),
+    dataFile,
+    assetsUrl: ASSETS,
+    summarise: summaryOf,
+    say: (line) => said.push(line),
+  };
   return { dir, dataFile, options, said, save };
 }
 
 const LISTING = readFileSync(fixture('listing-23.csv'), 'utf8');
 /** The listing with row `row`'s (1-based) max_price (the 9th field of a plain row) changed. */
 const withPrice = (text: string, row: number, price: string) =>
-  text.split('\n').map((line, index) => (index === row ? line.replace(/^((?:[^,]*,){8})[^,]*/, `$1${price}`) : line)).join('\n');
+  text
+    .split('\n')
+    .map((line, index) => (index === row ? line.replace(/^((?:[^,]*,){8})[^,]*/, `$1${price}`) : line))
+    .join('\n');
 
 function prepared(result: PreparationResult) {
   if ('problems' in result) throw new Error(`unexpected problems: ${JSON.stringify(result.problems)}`);
@@ -69,7 +79,9 @@ describe('prepared data', () => {
   it('is another preparation for other bytes or another assets address', async () => {
     const { options, save } = project(LISTING);
     const first = prepared(await prepareRecords(options));
-    expect(prepared(await prepareRecords({ ...options, assetsUrl: 'https://cdn.example.org' })).preparation).toMatchObject({ validated: true });
+    expect(prepared(await prepareRecords({ ...options, assetsUrl: 'https://cdn.example.org' })).preparation).toMatchObject({
+      validated: true,
+    });
     save(withPrice(LISTING, 4, '999999'));
     const edited = prepared(await prepareRecords(options));
     expect(edited.preparation.validated).toBe(true);
@@ -90,7 +102,9 @@ describe('prepared data', () => {
     const edit = withPrice(LISTING, 5, '777777');
     save(edit);
     let counts: unknown;
-    const edited = prepared(await prepareRecords({ ...options, earlier: earlier.preparation.key, progress: { onChangedRows: (rows) => (counts = rows) } }));
+    const edited = prepared(
+      await prepareRecords({ ...options, earlier: earlier.preparation.key, progress: { onChangedRows: (rows) => (counts = rows) } }),
+    );
     expect(counts).toEqual({ validated: 1, changed: 1, added: 0, unchanged: 22, removed: 0 });
     const whole = prepared(await prepareRecords({ ...options, cacheDir: join(options.cacheDir, '..', 'other-cache') }));
     expect(edited.records).toEqual(whole.records);
@@ -105,7 +119,9 @@ describe('prepared data', () => {
     const earlier = prepared(await prepareRecords(options));
     const summaryOfFile = (file: string) => deserialize(readFileSync(file)) as ReturnType<typeof summaryOf>;
     // A new make (a name of a make no other row has): the make table is made again.
-    const edit = LISTING.split('\n').map((line, index) => (index === 3 ? line.replace(/^([^,]*),[^,]*/, '$1,新車 Newmake Alpha') : line)).join('\n');
+    const edit = LISTING.split('\n')
+      .map((line, index) => (index === 3 ? line.replace(/^([^,]*),[^,]*/, '$1,新車 Newmake Alpha') : line))
+      .join('\n');
     save(edit);
     const edited = prepared(await prepareRecords({ ...options, earlier: earlier.preparation.key }));
     const whole = prepared(await prepareRecords({ ...options, cacheDir: join(options.cacheDir, '..', 'other-cache') }));
@@ -116,16 +132,34 @@ describe('prepared data', () => {
 
   it.each([
     ['records.v8 truncated', (file: string) => truncateSync(file, 10)],
-    ['text.csv flipped', (file: string) => writeFileSync(file, Buffer.from(readFileSync(file)).map((byte, index) => (index === 5 ? byte ^ 1 : byte)))],
+    [
+      'text.csv flipped',
+      (file: string) =>
+        writeFileSync(
+          file,
+          Buffer.from(readFileSync(file)).map((byte, index) => (index === 5 ? byte ^ 1 : byte)),
+        ),
+    ],
     ['prepared.json emptied', (file: string) => writeFileSync(file, '')],
-    ['summary.v8 flipped', (file: string) => writeFileSync(file, Buffer.from(readFileSync(file)).map((byte, index, bytes) => (index === bytes.length - 1 ? byte ^ 1 : byte)))],
+    [
+      'summary.v8 flipped',
+      (file: string) =>
+        writeFileSync(
+          file,
+          Buffer.from(readFileSync(file)).map((byte, index, bytes) => (index === bytes.length - 1 ? byte ^ 1 : byte)),
+        ),
+    ],
   ])('damaged (%s) is said, removed and made again', async (what, damage) => {
     const { options, said } = project(LISTING);
     const first = prepared(await prepareRecords(options));
     const name = what.split(' ')[0]!;
     damage(join(options.cacheDir, first.preparation.key, name));
     const again = prepared(await prepareRecords(options));
-    expect(said).toEqual([expect.stringMatching(new RegExp(`${name.replace('.', '\\.')} is damaged \\(its bytes are not those written and hashed\\): made again, not used\\.$`))]);
+    expect(said).toEqual([
+      expect.stringMatching(
+        new RegExp(`${name.replace('.', '\\.')} is damaged \\(its bytes are not those written and hashed\\): made again, not used\\.$`),
+      ),
+    ]);
     expect(again.preparation.validated).toBe(true);
     expect(again.records).toEqual(first.records);
     expect(readRecordFile(again.preparation.recordsFile)).toEqual(first.records);
@@ -139,7 +173,14 @@ describe('prepared data', () => {
     expect(prepared(await prepareRecords({ ...options, trusted: false })).preparation.validated).toBe(true);
     save(withPrice(LISTING, 5, '777777'));
     let checkedRowByRow = false;
-    const edited = prepared(await prepareRecords({ ...options, earlier: earlier.preparation.key, trusted: false, progress: { onChangedRows: () => (checkedRowByRow = true) } }));
+    const edited = prepared(
+      await prepareRecords({
+        ...options,
+        earlier: earlier.preparation.key,
+        trusted: false,
+        progress: { onChangedRows: () => (checkedRowByRow = true) },
+      }),
+    );
     expect(checkedRowByRow).toBe(false);
     expect(edited.records).toHaveLength(23);
   });

@@ -7,7 +7,8 @@ import { isRecordFile, openRecordFile, readRecordFile, recordChunks, writeRecord
 import { carModel } from '../support/models.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'record-file-'));
-const records = (count: number) => Array.from({ length: count }, (_, index) => carModel(index + 1, `豐田 Toyota ${index + 1}`, { logo: index % 2 ? null : 'a/b.svg' }));
+const records = (count: number) =>
+  Array.from({ length: count }, (_, index) => carModel(index + 1, `豐田 Toyota ${index + 1}`, { logo: index % 2 ? null : 'a/b.svg' }));
 
 describe('the records file', () => {
   it.each([0, 1, 10_000, 25_001])('gives back %i records as they were written, in order', (count) => {
@@ -19,7 +20,13 @@ describe('the records file', () => {
   it('gives back each record with its fields in their order and every value exactly: decimals, -0, booleans, null', () => {
     const file = join(dir, 'exact.v8');
     const written = [
-      carModel(1, 'A', { min_engine_size: 0.1 + 0.2, max_engine_size: -0, has_operation_type_auto: false, has_operation_type_hand: true, logo: null }),
+      carModel(1, 'A', {
+        min_engine_size: 0.1 + 0.2,
+        max_engine_size: -0,
+        has_operation_type_auto: false,
+        has_operation_type_hand: true,
+        logo: null,
+      }),
       carModel(2, '範例 B', { min_price: 123_456_789.25, max_price: Number.MAX_SAFE_INTEGER, logo: 'x/y.svg' }),
     ];
     writeRecordFile(file, written);
@@ -51,7 +58,16 @@ describe('the records file', () => {
     writeRecordFile(file, written);
     const opened = openRecordFile(file);
     try {
-      for (const [start, end] of [[0, 10], [9_995, 10_005], [25_000, 25_010], [19_990, 20_000], [0, 25_001], [25_001, 25_011], [30_000, 30_010], [5, 5]] as const) {
+      for (const [start, end] of [
+        [0, 10],
+        [9_995, 10_005],
+        [25_000, 25_010],
+        [19_990, 20_000],
+        [0, 25_001],
+        [25_001, 25_011],
+        [30_000, 30_010],
+        [5, 5],
+      ] as const) {
         expect(opened.slice(start, end)).toEqual(written.slice(start, end));
       }
     } finally {
@@ -94,7 +110,12 @@ describe('the records file', () => {
     const length = Buffer.alloc(4);
     length.writeUInt32LE(chunk.length);
     writeFileSync(objects, Buffer.concat([Buffer.from('listing-records/1\n'), length, chunk]));
-    expect([isRecordFile(own), isRecordFile(older), isRecordFile(objects), isRecordFile(join(dir, 'missing.v8'))]).toEqual([true, false, false, false]);
+    expect([isRecordFile(own), isRecordFile(older), isRecordFile(objects), isRecordFile(join(dir, 'missing.v8'))]).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
     expect(() => readRecordFile(older)).toThrow(/not a records file of this version/);
   });
 });

@@ -15,8 +15,7 @@ import { fixture, projectRoot } from '../support/site.ts';
 
 const original = loadFile(`${projectRoot}/data/captured-car-models.csv`);
 const addresses = { baseUrl: 'https://cars.example.com', assetsUrl: 'https://img.example.com' };
-const pagesOf = (records: typeof original.records) =>
-  pageNumbers(records.length).map((page) => serialisePage(records, page, addresses));
+const pagesOf = (records: typeof original.records) => pageNumbers(records.length).map((page) => serialisePage(records, page, addresses));
 
 describe('Calc exports of the default dataset', () => {
   it.each([
@@ -39,7 +38,9 @@ describe('Calc exports of the default dataset', () => {
     expect(records).toEqual([]);
     expect(problems).toHaveLength(1);
     expect(formatReport(problems)).toMatch(
-      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:2: is not UTF-8 text: 259 lines \\(2, 3, 4, 5, 6, … 260\\) have bytes .*Big5-HKSCS.*"CSV UTF-8"`),
+      new RegExp(
+        `^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:2: is not UTF-8 text: 259 lines \\(2, 3, 4, 5, 6, … 260\\) have bytes .*Big5-HKSCS.*"CSV UTF-8"`,
+      ),
     );
   });
 });

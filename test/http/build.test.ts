@@ -69,14 +69,30 @@ describe('npm run build', () => {
     const report = readBuildReport(`${outDir}-report.json`);
     expect(report).toMatchObject({ outDir, rows: 0, pages: { json: 1, html: 1 } });
     // The build began before Astro loaded, and the integration built that one (src/integration/session.ts).
-    expect(report.beganBeforeAstro, "npm run build's early build was not taken: is Astro's default cacheDir still PROJECT_CACHE_DIR (src/integration/build.ts)?").toBe(true);
+    expect(
+      report.beganBeforeAstro,
+      "npm run build's early build was not taken: is Astro's default cacheDir still PROJECT_CACHE_DIR (src/integration/build.ts)?",
+    ).toBe(true);
     expect(report.besidePhases.map(([name]) => name)).toEqual(['validate', 'page keys']);
-    expect(report.phases.map(([name]) => name)).toEqual(['start', 'pages (Astro)', 'JSON pages', 'kept pages', 'downloads', 'host configs', 'keep unchanged files', 'changes', 'Vercel copy', 'publish']);
+    expect(report.phases.map(([name]) => name)).toEqual([
+      'start',
+      'pages (Astro)',
+      'JSON pages',
+      'kept pages',
+      'downloads',
+      'host configs',
+      'keep unchanged files',
+      'changes',
+      'Vercel copy',
+      'publish',
+    ]);
     expect(report.files).toBeGreaterThan(10);
     expect(report.peakMemoryBytes).toBeGreaterThan(50 * 1_048_576);
     expect(report.seconds).toBeGreaterThanOrEqual(report.phases.reduce((sum, [, seconds]) => sum + seconds, 0) - 0.01);
     expect(result.stderr).toContain(formatBuildReport(report));
-    expect(result.stderr).toMatch(/rows +0.*\n +pages +1 JSON \+ 1 HTML\n +files +\d+ \(\d+ unchanged, keeping their published time\)\n +bytes +[\d.]+ MiB\n +time +[\d.]+ s \(start [\d.]+ s \[on another thread meanwhile: validate [\d.]+ s, page keys [\d.]+ s\], pages/);
+    expect(result.stderr).toMatch(
+      /rows +0.*\n +pages +1 JSON \+ 1 HTML\n +files +\d+ \(\d+ unchanged, keeping their published time\)\n +bytes +[\d.]+ MiB\n +time +[\d.]+ s \(start [\d.]+ s \[on another thread meanwhile: validate [\d.]+ s, page keys [\d.]+ s\], pages/,
+    );
     expect(readFileSync(join(outDir, 'car/api/capture_car/latest/page/1.json'), 'utf8')).toBe(
       '{"count":0,"next":null,"previous":null,"results":[]}',
     );
@@ -100,7 +116,10 @@ describe('npm run build', () => {
     const pageLines = log.split('\n').filter((line) => line.includes('├─'));
     for (const line of pageLines) expect(line, 'assumption 4: one page a line, with its time').toMatch(/^[\d:]+ +├─ \S+ \(\+\d+ms\) *$/);
     for (let page = 1; page <= pageCount; page += 1) {
-      expect(pageLines.filter((line) => line.includes(` /${htmlPageFile(page)} `)), htmlPageFile(page)).toHaveLength(1);
+      expect(
+        pageLines.filter((line) => line.includes(` /${htmlPageFile(page)} `)),
+        htmlPageFile(page),
+      ).toHaveLength(1);
       expect(readFileSync(join(site, htmlPageFile(page)), 'utf8')).toMatch(/^<!DOCTYPE html>.*<\/html>$/s);
     }
   });
@@ -155,12 +174,13 @@ describe('what a build changes', () => {
   const fixtureLines = readFileSync(fixture('listing-23.csv'), 'utf8').trimEnd().split('\n');
   const edited = join(workspace, 'edited.csv');
   const truncated = join(workspace, 'truncated.csv');
-  const changesOf = () => JSON.parse(readFileSync(join(site, 'changes.json'), 'utf8')) as {
-    previousDataSha256: string | null;
-    dataSha256: string;
-    rows: { added: number[]; removed: number[]; changed: { id: number; fields: string[] }[] };
-    urls: string[];
-  };
+  const changesOf = () =>
+    JSON.parse(readFileSync(join(site, 'changes.json'), 'utf8')) as {
+      previousDataSha256: string | null;
+      dataSha256: string;
+      rows: { added: number[]; removed: number[]; changed: { id: number; fields: string[] }[] };
+      urls: string[];
+    };
 
   it('lists everything as added on a first build', () => {
     buildSite({ DATA_FILE: fixture('listing-23.csv'), OUT_DIR: site, BASE_URL: 'https://cars.example.com' });
@@ -171,29 +191,49 @@ describe('what a build changes', () => {
 
   it('names rows added, removed and changed (with the fields), and every URL whose answer changed', () => {
     // Row 5's price changes, row 23 goes, row 24 comes: pages 1 and 3 change, page 2 does not.
-    const lines = fixtureLines.filter((line) => !line.startsWith('23,')).map((line) => (line.startsWith('5,') ? line.replace(',200000,', ',210000,') : line));
+    const lines = fixtureLines
+      .filter((line) => !line.startsWith('23,'))
+      .map((line) => (line.startsWith('5,') ? line.replace(',200000,', ',210000,') : line));
     lines.push(fixtureLines.at(-1)!.replace(/^23,/, '24,').replace('Model 23', 'Model 24').replaceAll(',123,', ',124,'));
     writeFileSync(edited, `${lines.join('\n')}\n`);
     const previous = JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8')) as { data: { sha256: string } };
     const firstTimes = Object.fromEntries(
-      ['car/api/capture_car/latest/page/1.json', 'car/api/capture_car/latest/page/2.json', 'page/2/index.html'].map((file) => [file, Math.floor(statSync(join(site, file)).mtimeMs)]),
+      ['car/api/capture_car/latest/page/1.json', 'car/api/capture_car/latest/page/2.json', 'page/2/index.html'].map((file) => [
+        file,
+        Math.floor(statSync(join(site, file)).mtimeMs),
+      ]),
     );
     const result = runBuild({ DATA_FILE: edited, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, BASE_URL: 'https://cars.example.com' });
     expect(result.status).toBe(0);
-    expect(result.stderr).toMatch(/changes +\+1 −1 ~1 rows; 2 JSON and 2 HTML pages; downloads \/all\.json, \/all\.csv, \/search-index\.json/);
+    expect(result.stderr).toMatch(
+      /changes +\+1 −1 ~1 rows; 2 JSON and 2 HTML pages; downloads \/all\.json, \/all\.csv, \/search-index\.json/,
+    );
     const changes = changesOf();
     expect(changes.previousDataSha256).toBe(previous.data.sha256);
     expect(changes.rows).toEqual({ added: [24], removed: [23], changed: [{ id: 5, fields: ['min_price'] }] });
     const listing = 'https://cars.example.com/car/api/capture_car/latest';
-    for (const url of [listing, `${listing}?page=1`, `${listing}?format=api&page=1`, `${listing}/page/1.json`, `${listing}?page=last`, `${listing}?format=api&page=3`,
-      'https://cars.example.com/', 'https://cars.example.com/page/3/', 'https://cars.example.com/all.csv']) {
+    for (const url of [
+      listing,
+      `${listing}?page=1`,
+      `${listing}?format=api&page=1`,
+      `${listing}/page/1.json`,
+      `${listing}?page=last`,
+      `${listing}?format=api&page=3`,
+      'https://cars.example.com/',
+      'https://cars.example.com/page/3/',
+      'https://cars.example.com/all.csv',
+    ]) {
       expect(changes.urls, url).toContain(url);
     }
     expect(changes.urls.filter((url) => url.includes('page=2') || url.includes('page/2'))).toEqual([]);
     // Files whose bytes did not change keep their time (rsync -a, aws s3 sync); changed ones do not.
-    expect(Math.floor(statSync(join(site, 'car/api/capture_car/latest/page/2.json')).mtimeMs)).toBe(firstTimes['car/api/capture_car/latest/page/2.json']);
+    expect(Math.floor(statSync(join(site, 'car/api/capture_car/latest/page/2.json')).mtimeMs)).toBe(
+      firstTimes['car/api/capture_car/latest/page/2.json'],
+    );
     expect(Math.floor(statSync(join(site, 'page/2/index.html')).mtimeMs)).toBe(firstTimes['page/2/index.html']);
-    expect(Math.floor(statSync(join(site, 'car/api/capture_car/latest/page/1.json')).mtimeMs)).not.toBe(firstTimes['car/api/capture_car/latest/page/1.json']);
+    expect(Math.floor(statSync(join(site, 'car/api/capture_car/latest/page/1.json')).mtimeMs)).not.toBe(
+      firstTimes['car/api/capture_car/latest/page/1.json'],
+    );
   });
 
   it('publishes the schema of changes.json, which the file meets', async () => {
@@ -214,7 +254,13 @@ describe('what a build changes', () => {
     expect(refused.stderr).toContain('This build would remove 13 of the 23 published rows (57 %), more than 20 %');
     expect(refused.stderr).toContain('build again with ALLOW_SHRINK=1');
     expect(treeHashes(site)).toEqual(before);
-    const allowed = runBuild({ DATA_FILE: truncated, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, BASE_URL: 'https://cars.example.com', ALLOW_SHRINK: '1' });
+    const allowed = runBuild({
+      DATA_FILE: truncated,
+      OUT_DIR: site,
+      DEPLOY_DIR: `${site}-deploy`,
+      BASE_URL: 'https://cars.example.com',
+      ALLOW_SHRINK: '1',
+    });
     expect(allowed.status).toBe(0);
     expect(changesOf().rows.removed).toHaveLength(13);
   });
@@ -225,4 +271,3 @@ describe('what a build changes', () => {
     expect(result.stderr).toContain('This build would remove 10 of the 10 published rows (100 %)');
   });
 });
-

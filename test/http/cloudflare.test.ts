@@ -17,20 +17,27 @@ describe('Cloudflare Workers static assets with the generated worker, on workerd
     await host?.stop();
   });
 
-  it('starts with the generated compatibility date and reads none of the other hosts\' files', () => {
+  it("starts with the generated compatibility date and reads none of the other hosts' files", () => {
     expect(host?.output()).toContain('Ready on');
     expect(host?.output()).not.toMatch(/_redirects|whitespace-separated|Valid status codes|compatibility date/i);
   });
 
-  it('takes every rule of the shared _headers file, within Cloudflare\'s limit of 100', () => {
-    const rules = readFileSync(join(inject('outDir'), '_headers'), 'utf8').split('\n').filter((line) => line.startsWith('/'));
+  it("takes every rule of the shared _headers file, within Cloudflare's limit of 100", () => {
+    const rules = readFileSync(join(inject('outDir'), '_headers'), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('/'));
     expect(rules.length).toBeLessThanOrEqual(100);
     expect(host?.output()).toContain(`Parsed ${rules.length} valid header rules`);
   });
 
-  it('keeps the other hosts\' files out of the assets', async () => {
+  it("keeps the other hosts' files out of the assets", async () => {
     for (const path of ['/vercel.json', '/.assetsignore']) expect((await fetch(`${host?.origin}${path}`)).status, path).toBe(404);
   });
 
-  listingBehaviour({ origin: () => host?.origin ?? '', outDir: inject('outDir'), baseUrl: inject('baseUrl'), differences: { ownStaticMethodNotAllowed: true } });
+  listingBehaviour({
+    origin: () => host?.origin ?? '',
+    outDir: inject('outDir'),
+    baseUrl: inject('baseUrl'),
+    differences: { ownStaticMethodNotAllowed: true },
+  });
 });

@@ -21,15 +21,33 @@ const decoded = ({ headers, bytes }: RawResponse) =>
   headers['content-encoding'] === 'br' ? brotliDecompressSync(bytes) : headers['content-encoding'] === 'gzip' ? gunzipSync(bytes) : bytes;
 const varyOf = (response: RawResponse) => String(response.headers['vary'] ?? '').split(/\s*,\s*/);
 /** The headers that describe the answer, without the ones that change with each request. */
-const described = ({ headers }: RawResponse) => Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'date' && name !== 'connection' && name !== 'keep-alive'));
+const described = ({ headers }: RawResponse) =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'date' && name !== 'connection' && name !== 'keep-alive'));
 
 describe('the site files, compressed as a CDN would', () => {
-  const compressible = () => ['/', '/page/2/', asset('.css'), asset('.js'), '/assets/media/brand/logo/toyota.svg', '/all.json', '/all.csv', '/search-index.json', '/openapi.json', '/sitemap-0.xml'];
+  const compressible = () => [
+    '/',
+    '/page/2/',
+    asset('.css'),
+    asset('.js'),
+    '/assets/media/brand/logo/toyota.svg',
+    '/all.json',
+    '/all.csv',
+    '/search-index.json',
+    '/openapi.json',
+    '/sitemap-0.xml',
+  ];
 
   it('sends brotli or gzip as Accept-Encoding asks, with Vary: Accept-Encoding, and the file as it is otherwise', async () => {
     for (const path of compressible()) {
       const file = fileOf(path);
-      for (const [accept, encoding] of [[BROWSER_ACCEPTS, 'br'], ['gzip', 'gzip'], ['gzip;q=0.5, br;q=0.1', 'gzip'], ['identity', undefined], ['br;q=0, gzip;q=0', undefined]] as const) {
+      for (const [accept, encoding] of [
+        [BROWSER_ACCEPTS, 'br'],
+        ['gzip', 'gzip'],
+        ['gzip;q=0.5, br;q=0.1', 'gzip'],
+        ['identity', undefined],
+        ['br;q=0, gzip;q=0', undefined],
+      ] as const) {
         const response = await rawRequest(origin, 'GET', path, { 'Accept-Encoding': accept });
         expect(response.status, path).toBe(200);
         expect(response.headers['content-encoding'], `${path} (${accept})`).toBe(encoding);
@@ -76,7 +94,11 @@ describe('the site files, compressed as a CDN would', () => {
       expect(compressed.headers['etag']).toBe(`W/${strong}`);
       expect(compressed.headers['accept-ranges']).toBeUndefined();
       expect(identity.headers['accept-ranges']).toBe('bytes');
-      for (const [tag, accept] of [[`W/${strong}`, 'gzip'], [strong, 'identity'], [strong, 'br']]) {
+      for (const [tag, accept] of [
+        [`W/${strong}`, 'gzip'],
+        [strong, 'identity'],
+        [strong, 'br'],
+      ]) {
         const again = await rawRequest(origin, 'GET', path, { 'Accept-Encoding': accept!, 'If-None-Match': tag! });
         expect(again.status, `${path} If-None-Match ${tag} (${accept})`).toBe(304);
         expect(again.bytes.length).toBe(0);
@@ -97,7 +119,16 @@ describe('the site files, compressed as a CDN would', () => {
 });
 
 describe('the listing API, exactly the origin whatever the client accepts', () => {
-  const targets = [LISTING, `${LISTING}?page=2`, `${LISTING}?page=last&format=json`, `${LISTING}/page/2`, `${LISTING}/page/2.json`, `${LISTING}?page=99`, `${LISTING}?format=xml`, `${LISTING}/nothing`];
+  const targets = [
+    LISTING,
+    `${LISTING}?page=2`,
+    `${LISTING}?page=last&format=json`,
+    `${LISTING}/page/2`,
+    `${LISTING}/page/2.json`,
+    `${LISTING}?page=99`,
+    `${LISTING}?format=xml`,
+    `${LISTING}/nothing`,
+  ];
 
   it('sends no Content-Encoding, keeps Vary: Accept and the same headers and bytes as to a client that accepts nothing', async () => {
     for (const target of targets) {

@@ -58,7 +58,7 @@ describe('the published JSON Schemas', () => {
     expect(validateRecord({ ...neither, has_operation_type_hand: true })).toBe(true);
   });
 
-  it('validate every record of all.json, which lists the pages\' records in order', async () => {
+  it("validate every record of all.json, which lists the pages' records in order", async () => {
     const validateRecord = validator().compile((await getJson(PUBLISHED.recordSchema)) as object);
     const all = (await getJson(PUBLISHED.allJson)) as unknown[];
     for (const record of all) expect(validateRecord(record), JSON.stringify(validateRecord.errors)).toBe(true);

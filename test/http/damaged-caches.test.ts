@@ -7,7 +7,19 @@
  * compile cache, damaged the same ways, must not matter at all. The reference is built by another
  * copy of the project, whose caches are deleted before each build.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { storeDirOf } from '../../src/publish/store.ts';
@@ -26,7 +38,9 @@ let edits = 0;
 function nextEdit(): string {
   edits += 1;
   const row = 1 + ((edits * 37) % (lines.length - 1));
-  lines[row] = lines[row]!.split(',').with(7, String(100_000 + edits)).join(',');
+  lines[row] = lines[row]!.split(',')
+    .with(7, String(100_000 + edits))
+    .join(',');
   const file = join(workspace, 'data', `edit-${edits}.csv`);
   writeFileSync(file, `${lines.join('\n')}\n`, { flag: 'w' });
   return file;
@@ -34,7 +48,12 @@ function nextEdit(): string {
 mkdirSync(join(workspace, 'data'));
 
 const site = join(workspace, 'site');
-const env = (dataFile: string, outDir: string) => ({ DATA_FILE: dataFile, OUT_DIR: outDir, DEPLOY_DIR: `${outDir}-deploy`, BASE_URL: 'https://cars.example.com' });
+const env = (dataFile: string, outDir: string) => ({
+  DATA_FILE: dataFile,
+  OUT_DIR: outDir,
+  DEPLOY_DIR: `${outDir}-deploy`,
+  BASE_URL: 'https://cars.example.com',
+});
 
 /** Builds `dataFile` over the maintainer's site; returns its log. */
 function build(dataFile: string): string {
@@ -68,7 +87,8 @@ function damage(file: string, how: Damage): void {
   if (how === 'emptied') return truncateSync(file, 0);
   const fd = openSync(file, 'r+');
   try {
-    if (how === 'zeroed') writeSync(fd, Buffer.alloc(Math.max(1, Math.floor(size / 3))), 0, Math.max(1, Math.floor(size / 3)), Math.floor(size / 3));
+    if (how === 'zeroed')
+      writeSync(fd, Buffer.alloc(Math.max(1, Math.floor(size / 3))), 0, Math.max(1, Math.floor(size / 3)), Math.floor(size / 3));
     else for (const at of [0, Math.floor(size / 2), size - 1]) writeSync(fd, Buffer.from([readFileSync(file)[at]! ^ 0xff]), 0, 1, at);
   } finally {
     closeSync(fd);

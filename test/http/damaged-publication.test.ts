@@ -17,7 +17,12 @@ const workspace = tempDir('damaged-publication');
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 
 const site = join(workspace, 'site');
-const env = (dataFile: string) => ({ DATA_FILE: dataFile, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, BASE_URL: 'https://cars.example.com' });
+const env = (dataFile: string) => ({
+  DATA_FILE: dataFile,
+  OUT_DIR: site,
+  DEPLOY_DIR: `${site}-deploy`,
+  BASE_URL: 'https://cars.example.com',
+});
 
 const lines = readFileSync(join(projectRoot, 'data/captured-car-models.csv'), 'utf8').replace(/\n$/, '').split('\n');
 const whole = join(workspace, 'whole.csv');
@@ -112,12 +117,14 @@ describe('a damaged published build keeps the shrink guard on', () => {
       const result = runBuild(env(half));
       expect(result.status, result.stderr).toBe(1);
       expect(result.stderr).toContain('build-record.v8 is damaged');
-      expect(result.stderr).toContain(`This build would remove ${lines.length - 1 - Math.floor((lines.length - 1) / 2)} of the ${lines.length - 1} published rows`);
+      expect(result.stderr).toContain(
+        `This build would remove ${lines.length - 1 - Math.floor((lines.length - 1) / 2)} of the ${lines.length - 1} published rows`,
+      );
       expect(treeHashes(site)).toEqual(before);
     });
   }
 
-  it("a damaged record and a damaged published all.json: the build stops, naming the file", () => {
+  it('a damaged record and a damaged published all.json: the build stops, naming the file', () => {
     writeFileSync(recordFile(), 'not a record');
     writeFileSync(join(site, 'all.json'), '[{"id":');
     const before = treeHashes(site);

@@ -16,13 +16,22 @@ describe('astro dev with the listing integration', () => {
   const outDir = inject('outDir');
   beforeAll(async () => {
     // The fixture build's configuration, so that every answer can be compared with its files.
-    dev = await startDevServer({ DATA_FILE: fixture('listing-23.csv'), BASE_URL: inject('baseUrl'), ASSETS_URL: `${inject('origin')}/assets` });
+    dev = await startDevServer({
+      DATA_FILE: fixture('listing-23.csv'),
+      BASE_URL: inject('baseUrl'),
+      ASSETS_URL: `${inject('origin')}/assets`,
+    });
   });
   afterAll(async () => {
     await dev?.stop();
   });
 
-  listingBehaviour({ origin: () => dev?.origin ?? '', outDir, baseUrl: inject('baseUrl'), differences: { ownStaticMethodNotAllowed: true, noFingerprintedFiles: true } });
+  listingBehaviour({
+    origin: () => dev?.origin ?? '',
+    outDir,
+    baseUrl: inject('baseUrl'),
+    differences: { ownStaticMethodNotAllowed: true, noFingerprintedFiles: true },
+  });
 
   it.each(['/all.json', '/all.csv', '/search-index.json'])('serves %s with the bytes the build publishes', async (path) => {
     const response = await fetch(`${dev!.origin}${path}`);
@@ -57,7 +66,8 @@ describe('astro dev with the listing integration', () => {
       let running = true;
       void exited.then(() => (running = false));
       const statuses: number[] = [];
-      for (let page = 1; running; page = (page % 3) + 1) statuses.push((await fetch(`${dev!.origin}/car/api/capture_car/latest?page=${page}`)).status);
+      for (let page = 1; running; page = (page % 3) + 1)
+        statuses.push((await fetch(`${dev!.origin}/car/api/capture_car/latest?page=${page}`)).status);
       expect(await exited).toBe(0);
       expect(statuses.length).toBeGreaterThan(5);
       expect(new Set(statuses)).toEqual(new Set([200]));

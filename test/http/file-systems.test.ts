@@ -10,7 +10,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { storeDirOf } from '../../src/publish/store.ts';
 import { VERCEL_OUTPUT_DIR } from '../../src/serve/hosts/vercel.ts';
 import { mountTmpfs, type Mount } from '../support/mounts.ts';
-import { foldersIn, projectCopy, projectRoot, publishedState, publishedTree, renderedPages, runBuild, tempDir, treeHashes } from '../support/site.ts';
+import {
+  foldersIn,
+  projectCopy,
+  projectRoot,
+  publishedState,
+  publishedTree,
+  renderedPages,
+  runBuild,
+  tempDir,
+  treeHashes,
+} from '../support/site.ts';
 
 const workspace = tempDir('file-systems');
 const mounts: Mount[] = [];
@@ -45,7 +55,6 @@ function expectCleanBuildOf(site: string, dataFile: string, root = projectRoot):
   rmSync(clean, { recursive: true, force: true });
   rmSync(`${clean}-deploy`, { recursive: true, force: true });
 }
-
 
 /** What a maintainer must see of a fault: one message, no stack trace, exit code 1. */
 function expectFaultMessage(result: ReturnType<typeof runBuild>, site: string, cause: RegExp): string {
@@ -118,49 +127,59 @@ describe('a full disk', () => {
 
   // How much room is left decides which step runs out: the store's folders, the records, the
   // pages copied in, the downloads, the host files, the Vercel copy.
-  it.skipIf(reason !== undefined).each([0, 64, 256, 512])('with %i KiB left: one message, exit 1, the published site as it was; freed, the next build is a clean build', (leftKiB) => {
-    const { dir, fill, unfill } = mount as Mount;
-    const site = join(dir, `site-${leftKiB}`);
-    const first = build(site, DEFAULT_DATA);
-    expect(first.status, first.stderr).toBe(0);
-    const before = publishedState(site);
-    const edit = edited(25, `1${leftKiB}`);
-    fill(leftKiB);
-    const failed = build(site, edit);
-    unfill();
-    if (failed.status === 0) {
-      // Room enough after all (this amount of room is what the build needs): then it is a clean build.
+  it.skipIf(reason !== undefined).each([0, 64, 256, 512])(
+    'with %i KiB left: one message, exit 1, the published site as it was; freed, the next build is a clean build',
+    (leftKiB) => {
+      const { dir, fill, unfill } = mount as Mount;
+      const site = join(dir, `site-${leftKiB}`);
+      const first = build(site, DEFAULT_DATA);
+      expect(first.status, first.stderr).toBe(0);
+      const before = publishedState(site);
+      const edit = edited(25, `1${leftKiB}`);
+      fill(leftKiB);
+      const failed = build(site, edit);
+      unfill();
+      if (failed.status === 0) {
+        // Room enough after all (this amount of room is what the build needs): then it is a clean build.
+        expectCleanBuildOf(site, edit);
+      } else {
+        expectFaultMessage(
+          failed,
+          site,
+          new RegExp(`${storeDirOf(site).replaceAll('.', '\\.')} \\(the build store beside OUT_DIR\\): the disk is full \\(ENOSPC\\)`),
+        );
+        expect(publishedState(site)).toEqual(before);
+      }
+      const next = build(site, edit);
+      expect(next.status, next.stderr).toBe(0);
       expectCleanBuildOf(site, edit);
-    } else {
-      expectFaultMessage(failed, site, new RegExp(`${storeDirOf(site).replaceAll('.', '\\.')} \\(the build store beside OUT_DIR\\): the disk is full \\(ENOSPC\\)`));
-      expect(publishedState(site)).toEqual(before);
-    }
-    const next = build(site, edit);
-    expect(next.status, next.stderr).toBe(0);
-    expectCleanBuildOf(site, edit);
-    rmSync(site, { force: true });
-    rmSync(`${site}-deploy`, { force: true });
-    rmSync(storeDirOf(site), { recursive: true, force: true });
-  });
+      rmSync(site, { force: true });
+      rmSync(`${site}-deploy`, { force: true });
+      rmSync(storeDirOf(site), { recursive: true, force: true });
+    },
+  );
 
-  it.skipIf(reason !== undefined)("on the project's own disk, while Astro builds the site: the same message, naming the project's cache", () => {
-    const { dir, fill, unfill } = mount as Mount;
-    const project = projectCopy(join(dir, 'checkout'));
-    const site = join(workspace, 'astro-full-site');
-    const first = build(site, DEFAULT_DATA, project);
-    expect(first.status, first.stderr).toBe(0);
-    const before = publishedState(site);
-    // The same data, so the data side writes nothing; room for the build lock, not for Astro's bundles.
-    fill(16);
-    const failed = build(site, DEFAULT_DATA, project);
-    unfill();
-    const output = expectFaultMessage(failed, site, /the disk is full \(ENOSPC\)/);
-    expect(output).toMatch(/The build stopped while Astro built the site: .*node_modules\/\.astro \(the project's cache\)/);
-    expect(publishedState(site)).toEqual(before);
-    const next = build(site, DEFAULT_DATA, project);
-    expect(next.status, next.stderr).toBe(0);
-    expectCleanBuildOf(site, DEFAULT_DATA, project);
-  });
+  it.skipIf(reason !== undefined)(
+    "on the project's own disk, while Astro builds the site: the same message, naming the project's cache",
+    () => {
+      const { dir, fill, unfill } = mount as Mount;
+      const project = projectCopy(join(dir, 'checkout'));
+      const site = join(workspace, 'astro-full-site');
+      const first = build(site, DEFAULT_DATA, project);
+      expect(first.status, first.stderr).toBe(0);
+      const before = publishedState(site);
+      // The same data, so the data side writes nothing; room for the build lock, not for Astro's bundles.
+      fill(16);
+      const failed = build(site, DEFAULT_DATA, project);
+      unfill();
+      const output = expectFaultMessage(failed, site, /the disk is full \(ENOSPC\)/);
+      expect(output).toMatch(/The build stopped while Astro built the site: .*node_modules\/\.astro \(the project's cache\)/);
+      expect(publishedState(site)).toEqual(before);
+      const next = build(site, DEFAULT_DATA, project);
+      expect(next.status, next.stderr).toBe(0);
+      expectCleanBuildOf(site, DEFAULT_DATA, project);
+    },
+  );
 });
 
 describe('a read-only disk', () => {
@@ -169,26 +188,29 @@ describe('a read-only disk', () => {
   const reason = typeof mount === 'string' ? mount : undefined;
   if (reason) console.warn(`Skipping the read-only disk tests: ${reason}`);
 
-  it.skipIf(reason !== undefined)('under the site: one message, exit 1, the site as it was; writable again, the next build is a clean build and leaves nothing behind', async () => {
-    const { dir, readOnly } = mount as Mount;
-    const site = join(dir, 'site');
-    expect(build(site, DEFAULT_DATA).status).toBe(0);
-    const before = publishedState(site);
-    const edit = edited(40, '77777');
-    readOnly(true);
-    try {
-      const failed = build(site, edit);
-      expectFaultMessage(failed, site, /\.site\.builds \(the build store beside OUT_DIR\): its file system is read-only \(EROFS\)/);
-      expect(publishedState(site)).toEqual(before);
-    } finally {
-      readOnly(false);
-    }
-    const next = build(site, edit);
-    expect(next.status, next.stderr).toBe(0);
-    expectCleanBuildOf(site, edit);
-    // The published build and the one before it, nothing else (a removal may still be under way in the background).
-    await expect.poll(() => readdirSync(storeDirOf(site)).filter((name) => /^[0-9a-z]{9,}-/.test(name)).length).toBe(2);
-  });
+  it.skipIf(reason !== undefined)(
+    'under the site: one message, exit 1, the site as it was; writable again, the next build is a clean build and leaves nothing behind',
+    async () => {
+      const { dir, readOnly } = mount as Mount;
+      const site = join(dir, 'site');
+      expect(build(site, DEFAULT_DATA).status).toBe(0);
+      const before = publishedState(site);
+      const edit = edited(40, '77777');
+      readOnly(true);
+      try {
+        const failed = build(site, edit);
+        expectFaultMessage(failed, site, /\.site\.builds \(the build store beside OUT_DIR\): its file system is read-only \(EROFS\)/);
+        expect(publishedState(site)).toEqual(before);
+      } finally {
+        readOnly(false);
+      }
+      const next = build(site, edit);
+      expect(next.status, next.stderr).toBe(0);
+      expectCleanBuildOf(site, edit);
+      // The published build and the one before it, nothing else (a removal may still be under way in the background).
+      await expect.poll(() => readdirSync(storeDirOf(site)).filter((name) => /^[0-9a-z]{9,}-/.test(name)).length).toBe(2);
+    },
+  );
 
   it.skipIf(reason !== undefined)("under the project's cache: one message naming it", () => {
     const { dir, readOnly } = mount as Mount;

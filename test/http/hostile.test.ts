@@ -54,7 +54,9 @@ describe('bad files through the real build', () => {
       const where = line > 0 ? `${file}:${line}:` : `${file}:`;
       const report = result.stderr
         .split('\n')
-        .find((text) => text.startsWith(where) && text.includes(rule) && (!field || text.includes(`(${field})`) || text.includes(` ${field}:`)));
+        .find(
+          (text) => text.startsWith(where) && text.includes(rule) && (!field || text.includes(`(${field})`) || text.includes(` ${field}:`)),
+        );
       expect(report, `${where} ${field ?? ''} … ${rule}`).toBeDefined();
     }
     expect(treeHashes(site)).toEqual(goodTree);

@@ -14,7 +14,9 @@ import { foldersIn, projectRoot, publishedTree, renderedPages, runBuild, tempDir
 const workspace = tempDir('incremental');
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 
-const original = readFileSync(join(projectRoot, 'data/captured-car-models.csv'), 'utf8').replace(/\r?\n$/, '').split(/\r?\n/);
+const original = readFileSync(join(projectRoot, 'data/captured-car-models.csv'), 'utf8')
+  .replace(/\r?\n$/, '')
+  .split(/\r?\n/);
 const [header, ...rows] = original as [string, ...string[]];
 const csv = (lines: readonly string[]) => `${[header, ...lines].join('\n')}\n`;
 /** Sets one field of a CSV row (the default data has no quoted commas in the fields edited here). */
@@ -76,7 +78,11 @@ describe('an incremental build gives the bytes of a clean build', () => {
   });
 
   it('after rows are added, removed and reordered', () => {
-    const added = [...rows, withField(withField(rows[0]!, 0, '990001'), 1, '新車 New Car One'), withField(withField(rows[1]!, 0, '990002'), 1, '新車 New Car Two')];
+    const added = [
+      ...rows,
+      withField(withField(rows[0]!, 0, '990001'), 1, '新車 New Car One'),
+      withField(withField(rows[1]!, 0, '990002'), 1, '新車 New Car Two'),
+    ];
     buildBoth(projectRoot, site, { lines: added });
     buildBoth(projectRoot, site, { lines: rows.slice(5) });
     const reordered = [...rows];

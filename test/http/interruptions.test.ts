@@ -22,10 +22,16 @@ afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 const original = readFileSync(join(projectRoot, 'data/captured-car-models.csv'));
 const lines = original.toString('utf8').replace(/\n$/, '').split('\n');
 /** The default data with row `row`'s min_price set to `price`. */
-const version = (row: number, price: string) => Buffer.from(`${lines.map((line, index) => (index === row ? line.split(',').with(7, price).join(',') : line)).join('\n')}\n`);
+const version = (row: number, price: string) =>
+  Buffer.from(`${lines.map((line, index) => (index === row ? line.split(',').with(7, price).join(',') : line)).join('\n')}\n`);
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-const env = (dataFile: string, site: string) => ({ DATA_FILE: dataFile, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, BASE_URL: 'https://cars.example.com' });
+const env = (dataFile: string, site: string) => ({
+  DATA_FILE: dataFile,
+  OUT_DIR: site,
+  DEPLOY_DIR: `${site}-deploy`,
+  BASE_URL: 'https://cars.example.com',
+});
 
 /** The site a clean build of `bytes` publishes. */
 function cleanTree(bytes: Buffer): { tree: Record<string, string>; folders: string[] } {
@@ -44,12 +50,16 @@ function sitePublished(site: string): { tree: Record<string, string>; folders: s
   return { tree: { ...tree, 'manifest.json (without builtAt)': manifest }, folders: foldersIn(site) };
 }
 
-const manifestSha = (site: string) => (JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8')) as { data: { sha256: string } }).data.sha256;
-
+const manifestSha = (site: string) =>
+  (JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8')) as { data: { sha256: string } }).data.sha256;
 
 /** A running build (as `npm run build` runs it), in its own process group as a terminal's foreground job is. */
 function startBuild(dataFile: string, site: string) {
-  const child = spawn(process.execPath, ASTRO_BUILD, { cwd: projectRoot, env: { ...cleanEnvironment(), ASTRO_TELEMETRY_DISABLED: '1', ...env(dataFile, site) }, detached: true });
+  const child = spawn(process.execPath, ASTRO_BUILD, {
+    cwd: projectRoot,
+    env: { ...cleanEnvironment(), ASTRO_TELEMETRY_DISABLED: '1', ...env(dataFile, site) },
+    detached: true,
+  });
   let log = '';
   const seen: { marker: string; found: () => void }[] = [];
   const onData = (chunk: Buffer) => {
@@ -67,7 +77,10 @@ function startBuild(dataFile: string, site: string) {
     exited,
     /** Resolves once the build's output holds `marker` (false if the build ended first). */
     reaches: (marker: string) =>
-      Promise.race([new Promise<boolean>((found) => (log.includes(marker) ? found(true) : seen.push({ marker, found: () => found(true) }))), exited.then(() => log.includes(marker))]),
+      Promise.race([
+        new Promise<boolean>((found) => (log.includes(marker) ? found(true) : seen.push({ marker, found: () => found(true) }))),
+        exited.then(() => log.includes(marker)),
+      ]),
   };
 }
 
@@ -109,7 +122,8 @@ describe('the CSV saved while a build reads it', () => {
     expect(runBuild(env(dataFile, site)).status).toBe(0);
     const build = startBuild(dataFile, site);
     // Saves B and A by turns, in place, for a second and a half, ending with B.
-    for (let save = 0, until = Date.now() + 1500; Date.now() < until || save % 2 === 0; save += 1) await saveInPlace(dataFile, save % 2 === 0 ? B : A);
+    for (let save = 0, until = Date.now() + 1500; Date.now() < until || save % 2 === 0; save += 1)
+      await saveInPlace(dataFile, save % 2 === 0 ? B : A);
     const { code, log } = await build.exited;
     expect(code, log).toBe(0);
     const published = manifestSha(site);
@@ -153,30 +167,35 @@ describe('Ctrl-C and SIGTERM during a build', () => {
     { signal: 'SIGTERM' as const, moment, exitCode: 143 },
   ]);
 
-  it.each(cases)('$signal when the build reaches "$moment": it says so, publishes nothing, leaves nothing; the next build neither waits nor doubts', async ({ signal, moment, exitCode }) => {
-    writeFileSync(dataFile, version(5, String(price++)));
-    const first = runBuild(env(dataFile, site));
-    expect(first.status, first.stderr).toBe(0);
-    const before = publishedState(site);
-    const buildsBefore = readdirSync(storeDirOf(site)).filter((name) => /^[0-9a-z]{9,}-/.test(name)).sort();
-    writeFileSync(dataFile, version(5, String(price++)));
-    const build = startBuild(dataFile, site);
-    const reached = moment === FOLDER_MADE ? await folderMade(site, buildsBefore, build.exited) : await build.reaches(moment);
-    expect(reached, `the build's output never said "${moment}"`).toBe(true);
-    // Ctrl-C reaches the terminal's whole foreground process group; a SIGTERM the process alone.
-    process.kill(signal === 'SIGINT' ? -build.child.pid! : build.child.pid!, signal);
-    const { code, log } = await build.exited;
-    expect(code, log).toBe(exitCode);
-    expect(log).toContain(`Interrupted (${signal}): the build stopped; nothing was published, ${site}/ is unchanged.`);
-    if (moment === FOLDER_MADE) expect(log, 'stopped before Vite bundled').not.toContain('Building static entrypoints');
-    expect(log, 'no stack trace').not.toMatch(/\n\s+at .+:\d+:\d+/);
-    expect(publishedState(site)).toEqual(before);
-    // Its own folder is gone (it may have been the kept build before the published one, taken as its own).
-    const buildsAfter = readdirSync(storeDirOf(site)).filter((name) => /^[0-9a-z]{9,}-/.test(name));
-    expect(buildsAfter.filter((name) => !buildsBefore.includes(name))).toEqual([]);
-    const next = runBuild(env(dataFile, site));
-    const nextLog = `${next.stdout}\n${next.stderr}`;
-    expect(next.status, nextLog).toBe(0);
-    expect(nextLog).not.toMatch(/waiting for it|stopped part way/);
-  });
+  it.each(cases)(
+    '$signal when the build reaches "$moment": it says so, publishes nothing, leaves nothing; the next build neither waits nor doubts',
+    async ({ signal, moment, exitCode }) => {
+      writeFileSync(dataFile, version(5, String(price++)));
+      const first = runBuild(env(dataFile, site));
+      expect(first.status, first.stderr).toBe(0);
+      const before = publishedState(site);
+      const buildsBefore = readdirSync(storeDirOf(site))
+        .filter((name) => /^[0-9a-z]{9,}-/.test(name))
+        .sort();
+      writeFileSync(dataFile, version(5, String(price++)));
+      const build = startBuild(dataFile, site);
+      const reached = moment === FOLDER_MADE ? await folderMade(site, buildsBefore, build.exited) : await build.reaches(moment);
+      expect(reached, `the build's output never said "${moment}"`).toBe(true);
+      // Ctrl-C reaches the terminal's whole foreground process group; a SIGTERM the process alone.
+      process.kill(signal === 'SIGINT' ? -build.child.pid! : build.child.pid!, signal);
+      const { code, log } = await build.exited;
+      expect(code, log).toBe(exitCode);
+      expect(log).toContain(`Interrupted (${signal}): the build stopped; nothing was published, ${site}/ is unchanged.`);
+      if (moment === FOLDER_MADE) expect(log, 'stopped before Vite bundled').not.toContain('Building static entrypoints');
+      expect(log, 'no stack trace').not.toMatch(/\n\s+at .+:\d+:\d+/);
+      expect(publishedState(site)).toEqual(before);
+      // Its own folder is gone (it may have been the kept build before the published one, taken as its own).
+      const buildsAfter = readdirSync(storeDirOf(site)).filter((name) => /^[0-9a-z]{9,}-/.test(name));
+      expect(buildsAfter.filter((name) => !buildsBefore.includes(name))).toEqual([]);
+      const next = runBuild(env(dataFile, site));
+      const nextLog = `${next.stdout}\n${next.stderr}`;
+      expect(next.status, nextLog).toBe(0);
+      expect(nextLog).not.toMatch(/waiting for it|stopped part way/);
+    },
+  );
 });

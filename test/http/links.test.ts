@@ -27,7 +27,9 @@ afterAll(async () => {
 it('finds no broken link anywhere in the built site, logo images included', async () => {
   const origin = preview?.origin ?? '';
   const result = await check({ path: `${origin}/`, recurse: true, checkCss: true, checkFragments: true, concurrency: 8, timeout: 10_000 });
-  const broken = result.links.filter((link) => link.state === LinkState.BROKEN).map((link) => `${link.status} ${link.url} (on ${link.parent})`);
+  const broken = result.links
+    .filter((link) => link.state === LinkState.BROKEN)
+    .map((link) => `${link.status} ${link.url} (on ${link.parent})`);
   expect(broken).toEqual([]);
   const checked = result.links.map((link) => new URL(link.url).pathname);
   expect(checked).toContain('/page/26/');

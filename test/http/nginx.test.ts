@@ -13,7 +13,6 @@ import { listingBehaviour } from '../support/listing-behaviour.ts';
 import { hasNginx, startNginx, type RunningNginx } from '../../scripts/lib/nginx.ts';
 import { runsWith } from '../support/software.ts';
 
-
 describe.runIf(runsWith(hasNginx, 'the nginx suite', 'nginx', 'apt-get install nginx'))('nginx with the generated configuration', () => {
   let nginx: RunningNginx | undefined;
   beforeAll(async () => {
@@ -37,10 +36,19 @@ describe.runIf(runsWith(hasNginx, 'the nginx suite', 'nginx', 'apt-get install n
       const response = await rawRequest(nginx?.origin ?? '', 'GET', path, { 'Accept-Encoding': 'gzip' });
       expect(response.headers['content-encoding'], path).toBe('gzip');
       expect(response.headers['vary'], path).toBe('Accept-Encoding');
-      expect(gunzipSync(response.bytes).equals(readFileSync(join(outDir, path.endsWith('/') ? `${path}index.html` : path))), path).toBe(true);
+      expect(gunzipSync(response.bytes).equals(readFileSync(join(outDir, path.endsWith('/') ? `${path}index.html` : path))), path).toBe(
+        true,
+      );
     }
     const listing = '/car/api/capture_car/latest';
-    for (const target of [listing, `${listing}?page=2`, `${listing}/page/2`, `${listing}/page/2.json`, `${listing}?page=99`, `${listing}/nothing`]) {
+    for (const target of [
+      listing,
+      `${listing}?page=2`,
+      `${listing}/page/2`,
+      `${listing}/page/2.json`,
+      `${listing}?page=99`,
+      `${listing}/nothing`,
+    ]) {
       const response = await rawRequest(nginx?.origin ?? '', 'GET', target, { 'Accept-Encoding': 'gzip' });
       expect(response.headers['content-encoding'], target).toBeUndefined();
       expect(response.headers['vary'], target).toBe('Accept');

@@ -20,7 +20,11 @@ const COMMANDS = [
 
 const BAD_VARIABLES = [
   { variable: 'PORT', value: 'abc', message: 'PORT must be a whole number from 0 to 65535; got "abc"' },
-  { variable: 'BASE_URL', value: 'ftp://x', message: 'BASE_URL must be an absolute http(s) URL such as https://cars.example.com; got "ftp://x"' },
+  {
+    variable: 'BASE_URL',
+    value: 'ftp://x',
+    message: 'BASE_URL must be an absolute http(s) URL such as https://cars.example.com; got "ftp://x"',
+  },
 ] as const;
 
 /** A refusal comes before any work: a command still running after this did not refuse. */

@@ -9,7 +9,15 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { differencesFrom } from '../support/differences.ts';
-import { hasApache, hasNetlifyCli, NETLIFY_DEV_CACHE_CONTROL, startApache, startNetlifyDev, startVercelStatic, type RunningHost } from '../support/hosts.ts';
+import {
+  hasApache,
+  hasNetlifyCli,
+  NETLIFY_DEV_CACHE_CONTROL,
+  startApache,
+  startNetlifyDev,
+  startVercelStatic,
+  type RunningHost,
+} from '../support/hosts.ts';
 import { projectRoot } from '../support/site.ts';
 import { runsWith } from '../support/software.ts';
 import { EXPECTED } from './static-hosts.expected.ts';
@@ -24,7 +32,11 @@ const hosts: [keyof typeof EXPECTED, boolean, () => Promise<RunningHost>, string
     NETLIFY_DEV_CACHE_CONTROL,
   ],
   ['Vercel without functions (vercel.json)', true, () => startVercelStatic(inject('outDir'))],
-  ['Apache (.htaccess on apache2)', runsWith(hasApache, 'Apache', 'apache2', 'apt-get install apache2'), () => startApache(inject('outDir'))],
+  [
+    'Apache (.htaccess on apache2)',
+    runsWith(hasApache, 'Apache', 'apache2', 'apt-get install apache2'),
+    () => startApache(inject('outDir')),
+  ],
 ];
 
 for (const [name, available, start, ownCacheControl] of hosts) {
@@ -41,7 +53,10 @@ for (const [name, available, start, ownCacheControl] of hosts) {
       const differences = await differencesFrom(inject('origin'), host?.origin ?? '', inject('outDir'));
       // What was measured, beside the screenshots, for README's per-host table.
       mkdirSync(join(projectRoot, 'test-results'), { recursive: true });
-      writeFileSync(join(projectRoot, `test-results/differences-${name.split(' ')[0]!.toLowerCase()}.json`), `${JSON.stringify(differences, null, 2)}\n`);
+      writeFileSync(
+        join(projectRoot, `test-results/differences-${name.split(' ')[0]!.toLowerCase()}.json`),
+        `${JSON.stringify(differences, null, 2)}\n`,
+      );
       expect(differences).toEqual(EXPECTED[name]);
     });
 

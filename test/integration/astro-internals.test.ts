@@ -9,7 +9,9 @@ const missingIn = (folder: string) => () => {
 
 describe("the integration's assumptions about Astro", () => {
   it('pages rendered before the data is ready fail with a message naming the assumption, not a missing file', () => {
-    expect(() => dataReadyBeforePages(missingIn(tmpdir()))).toThrow(/an Astro upgrade broke an assumption.*buildApp hook of order "post".*src\/integration\/astro-internals\.ts/);
+    expect(() => dataReadyBeforePages(missingIn(tmpdir()))).toThrow(
+      /an Astro upgrade broke an assumption.*buildApp hook of order "post".*src\/integration\/astro-internals\.ts/,
+    );
   });
 
   it("a build folder that vanished is the machine's fault, not a broken assumption: its error passes through", () => {

@@ -19,7 +19,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((match) => relative(SRC, resolve(dirname(file), match[1]!)).split('/')[0]!);
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map(
+    (match) => relative(SRC, resolve(dirname(file), match[1]!)).split('/')[0]!,
+  );
 }
 
 describe('the folders of src/', () => {
@@ -29,12 +31,20 @@ describe('the folders of src/', () => {
         .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
         .map((entry) => join(entry.parentPath, entry.name));
       expect(files.length).toBeGreaterThan(2);
-      const wrong = files.flatMap((file) => importsOf(file).filter((target) => target !== stage && !allowed.includes(target)).map((target) => `${relative(SRC, file)} → ${target}`));
+      const wrong = files.flatMap((file) =>
+        importsOf(file)
+          .filter((target) => target !== stage && !allowed.includes(target))
+          .map((target) => `${relative(SRC, file)} → ${target}`),
+      );
       expect(wrong).toEqual([]);
     });
 
     it(`${stage}/ says its job in its README`, () => {
-      expect(readFileSync(join(SRC, stage, 'README.md'), 'utf8').trim().split('\n')).toHaveLength(1);
+      expect(
+        readFileSync(join(SRC, stage, 'README.md'), 'utf8')
+          .trim()
+          .split('\n'),
+      ).toHaveLength(1);
     });
   }
 });

@@ -29,7 +29,11 @@ function project() {
   cleanUps.push(() => rmSync(dir, { recursive: true, force: true }));
   const root = join(dir, 'project');
   mkdirSync(root);
-  const config = loadConfig({ DATA_FILE: resolve('test/fixtures/listing-23.csv'), OUT_DIR: join(dir, 'site'), DEPLOY_DIR: join(dir, 'deploy') });
+  const config = loadConfig({
+    DATA_FILE: resolve('test/fixtures/listing-23.csv'),
+    OUT_DIR: join(dir, 'site'),
+    DEPLOY_DIR: join(dir, 'deploy'),
+  });
   return { dir, root, config, cacheDir: join(dir, 'cache') };
 }
 
@@ -84,7 +88,9 @@ describe('the build session', () => {
     ended(again);
     expect(again).not.toBe(early);
     expect(again.beganBeforeAstro).toBe(false);
-    await (await again.started).data;
+    await (
+      await again.started
+    ).data;
   });
 
   it('ended, leaves no handler behind: signals and the exit are as they were before it began', async () => {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { counted, formatEngineRange, formatPrice, formatPriceRange, formatRange, formatTransmissions, initialOf, splitName } from '../../src/listing/format.ts';
+import {
+  counted,
+  formatEngineRange,
+  formatPrice,
+  formatPriceRange,
+  formatRange,
+  formatTransmissions,
+  initialOf,
+  splitName,
+} from '../../src/listing/format.ts';
 
 describe('formatting for people', () => {
   it('writes ranges with an en dash, and one value when both ends are equal', () => {

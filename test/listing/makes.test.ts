@@ -30,9 +30,15 @@ describe('makeTable', () => {
   });
 
   it('lets a logo named after the first words decide, so Tesla Model 3 and Model Y give Tesla', () => {
-    expect(latinMakes([model(1, '特斯拉 Tesla Model 3', 'logo/tesla.svg'), model(2, '特斯拉 Tesla Model Y', 'logo/tesla.svg')])).toEqual(['Tesla', 'Tesla']);
+    expect(latinMakes([model(1, '特斯拉 Tesla Model 3', 'logo/tesla.svg'), model(2, '特斯拉 Tesla Model Y', 'logo/tesla.svg')])).toEqual([
+      'Tesla',
+      'Tesla',
+    ]);
     expect(latinMakes([model(1, '越野路華 Land Rover Defender', 'media/land-rover.png')])).toEqual(['Land Rover']);
-    expect(latinMakes([model(1, '雪鐵龍 Citroën C3', 'citroen.svg'), model(2, '雪鐵龍 Citroën C3 Aircross', 'citroen.svg')])).toEqual(['Citroën', 'Citroën']);
+    expect(latinMakes([model(1, '雪鐵龍 Citroën C3', 'citroen.svg'), model(2, '雪鐵龍 Citroën C3 Aircross', 'citroen.svg')])).toEqual([
+      'Citroën',
+      'Citroën',
+    ]);
   });
 
   it('falls back to the first Latin word for a make with one model (and no logo naming it), or nothing in common', () => {

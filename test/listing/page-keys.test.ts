@@ -12,10 +12,18 @@ import type { CarModel } from '../../src/data/schema.ts';
 import { carModel } from '../support/models.ts';
 
 const addresses = { baseUrl: 'https://cars.example.com', assetsUrl: 'https://img.example.com' };
-const NAMES = ['豐田 Toyota Alphard', '豐田 Toyota Vellfire', '本田 Honda Civic', '特斯拉 Tesla Model 3', '特斯拉 Tesla Model Y', '凌志 Lexus RX'];
+const NAMES = [
+  '豐田 Toyota Alphard',
+  '豐田 Toyota Vellfire',
+  '本田 Honda Civic',
+  '特斯拉 Tesla Model 3',
+  '特斯拉 Tesla Model Y',
+  '凌志 Lexus RX',
+];
 const LOGOS = [null, 'media/brand/logo/toyota.svg', 'media/brand/logo/tesla.svg'];
 
-const listing = (count: number) => Array.from({ length: count }, (_, index) => carModel(index + 1, NAMES[index % NAMES.length]!, { logo: LOGOS[index % 3]! }));
+const listing = (count: number) =>
+  Array.from({ length: count }, (_, index) => carModel(index + 1, NAMES[index % NAMES.length]!, { logo: LOGOS[index % 3]! }));
 /** The keys of `records` held in memory, as the data side has them where it validated now. */
 const keysOf = (records: readonly CarModel[], earlier?: EarlierKeys) => pageKeysOf(listingInMemory(records), addresses, earlier);
 

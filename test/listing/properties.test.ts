@@ -25,7 +25,10 @@ const range = (min: number, max: number) =>
   fc.tuple(fc.integer({ min, max }), fc.integer({ min, max })).map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const);
 const priceRange = range(1, 99_999_999_999).map(([a, b]) => [a / 100, b / 100] as const);
 const segment = fc.stringMatching(/^[A-Za-z0-9_~-][A-Za-z0-9._~-]{0,11}$/).filter((text) => text !== '.' && text !== '..');
-const logo = fc.option(fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/')), { nil: null });
+const logo = fc.option(
+  fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/')),
+  { nil: null },
+);
 const name = fc
   .string({ unit: 'grapheme', minLength: 1, maxLength: 60 })
   .filter((text) => carModelSchema.shape.combined_car_model.safeParse(text).success);
@@ -41,23 +44,21 @@ const carModel = fc
     transmissions: fc.constantFrom([true, false], [false, true], [true, true]),
     logo,
   })
-  .map(
-    (draw): CarModel => ({
-      id: draw.id,
-      combined_car_model: draw.name,
-      combined_car_model_unique_id: draw.uniqueId,
-      min_seat: draw.seats[0],
-      max_seat: draw.seats[1],
-      min_engine_size: draw.engine[0],
-      max_engine_size: draw.engine[1],
-      min_price: draw.price[0],
-      max_price: draw.price[1],
-      has_operation_type_auto: draw.transmissions[0],
-      has_operation_type_hand: draw.transmissions[1],
-      capture_combined_car_model_yearly_unique_id: draw.uniqueId,
-      logo: draw.logo,
-    }),
-  );
+  .map((draw): CarModel => ({
+    id: draw.id,
+    combined_car_model: draw.name,
+    combined_car_model_unique_id: draw.uniqueId,
+    min_seat: draw.seats[0],
+    max_seat: draw.seats[1],
+    min_engine_size: draw.engine[0],
+    max_engine_size: draw.engine[1],
+    min_price: draw.price[0],
+    max_price: draw.price[1],
+    has_operation_type_auto: draw.transmissions[0],
+    has_operation_type_hand: draw.transmissions[1],
+    capture_combined_car_model_yearly_unique_id: draw.uniqueId,
+    logo: draw.logo,
+  }));
 // `size: 'max'`: fast-check's default size draws at most 10 records, one page, and the paging properties would check nothing.
 const dataset = fc.uniqueArray(carModel, { selector: (model) => model.id, maxLength: 45, size: 'max' });
 
@@ -98,7 +99,8 @@ describe('for any valid dataset', () => {
         for (let page = pages[0]; page?.next; page = pages[pageNumberOf(page.next) - 1]) forward.push(pageNumberOf(page.next));
         expect(forward).toEqual(pageNumbers(records.length));
         const backward = [pages.length];
-        for (let page = pages.at(-1); page?.previous; page = pages[pageNumberOf(page.previous) - 1]) backward.push(pageNumberOf(page.previous));
+        for (let page = pages.at(-1); page?.previous; page = pages[pageNumberOf(page.previous) - 1])
+          backward.push(pageNumberOf(page.previous));
         expect(backward).toEqual(pageNumbers(records.length).reverse());
         expect(pages[0]?.previous).toBeNull();
         expect(pages.at(-1)?.next).toBeNull();
@@ -145,13 +147,22 @@ describe('Python float rendering', () => {
   });
 
   it("writes what Python's own repr() writes, prices and doubles of every magnitude alike", () => {
-    const prices = fc.sample(fc.integer({ min: 1, max: 99_999_999_999_999 }).map((cents) => cents / 100), 3000);
+    const prices = fc.sample(
+      fc.integer({ min: 1, max: 99_999_999_999_999 }).map((cents) => cents / 100),
+      3000,
+    );
     const doubles = fc.sample(fc.double({ noNaN: true, noDefaultInfinity: true }), 3000);
     const edges = [1e-4, 9.999999999999999e-5, 1e16, 1e16 - 2, 0.1 + 0.2, -0, 5e-324, Number.MAX_VALUE];
     const values = [...prices, ...doubles, ...edges];
     // Each value goes to Python exactly, as the hex of its bits.
     const script = 'import sys,struct\nfor line in sys.stdin: print(repr(struct.unpack(">d", bytes.fromhex(line.strip()))[0]))';
-    const input = values.map((value) => Buffer.from(new Float64Array([value]).buffer).reverse().toString('hex')).join('\n');
+    const input = values
+      .map((value) =>
+        Buffer.from(new Float64Array([value]).buffer)
+          .reverse()
+          .toString('hex'),
+      )
+      .join('\n');
     const python = execFileSync('python3', ['-c', script], { input, encoding: 'utf8' }).trim().split('\n');
     expect(values.map((value) => pythonFloat(value))).toEqual(python);
   });

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { resolveListingRequest, BODIES, htmlPageFile, htmlPageFileAt, htmlPagePath, linkHeader, LISTING_HEADERS, pageFile, pageLink, pagePath } from '../../src/listing/routes.ts';
+import {
+  resolveListingRequest,
+  BODIES,
+  htmlPageFile,
+  htmlPageFileAt,
+  htmlPagePath,
+  linkHeader,
+  LISTING_HEADERS,
+  pageFile,
+  pageLink,
+  pagePath,
+} from '../../src/listing/routes.ts';
 
 const state = { count: 23, baseUrl: 'https://cars.example.com' };
 const ask = (method: string, target: string) => {
@@ -14,11 +25,23 @@ describe('the route table', () => {
     expect(pageLink('https://cars.example.com', 3)).toBe('https://cars.example.com/car/api/capture_car/latest?format=api&page=3');
   });
 
-  it('reads an HTML page\'s file back from its path, and no file from any other path', () => {
+  it("reads an HTML page's file back from its path, and no file from any other path", () => {
     for (const page of [1, 2, 10, 123_456]) expect(htmlPageFileAt(htmlPagePath(page))).toBe(htmlPageFile(page));
     expect(htmlPageFile(1)).toBe('index.html');
     expect(htmlPageFileAt('/page/7/')).toBe('page/7/index.html');
-    for (const path of ['/page/1/', '/page/01/', '/page/0/', '/page//', '/page/2', '/page/2.5/', '/page/ 2/', '/404/', '/page/2/x/', '/openapi.json']) expect(htmlPageFileAt(path), path).toBeUndefined();
+    for (const path of [
+      '/page/1/',
+      '/page/01/',
+      '/page/0/',
+      '/page//',
+      '/page/2',
+      '/page/2.5/',
+      '/page/ 2/',
+      '/404/',
+      '/page/2/x/',
+      '/openapi.json',
+    ])
+      expect(htmlPageFileAt(path), path).toBeUndefined();
   });
 
   it('links next and prev in RFC 8288 form', () => {
@@ -32,8 +55,12 @@ describe('the route table', () => {
 
 describe('resolveListingRequest answers as the origin does', () => {
   it('serves the page selected by the query or the path, with the listing headers', () => {
-    for (const target of ['/car/api/capture_car/latest?page=2', '/car/api/capture_car/latest?format=api&page=2',
-      '/car/api/capture_car/latest?page=2&format=json', '/car/api/capture_car/latest/page/2']) {
+    for (const target of [
+      '/car/api/capture_car/latest?page=2',
+      '/car/api/capture_car/latest?format=api&page=2',
+      '/car/api/capture_car/latest?page=2&format=json',
+      '/car/api/capture_car/latest/page/2',
+    ]) {
       const answer = ask('GET', target);
       expect(answer).toMatchObject({ status: 200, page: 2 });
       expect(answer.headers).toMatchObject(LISTING_HEADERS);
@@ -51,7 +78,10 @@ describe('resolveListingRequest answers as the origin does', () => {
 
   it('checks the format before the method, and the method before the page', () => {
     expect(ask('POST', '/car/api/capture_car/latest?format=xml')).toMatchObject({ status: 404, body: BODIES.notFound });
-    expect(ask('POST', '/car/api/capture_car/latest?page=99')).toMatchObject({ status: 405, body: '{"detail":"Method \\"POST\\" not allowed."}' });
+    expect(ask('POST', '/car/api/capture_car/latest?page=99')).toMatchObject({
+      status: 405,
+      body: '{"detail":"Method \\"POST\\" not allowed."}',
+    });
     expect(ask('OPTIONS', '/car/api/capture_car/latest?page=99')).toMatchObject({ status: 200, body: BODIES.options });
     expect(ask('GET', '/car/api/capture_car/latest?format=')).toMatchObject({ status: 200, page: 1 });
   });

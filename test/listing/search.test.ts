@@ -3,12 +3,22 @@ import { textOf } from '../support/downloads.ts';
 import { carModel as model } from '../support/models.ts';
 import { searchIndexText, searchTablesOf } from '../../src/outputs/search-index.ts';
 import type { CarModel } from '../../src/data/schema.ts';
-import { criteriaFromQuery, filterEntries, queryFromCriteria, sortEntries, type Criteria, type SearchIndex } from '../../src/listing/search.ts';
-
+import {
+  criteriaFromQuery,
+  filterEntries,
+  queryFromCriteria,
+  sortEntries,
+  type Criteria,
+  type SearchIndex,
+} from '../../src/listing/search.ts';
 
 const records = [
   model(1, '豐田 Toyota Alphard 2.5 Hybrid', { min_seat: 7, max_seat: 8, min_price: 549000, max_price: 689000 }),
-  model(2, '本田 Honda Civic Type R', { has_operation_type_auto: false, has_operation_type_hand: true, logo: 'media/brand/logo/honda.svg' }),
+  model(2, '本田 Honda Civic Type R', {
+    has_operation_type_auto: false,
+    has_operation_type_hand: true,
+    logo: 'media/brand/logo/honda.svg',
+  }),
   model(3, '特斯拉 Tesla Model Y', { min_engine_size: 0, max_engine_size: 0, min_seat: 5, max_seat: 7, logo: null }),
   model(4, '豐田 Toyota GR86', { min_seat: 4, max_seat: 4, has_operation_type_hand: true }),
 ];
@@ -24,7 +34,7 @@ describe('the search index', () => {
     expect(index.entries.map((entry) => entry[9])).toEqual([0, 1, -1, 0]);
   });
 
-  it('stores each make once, in Latin order, and each entry\'s make by position', () => {
+  it("stores each make once, in Latin order, and each entry's make by position", () => {
     expect(index.makes).toEqual([
       ['本田', 'Honda'],
       ['特斯拉', 'Tesla'],
@@ -102,13 +112,28 @@ describe('sortEntries', () => {
 
 describe('criteria in the URL', () => {
   it('round-trip through a query string in a fixed order', () => {
-    const criteria: Criteria = { q: 'gr', make: '豐田', seats: 7, priceMin: 1000, priceMax: 2000.5, transmission: 'manual', electric: true, sort: '-price' };
+    const criteria: Criteria = {
+      q: 'gr',
+      make: '豐田',
+      seats: 7,
+      priceMin: 1000,
+      priceMax: 2000.5,
+      transmission: 'manual',
+      electric: true,
+      sort: '-price',
+    };
     const query = queryFromCriteria(criteria);
-    expect(query.toString()).toBe('q=gr&make=%E8%B1%90%E7%94%B0&seats=7&price_min=1000&price_max=2000.5&transmission=manual&electric=1&sort=-price');
+    expect(query.toString()).toBe(
+      'q=gr&make=%E8%B1%90%E7%94%B0&seats=7&price_min=1000&price_max=2000.5&transmission=manual&electric=1&sort=-price',
+    );
     expect(criteriaFromQuery(query)).toEqual(criteria);
   });
 
   it('ignore malformed values', () => {
-    expect(criteriaFromQuery(new URLSearchParams('seats=abc&price_min=-5&transmission=cvt&electric=yes&q=%20&make=&sort=price_desc&sort=toString'))).toEqual({});
+    expect(
+      criteriaFromQuery(
+        new URLSearchParams('seats=abc&price_min=-5&transmission=cvt&electric=yes&q=%20&make=&sort=price_desc&sort=toString'),
+      ),
+    ).toEqual({});
   });
 });

@@ -72,9 +72,19 @@ describe('serialiseRecord', () => {
     expect(parsed).toEqual(naive);
     // toEqual ignores the order of keys: the spec's order is checked on its own.
     expect(Object.keys(parsed)).toEqual([
-      'id', 'combined_car_model', 'combined_car_model_unique_id', 'min_seat', 'max_seat', 'min_engine_size',
-      'max_engine_size', 'min_price', 'max_price', 'has_operation_type_auto', 'has_operation_type_hand',
-      'capture_combined_car_model_yearly_unique_id', 'logo',
+      'id',
+      'combined_car_model',
+      'combined_car_model_unique_id',
+      'min_seat',
+      'max_seat',
+      'min_engine_size',
+      'max_engine_size',
+      'min_price',
+      'max_price',
+      'has_operation_type_auto',
+      'has_operation_type_hand',
+      'capture_combined_car_model_yearly_unique_id',
+      'logo',
     ]);
   });
 });

@@ -44,7 +44,12 @@ describe('rowChanges', () => {
   });
 
   it('counts every row as added in a first build', () => {
-    expect(rowChanges(undefined, rows([3, 1, 2]), ASSETS)).toEqual({ rows: { added: [3, 1, 2], removed: [], changed: [] }, published: 0, inPlace: false, changedPositions: [] });
+    expect(rowChanges(undefined, rows([3, 1, 2]), ASSETS)).toEqual({
+      rows: { added: [3, 1, 2], removed: [], changed: [] },
+      published: 0,
+      inPlace: false,
+      changedPositions: [],
+    });
   });
 });
 
@@ -54,29 +59,40 @@ describe('rowChangesAt: an edit in place, read only at the rows validated again'
 
   it('gives what rowChanges gives, or nothing where a row was replaced (its id changed) or rows were added or removed at the end', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 40 }), fc.array(edit, { maxLength: 6 }), fc.integer({ min: -2, max: 2 }), (count, edits, grown) => {
-        const before = rows(range(1, count));
-        const after = before.map((record) => ({ ...record }));
-        const candidates = new Set<number>();
-        for (const { position, field } of count === 0 ? [] : edits) {
-          const at = position % count;
-          const record = after[at]!;
-          if (field === 'price') record.max_price += 1000;
-          if (field === 'name') record.combined_car_model += ' II';
-          if (field === 'logo') record.logo = record.logo === null ? 'media/x.svg' : null;
-          if (field === 'id') record.id += 1000;
-          // A row whose text changed but not its values (`1.0` for `1`): validated again, not changed.
-          candidates.add(at);
-        }
-        const edited = grown < 0 ? after.slice(0, Math.max(count + grown, 0)) : [...after, ...rows(range(5000, 4999 + grown))];
-        const whole = rowChanges(published(before), edited, ASSETS);
-        // The rows added at the end are validated again too.
-        for (let position = count; position < edited.length; position += 1) candidates.add(position);
-        const at = rowChangesAt({ ...published(before), ...slices(before) }, slices(edited), edited.length, [...candidates].sort((a, b) => a - b).filter((position) => position < edited.length), ASSETS);
-        const replaced = edits.some(({ field, position }) => count > 0 && field === 'id' && position % count < edited.length);
-        if (replaced || edited.length !== count) expect(at).toBeUndefined();
-        else expect(at).toEqual(whole);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 40 }),
+        fc.array(edit, { maxLength: 6 }),
+        fc.integer({ min: -2, max: 2 }),
+        (count, edits, grown) => {
+          const before = rows(range(1, count));
+          const after = before.map((record) => ({ ...record }));
+          const candidates = new Set<number>();
+          for (const { position, field } of count === 0 ? [] : edits) {
+            const at = position % count;
+            const record = after[at]!;
+            if (field === 'price') record.max_price += 1000;
+            if (field === 'name') record.combined_car_model += ' II';
+            if (field === 'logo') record.logo = record.logo === null ? 'media/x.svg' : null;
+            if (field === 'id') record.id += 1000;
+            // A row whose text changed but not its values (`1.0` for `1`): validated again, not changed.
+            candidates.add(at);
+          }
+          const edited = grown < 0 ? after.slice(0, Math.max(count + grown, 0)) : [...after, ...rows(range(5000, 4999 + grown))];
+          const whole = rowChanges(published(before), edited, ASSETS);
+          // The rows added at the end are validated again too.
+          for (let position = count; position < edited.length; position += 1) candidates.add(position);
+          const at = rowChangesAt(
+            { ...published(before), ...slices(before) },
+            slices(edited),
+            edited.length,
+            [...candidates].sort((a, b) => a - b).filter((position) => position < edited.length),
+            ASSETS,
+          );
+          const replaced = edits.some(({ field, position }) => count > 0 && field === 'id' && position % count < edited.length);
+          if (replaced || edited.length !== count) expect(at).toBeUndefined();
+          else expect(at).toEqual(whole);
+        },
+      ),
       { numRuns: 300 },
     );
   });

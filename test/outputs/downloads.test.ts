@@ -12,9 +12,17 @@ import { textOf } from '../support/downloads.ts';
 import { carModel } from '../support/models.ts';
 
 const ASSETS = 'https://img.example.com';
-const NAMES = ['豐田 Toyota Alphard', '豐田 Toyota Vellfire', '本田 Honda Civic', '特斯拉 Tesla Model 3', '凌志 Lexus RX', '"Quoted", Name'];
+const NAMES = [
+  '豐田 Toyota Alphard',
+  '豐田 Toyota Vellfire',
+  '本田 Honda Civic',
+  '特斯拉 Tesla Model 3',
+  '凌志 Lexus RX',
+  '"Quoted", Name',
+];
 const LOGOS = [null, 'media/brand/logo/toyota.svg', 'media/brand/logo/tesla.svg'];
-const listing = (count: number) => Array.from({ length: count }, (_, index) => carModel(index + 1, NAMES[index % 5]!, { logo: LOGOS[index % 3]! }));
+const listing = (count: number) =>
+  Array.from({ length: count }, (_, index) => carModel(index + 1, NAMES[index % 5]!, { logo: LOGOS[index % 3]! }));
 
 /** Small chunks, so that runs of unchanged rows cross chunk boundaries. */
 function* chunksOf(records: readonly CarModel[], size: number): Generator<readonly CarModel[]> {
@@ -24,7 +32,12 @@ function* chunksOf(records: readonly CarModel[], size: number): Generator<readon
 /** The downloads of `records` in a new folder: their text by URL path, their hashes, the folder. */
 function written(records: readonly CarModel[], earlier?: EarlierDownloads, assetsUrl = ASSETS, chunk = 7) {
   const dir = mkdtempSync(join(tmpdir(), 'downloads-'));
-  const hashes = writeDownloadFiles(dir, { chunks: () => chunksOf(records, chunk), slice: (start, end) => records.slice(start, end) }, assetsUrl, earlier).downloads;
+  const hashes = writeDownloadFiles(
+    dir,
+    { chunks: () => chunksOf(records, chunk), slice: (start, end) => records.slice(start, end) },
+    assetsUrl,
+    earlier,
+  ).downloads;
   const texts = Object.fromEntries(DOWNLOADS.map((path) => [path, readFileSync(join(dir, path.slice(1)), 'utf8')]));
   return { dir, hashes, texts };
 }
@@ -35,7 +48,17 @@ const changedPositions = (before: readonly CarModel[], after: readonly CarModel[
 
 /** Where as many rows as before, the fields in which any differs from the earlier row at its position (as edit.ts says). */
 const changedFieldsOf = (before: readonly CarModel[], after: readonly CarModel[]) =>
-  after.length !== before.length ? undefined : [...new Set(after.flatMap((record, index) => Object.keys(record).filter((field) => JSON.stringify(record[field as keyof CarModel]) !== JSON.stringify(before[index]![field as keyof CarModel]))))];
+  after.length !== before.length
+    ? undefined
+    : [
+        ...new Set(
+          after.flatMap((record, index) =>
+            Object.keys(record).filter(
+              (field) => JSON.stringify(record[field as keyof CarModel]) !== JSON.stringify(before[index]![field as keyof CarModel]),
+            ),
+          ),
+        ),
+      ];
 
 const edit = fc.record({
   position: fc.nat(),
@@ -60,29 +83,34 @@ describe('downloads written from scratch', () => {
 describe('downloads written again after an edit', () => {
   it('are the bytes of downloads written from scratch, whatever changed', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 60 }), fc.array(edit, { maxLength: 6 }), fc.integer({ min: -8, max: 8 }), (count, edits, grow) => {
-        const before = listing(count);
-        const after = before.map((record) => ({ ...record }));
-        for (const { position, field, choice } of edits) {
-          const record = after[position % Math.max(1, count)];
-          if (!record) continue;
-          if (field === 'price') record.max_price += 1000 * (choice + 1);
-          // A new name can change the make table, and with it every entry of the search index.
-          if (field === 'name') record.combined_car_model = NAMES[choice]!;
-          if (field === 'logo') record.logo = LOGOS[choice % 3]!;
-        }
-        const resized = grow >= 0 ? [...after, ...listing(count + grow).slice(count)] : after.slice(0, Math.max(0, count + grow));
-        const earlier = written(before);
-        const fresh = written(resized);
-        const changed = changedPositions(before, resized);
-        const again = written(resized, { dir: earlier.dir, changed });
-        expect(again.texts).toEqual(fresh.texts);
-        expect(again.hashes).toEqual(fresh.hashes);
-        // Told which fields changed, as an edit in place is: only the changed rows read where no name or logo changed.
-        const patched = written(resized, { dir: earlier.dir, changed, changedFields: changedFieldsOf(before, resized) });
-        expect(patched.texts).toEqual(fresh.texts);
-        expect(patched.hashes).toEqual(fresh.hashes);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 60 }),
+        fc.array(edit, { maxLength: 6 }),
+        fc.integer({ min: -8, max: 8 }),
+        (count, edits, grow) => {
+          const before = listing(count);
+          const after = before.map((record) => ({ ...record }));
+          for (const { position, field, choice } of edits) {
+            const record = after[position % Math.max(1, count)];
+            if (!record) continue;
+            if (field === 'price') record.max_price += 1000 * (choice + 1);
+            // A new name can change the make table, and with it every entry of the search index.
+            if (field === 'name') record.combined_car_model = NAMES[choice]!;
+            if (field === 'logo') record.logo = LOGOS[choice % 3]!;
+          }
+          const resized = grow >= 0 ? [...after, ...listing(count + grow).slice(count)] : after.slice(0, Math.max(0, count + grow));
+          const earlier = written(before);
+          const fresh = written(resized);
+          const changed = changedPositions(before, resized);
+          const again = written(resized, { dir: earlier.dir, changed });
+          expect(again.texts).toEqual(fresh.texts);
+          expect(again.hashes).toEqual(fresh.hashes);
+          // Told which fields changed, as an edit in place is: only the changed rows read where no name or logo changed.
+          const patched = written(resized, { dir: earlier.dir, changed, changedFields: changedFieldsOf(before, resized) });
+          expect(patched.texts).toEqual(fresh.texts);
+          expect(patched.hashes).toEqual(fresh.hashes);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -118,7 +146,13 @@ describe('downloads written again after an edit', () => {
     expect(read).toEqual([4, 17]);
     expect(hashes).toEqual(written(after).hashes);
     // A name changed: the whole listing is read, the search index's tables made again.
-    expect(() => writeDownloadFiles(mkdtempSync(join(tmpdir(), 'downloads-')), source, ASSETS, { dir: earlier.dir, changed: [4], changedFields: ['combined_car_model'] })).toThrow('the whole listing was read');
+    expect(() =>
+      writeDownloadFiles(mkdtempSync(join(tmpdir(), 'downloads-')), source, ASSETS, {
+        dir: earlier.dir,
+        changed: [4],
+        changedFields: ['combined_car_model'],
+      }),
+    ).toThrow('the whole listing was read');
   });
 
   it('after an edit of every price, are the bytes written from scratch (the changed rows written in batches)', () => {
@@ -126,7 +160,9 @@ describe('downloads written again after an edit', () => {
     const after = before.map((record) => ({ ...record, min_price: record.min_price + 1, max_price: record.max_price + 1 }));
     const earlier = written(before);
     const all = after.map((_, position) => position);
-    expect(written(after, { dir: earlier.dir, changed: all, changedFields: ['min_price', 'max_price'] }).texts).toEqual(written(after).texts);
+    expect(written(after, { dir: earlier.dir, changed: all, changedFields: ['min_price', 'max_price'] }).texts).toEqual(
+      written(after).texts,
+    );
   });
 
   it('are written from scratch when the assets address changed', () => {

@@ -46,7 +46,12 @@ function* chunksOf(records: readonly CarModel[], size: number) {
 let run = 0;
 async function written(records: readonly CarModel[], pages: number[], chunkSize: number) {
   const site = join(root, `site-${(run += 1)}`);
-  const { hashes } = await writeJsonPages({ siteDir: site, listing: { count: records.length, chunks: () => chunksOf(records, chunkSize) }, pages, addresses });
+  const { hashes } = await writeJsonPages({
+    siteDir: site,
+    listing: { count: records.length, chunks: () => chunksOf(records, chunkSize) },
+    pages,
+    addresses,
+  });
   return { site, hashes };
 }
 
@@ -95,18 +100,38 @@ describe('writeJsonPages', () => {
         const listing = listingInMemory(listed);
         const pages = Array.from({ length: pageCount(listed.length) }, (_, index) => index + 1);
         const site = join(root, `keys-${(run += 1)}`);
-        const { keys } = await writeJsonPages({ siteDir: site, listing: { count: listed.length, chunks: () => chunksOf(listed, chunkSize) }, pages, addresses, keysOf: keysOfListing(listing, addresses) });
+        const { keys } = await writeJsonPages({
+          siteDir: site,
+          listing: { count: listed.length, chunks: () => chunksOf(listed, chunkSize) },
+          pages,
+          addresses,
+          keysOf: keysOfListing(listing, addresses),
+        });
         expect(keys).toEqual(pageKeysOf(listing, addresses));
       }
     }
     // As a build makes them: from the preparation's summary file, not the records in memory.
     const summaryFile = join(root, 'summary.v8');
     writeFileSync(summaryFile, serialize(summaryOf(records)));
-    const fromSummary = await writeJsonPages({ siteDir: join(root, 'keys-of-summary'), listing: { count: records.length, chunks: () => chunksOf(records, 50) }, pages: every, addresses, keysOf: keysOfSummary(summaryFile, addresses) });
+    const fromSummary = await writeJsonPages({
+      siteDir: join(root, 'keys-of-summary'),
+      listing: { count: records.length, chunks: () => chunksOf(records, 50) },
+      pages: every,
+      addresses,
+      keysOf: keysOfSummary(summaryFile, addresses),
+    });
     expect(fromSummary.keys).toEqual(pageKeysOf(listingInMemory(records), addresses));
     // Keys are made of every page or of none.
     const listing = listingInMemory(records);
-    await expect(writeJsonPages({ siteDir: join(root, 'some-keys'), listing: { count: records.length, chunks: () => chunksOf(records, 50) }, pages: [1, 2], addresses, keysOf: keysOfListing(listing, addresses) })).rejects.toThrow(/every page/);
+    await expect(
+      writeJsonPages({
+        siteDir: join(root, 'some-keys'),
+        listing: { count: records.length, chunks: () => chunksOf(records, 50) },
+        pages: [1, 2],
+        addresses,
+        keysOf: keysOfListing(listing, addresses),
+      }),
+    ).rejects.toThrow(/every page/);
   });
 
   it('writes the one page of an empty listing', async () => {
@@ -118,20 +143,27 @@ describe('writeJsonPages', () => {
     const site = join(root, 'taken');
     mkdirSync(join(site, pageFile(2), '..'), { recursive: true });
     writeFileSync(join(site, pageFile(2)), 'published');
-    await expect(writeJsonPages({ siteDir: site, listing: { count: records.length, chunks: () => chunksOf(records, 50) }, pages: [2], addresses })).rejects.toThrow(/EEXIST/);
+    await expect(
+      writeJsonPages({ siteDir: site, listing: { count: records.length, chunks: () => chunksOf(records, 50) }, pages: [2], addresses }),
+    ).rejects.toThrow(/EEXIST/);
     expect(readFileSync(join(site, pageFile(2)), 'utf8')).toBe('published');
   });
 
-  it('writes through the files of the pages it is told are the folder\'s own, and only those', async () => {
+  it("writes through the files of the pages it is told are the folder's own, and only those", async () => {
     const site = join(root, 'in-place');
     mkdirSync(join(site, pageFile(2), '..'), { recursive: true });
-    for (const page of [2, 3]) writeFileSync(join(site, pageFile(page)), `older page ${page}, longer than the new one ${'.'.repeat(10_000)}`);
+    for (const page of [2, 3])
+      writeFileSync(join(site, pageFile(page)), `older page ${page}, longer than the new one ${'.'.repeat(10_000)}`);
     const own = statSync(join(site, pageFile(2))).ino;
     const listing = { count: records.length, chunks: () => chunksOf(records, 50) };
     const { hashes } = await writeJsonPages({ siteDir: site, listing, pages: [2, 4], inPlace: [2], addresses });
     expect(statSync(join(site, pageFile(2))).ino).toBe(own);
     expect(readFileSync(join(site, pageFile(2)), 'utf8')).toBe(serialisePage(records, 2, addresses));
-    expect(hashes.get(2)).toBe(createHash('sha256').update(serialisePage(records, 2, addresses)).digest('hex'));
+    expect(hashes.get(2)).toBe(
+      createHash('sha256')
+        .update(serialisePage(records, 2, addresses))
+        .digest('hex'),
+    );
     expect(readFileSync(join(site, pageFile(4)), 'utf8')).toBe(serialisePage(records, 4, addresses));
     await expect(writeJsonPages({ siteDir: site, listing, pages: [3], inPlace: [2], addresses })).rejects.toThrow(/EEXIST/);
   });

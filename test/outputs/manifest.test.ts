@@ -84,7 +84,9 @@ describe('the manifest', () => {
     const manifest = manifestOf(dir, input);
     expect(manifestPath(dir)).toBe(join(dir, 'manifest.json'));
     // The published bytes: two-space indents, the fields in this order (a consumer may diff them).
-    expect(manifestJson(manifest)).toMatch(/^\{\n {2}"count": 23,\n {2}"pageCount": 3,\n {2}"pageSize": 10,\n {2}"baseUrl": "https:\/\/cars\.example\.com",\n/);
+    expect(manifestJson(manifest)).toMatch(
+      /^\{\n {2}"count": 23,\n {2}"pageCount": 3,\n {2}"pageSize": 10,\n {2}"baseUrl": "https:\/\/cars\.example\.com",\n/,
+    );
     expect(manifestSchema.parse(JSON.parse(manifestJson(manifest)))).toEqual(manifest);
     expect(manifestSchema.safeParse({ ...manifest, builtAt: 'yesterday' }).success).toBe(false);
     expect(manifestSchema.safeParse({ ...manifest, pageCount: 0 }).success).toBe(false);

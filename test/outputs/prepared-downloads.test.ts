@@ -33,7 +33,14 @@ function project(text: string) {
     utimesSync(dataFile, past, past);
   };
   save(text);
-  const options: PrepareOptions = { root: dir, cacheDir: join(dir, 'cache'), dataFile, assetsUrl: ASSETS, summarise: summaryOf, say: () => undefined };
+  const options: PrepareOptions = {
+    root: dir,
+    cacheDir: join(dir, 'cache'),
+    dataFile,
+    assetsUrl: ASSETS,
+    summarise: summaryOf,
+    say: () => undefined,
+  };
   return { dir, options, save };
 }
 
@@ -54,7 +61,11 @@ const bytesIn = (dir: string) => Object.fromEntries(DOWNLOADS.map((path) => [pat
 /** The downloads of `records` written from scratch on this thread, in a folder of their own: bytes and hashes. */
 function fromScratch(records: readonly CarModel[], under: string) {
   const dir = join(under, 'from-scratch');
-  const hashes = writeDownloadFiles(dir, { chunks: () => inChunks(records), slice: (start, end) => records.slice(start, end) }, ASSETS).downloads;
+  const hashes = writeDownloadFiles(
+    dir,
+    { chunks: () => inChunks(records), slice: (start, end) => records.slice(start, end) },
+    ASSETS,
+  ).downloads;
   return { bytes: bytesIn(dir), hashes };
 }
 
@@ -81,7 +92,10 @@ describe("a preparation's downloads", () => {
   });
 
   it('are taken as they are when whole: not written again', async () => {
-    const stamps = () => DOWNLOADS.map((path) => statSync(join(first.preparation.downloadsDir, path.slice(1)), { bigint: true })).map(({ ino, mtimeNs }) => `${ino}:${mtimeNs}`);
+    const stamps = () =>
+      DOWNLOADS.map((path) => statSync(join(first.preparation.downloadsDir, path.slice(1)), { bigint: true })).map(
+        ({ ino, mtimeNs }) => `${ino}:${mtimeNs}`,
+      );
     const before = stamps();
     const again = prepared(await prepareData(setup.options));
     expect(again.preparation.validated).toBe(false);
@@ -117,7 +131,8 @@ describe("a preparation's downloads", () => {
     const heldDownloads = withDownloads(held.preparation, ASSETS, undefined, new Promise<void>((resolve) => (begin = resolve))).downloads;
     // Another preparation's downloads, begun at once, written whole: a worker that had begun the held ones meanwhile would have made their folder.
     await withDownloads(other.preparation, ASSETS).downloads;
-    const folders = () => readdirSync(dirname(held.preparation.downloadsDir)).filter((name) => name.startsWith(basename(held.preparation.downloadsDir)));
+    const folders = () =>
+      readdirSync(dirname(held.preparation.downloadsDir)).filter((name) => name.startsWith(basename(held.preparation.downloadsDir)));
     expect(folders()).toEqual([]);
     begin();
     expect(await heldDownloads).toEqual(fromScratch(readRecordFile(held.preparation.recordsFile), join(setup.dir, 'held')).hashes);
@@ -130,7 +145,9 @@ describe("a preparation's downloads", () => {
     const again = prepared(await prepareData(setup.options));
     expect(again.preparation.key).toBe(first.preparation.key);
     const [hashes, asked] = await Promise.all([again.preparation.downloads, withDownloads(again.preparation, ASSETS).downloads]);
-    expect(said).toHaveBeenCalledWith(expect.stringMatching(/all\.csv is damaged \(its bytes are not those written and hashed\): made again, not used\.$/));
+    expect(said).toHaveBeenCalledWith(
+      expect.stringMatching(/all\.csv is damaged \(its bytes are not those written and hashed\): made again, not used\.$/),
+    );
     expect(said).toHaveBeenCalledTimes(1);
     const expected = fromScratch(first.records!, join(setup.dir, 'again'));
     expect(bytesIn(again.preparation.downloadsDir)).toEqual(expected.bytes);

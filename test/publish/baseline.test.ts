@@ -72,7 +72,12 @@ describe('the baseline', () => {
 
   it('takes neither page keys nor preparation when what is kept is not trusted; what the record says of the site it still reads', () => {
     const baseline = baselineOf(published(true), false, record.fingerprint);
-    expect(baseline).toMatchObject({ siteDir: '/store/id/site', dataSha256: manifest.data.sha256, rendered: record.rendered, files: record.files });
+    expect(baseline).toMatchObject({
+      siteDir: '/store/id/site',
+      dataSha256: manifest.data.sha256,
+      rendered: record.rendered,
+      files: record.files,
+    });
     expect(baseline?.keys).toBeUndefined();
     expect(baseline?.dataKey).toBeUndefined();
   });

@@ -15,11 +15,25 @@ describe('file times a new site gets', () => {
     const [published, site] = [join(workspace, 'published'), join(workspace, 'site')];
     mkdirSync(published);
     mkdirSync(site);
-    for (const [name, text] of [['same.json', 'same'], ['changed.json', 'old']] as const) writeFileSync(join(published, name), text);
+    for (const [name, text] of [
+      ['same.json', 'same'],
+      ['changed.json', 'old'],
+    ] as const)
+      writeFileSync(join(published, name), text);
     // An odd time, not a whole second, to show it is kept to the nanosecond.
     utimesSync(join(published, 'same.json'), 1_700_000_000.123456, 1_700_000_000.123456);
-    for (const [name, text] of [['same.json', 'same'], ['changed.json', 'new'], ['added.json', 'added']] as const) writeFileSync(join(site, name), text);
-    const { changed, unchanged } = await linkUnchangedFiles({ publishedSiteDir: published, siteDir: site, files: ['same.json', 'changed.json', 'added.json'], taken: new Set() });
+    for (const [name, text] of [
+      ['same.json', 'same'],
+      ['changed.json', 'new'],
+      ['added.json', 'added'],
+    ] as const)
+      writeFileSync(join(site, name), text);
+    const { changed, unchanged } = await linkUnchangedFiles({
+      publishedSiteDir: published,
+      siteDir: site,
+      files: ['same.json', 'changed.json', 'added.json'],
+      taken: new Set(),
+    });
     expect([...changed].sort()).toEqual(['added.json', 'changed.json']);
     expect(unchanged).toBe(1);
     expect(stat(join(site, 'same.json')).ino).toBe(stat(join(published, 'same.json')).ino);

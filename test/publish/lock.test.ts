@@ -49,7 +49,13 @@ describe('the build lock', () => {
     await first.release();
     const lock = await waiting;
     expect(events).toEqual(['second told it waits', 'first releases', 'second has the lock']);
-    expect(told).toEqual([expect.stringMatching(new RegExp(`^Another build is running in this project \\(pid ${process.pid}, started \\d\\d:\\d\\d:\\d\\d UTC\\); waiting for it to finish…$`))]);
+    expect(told).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^Another build is running in this project \\(pid ${process.pid}, started \\d\\d:\\d\\d:\\d\\d UTC\\); waiting for it to finish…$`,
+        ),
+      ),
+    ]);
     expect(lock.lost()).toBe(false);
     await lock.release();
   });
@@ -68,7 +74,7 @@ describe('the build lock', () => {
     await lock.release();
   });
 
-  it('waiters that find a dead build\'s lock at once take it one at a time (never two holders)', async () => {
+  it("waiters that find a dead build's lock at once take it one at a time (never two holders)", async () => {
     workspace = tempDir('lock');
     const store = join(workspace, '.dist.builds');
     await leaveDeadLock(store);
@@ -89,7 +95,10 @@ describe('the build lock', () => {
         `rmSync(${JSON.stringify(marker)});\nawait lock.release();\n`,
     );
     const codes = await Promise.all(
-      Array.from({ length: WAITERS }, () => new Promise<number | null>((resolve) => spawn(process.execPath, [waiter], { stdio: 'inherit' }).once('close', resolve))),
+      Array.from(
+        { length: WAITERS },
+        () => new Promise<number | null>((resolve) => spawn(process.execPath, [waiter], { stdio: 'inherit' }).once('close', resolve)),
+      ),
     );
     expect(codes).toEqual(Array.from({ length: WAITERS }, () => 0));
   });
@@ -103,16 +112,20 @@ describe('the build lock', () => {
     expect(existsSync(join(store, 'listing-build.lock'))).toBe(false);
   });
 
-  it('takes over a lock left without its owner record (a build killed the instant after taking it, or before letting it go), instead of waiting for it to go stale', { timeout: 30_000 }, async () => {
-    workspace = tempDir('lock');
-    const store = join(workspace, '.dist.builds');
-    await leaveDeadLock(store);
-    rmSync(join(store, 'listing-build.owner.json'));
-    const told: string[] = [];
-    const lock = await acquireBuildLock(store, (message) => told.push(message));
-    // It waited (the lock could have been a live build's for an instant), then took it.
-    expect(told).toEqual([expect.stringContaining('waiting for it to finish')]);
-    expect(lock.lost()).toBe(false);
-    await lock.release();
-  });
+  it(
+    'takes over a lock left without its owner record (a build killed the instant after taking it, or before letting it go), instead of waiting for it to go stale',
+    { timeout: 30_000 },
+    async () => {
+      workspace = tempDir('lock');
+      const store = join(workspace, '.dist.builds');
+      await leaveDeadLock(store);
+      rmSync(join(store, 'listing-build.owner.json'));
+      const told: string[] = [];
+      const lock = await acquireBuildLock(store, (message) => told.push(message));
+      // It waited (the lock could have been a live build's for an instant), then took it.
+      expect(told).toEqual([expect.stringContaining('waiting for it to finish')]);
+      expect(lock.lost()).toBe(false);
+      await lock.release();
+    },
+  );
 });

@@ -58,7 +58,11 @@ describe("a build's record", () => {
 
   it.each([
     ['truncated', (file: string, bytes: Buffer) => truncateSync(file, bytes.length - 7)],
-    ['with a byte flipped', (file: string, bytes: Buffer) => writeFileSync(file, Buffer.from(bytes).fill(bytes[bytes.length - 3]! ^ 0xff, bytes.length - 3, bytes.length - 2))],
+    [
+      'with a byte flipped',
+      (file: string, bytes: Buffer) =>
+        writeFileSync(file, Buffer.from(bytes).fill(bytes[bytes.length - 3]! ^ 0xff, bytes.length - 3, bytes.length - 2)),
+    ],
     ['zeroed', (file: string, bytes: Buffer) => writeFileSync(file, Buffer.alloc(bytes.length))],
     ['emptied', (file: string) => writeFileSync(file, '')],
   ])('is none, and said to be damaged, when %s', (_, damage) => {
@@ -66,7 +70,9 @@ describe("a build's record", () => {
     damage(file, readFileSync(file));
     const said = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(readRecord(dir)).toBeUndefined();
-    expect(said).toHaveBeenCalledWith(expect.stringMatching(/build-record\.v8 is damaged \(its bytes are not those written and hashed\): made again, not used\.$/));
+    expect(said).toHaveBeenCalledWith(
+      expect.stringMatching(/build-record\.v8 is damaged \(its bytes are not those written and hashed\): made again, not used\.$/),
+    );
   });
 
   it('is written whole or not at all: nothing is left beside it', () => {

@@ -11,7 +11,16 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PageKeys } from '../../src/listing/page-keys.ts';
 import { htmlPageFile, pageFile } from '../../src/listing/routes.ts';
-import { flaggedPages, takenPages, pagesIn, renderSetOf, preparePages, renderedCount, unwrittenInPlace, type RenderSet } from '../../src/publish/reuse.ts';
+import {
+  flaggedPages,
+  takenPages,
+  pagesIn,
+  renderSetOf,
+  preparePages,
+  renderedCount,
+  unwrittenInPlace,
+  type RenderSet,
+} from '../../src/publish/reuse.ts';
 import { tempDir } from '../support/site.ts';
 
 let workspace: string | undefined;
@@ -40,7 +49,8 @@ function writeFiles(dir: string, files: readonly string[], text: (path: string) 
   }
 }
 
-const flags = (pages: number, on: number[]): Uint8Array => Uint8Array.from({ length: pages }, (_, index) => (on.includes(index + 1) ? 1 : 0));
+const flags = (pages: number, on: number[]): Uint8Array =>
+  Uint8Array.from({ length: pages }, (_, index) => (on.includes(index + 1) ? 1 : 0));
 const renderSet = (pages: number, json: number[], html: number[]): RenderSet => ({ json: flags(pages, json), html: flags(pages, html) });
 const inode = (path: string) => statSync(path).ino;
 /** Gives `from` another name, `to`. */
@@ -86,7 +96,12 @@ describe('the pages to render', () => {
     const site = join(dir, 'site');
     writeFiles(published, pageFilesOf(3), (path) => path);
     const render = renderSet(3, [2], [3]);
-    const { touched: kept, inPlace } = await preparePages({ siteDir: site, copyDir: join(dir, 'copy') }, render, { siteDir: published, rendered: renderSet(3, [], []) }, 0);
+    const { touched: kept, inPlace } = await preparePages(
+      { siteDir: site, copyDir: join(dir, 'copy') },
+      render,
+      { siteDir: published, rendered: renderSet(3, [], []) },
+      0,
+    );
     expect(inPlace).toEqual({ json: [], html: [] });
     expect(kept).toEqual(new Set([pageFile(1), pageFile(3), htmlPageFile(2)]));
     for (const path of kept) expect(inode(join(site, path))).toBe(inode(join(published, path)));
@@ -123,7 +138,8 @@ describe('a recycled folder made ready for a build', () => {
     // This build: 4 pages; it renders JSON 3 and HTML 2.
     const render = renderSet(4, [3], [2]);
     const { touched } = await preparePages({ siteDir: recycled, copyDir }, render, { siteDir: published, rendered: publishedRendered }, 5);
-    for (const path of [pageFile(3), htmlPageFile(2), pageFile(5), htmlPageFile(5)]) expect(existsSync(join(recycled, path)), path).toBe(false);
+    for (const path of [pageFile(3), htmlPageFile(2), pageFile(5), htmlPageFile(5)])
+      expect(existsSync(join(recycled, path)), path).toBe(false);
     expect(existsSync(join(recycled, dirname(htmlPageFile(5))))).toBe(false);
     for (const path of takenPages(render)) {
       expect(inode(join(recycled, path)), path).toBe(inode(join(published, path)));
@@ -165,7 +181,12 @@ describe('a recycled folder made ready for a build', () => {
     const own = { json: [2, 3], html: [3, 4] };
     const accessed = statSync(join(recycled, pageFile(2))).atimeMs;
     const before = new Map([pageFile(2), pageFile(3), htmlPageFile(3), htmlPageFile(4)].map((path) => [path, inode(join(recycled, path))]));
-    const { touched, inPlace } = await preparePages({ siteDir: recycled, copyDir }, renderSet(4, own.json, own.html), { siteDir: published, rendered: publishedRendered }, 5);
+    const { touched, inPlace } = await preparePages(
+      { siteDir: recycled, copyDir },
+      renderSet(4, own.json, own.html),
+      { siteDir: published, rendered: publishedRendered },
+      5,
+    );
     expect(inPlace).toEqual({ json: [2], html: [] });
     expect(inode(join(recycled, pageFile(2)))).toBe(before.get(pageFile(2)));
     expect(statSync(join(recycled, pageFile(2))).mtimeMs).toBe(0);
@@ -189,7 +210,12 @@ describe('a recycled folder made ready for a build', () => {
     const own = inode(join(recycled, htmlPageFile(4)));
     rmSync(join(recycled, htmlPageFile(3)));
     symlinkSync(join(published, htmlPageFile(3)), join(recycled, htmlPageFile(3)));
-    const { touched, inPlace } = await preparePages({ siteDir: recycled, copyDir }, renderSet(4, [], [3, 4]), { siteDir: published, rendered: publishedRendered }, 5);
+    const { touched, inPlace } = await preparePages(
+      { siteDir: recycled, copyDir },
+      renderSet(4, [], [3, 4]),
+      { siteDir: published, rendered: publishedRendered },
+      5,
+    );
     expect(inPlace).toEqual({ json: [], html: [4] });
     expect(inode(join(recycled, htmlPageFile(4)))).toBe(own);
     expect(lstatSync(join(recycled, htmlPageFile(3)), { throwIfNoEntry: false })).toBeUndefined();
@@ -200,6 +226,8 @@ describe('a recycled folder made ready for a build', () => {
 
   it('refuses to take a page when nothing is published', async () => {
     const { recycled } = folders();
-    await expect(preparePages({ siteDir: recycled, copyDir: join(recycled, '..', 'copy') }, renderSet(2, [1], []), undefined, 2)).rejects.toThrow(/is taken but nothing is published/);
+    await expect(
+      preparePages({ siteDir: recycled, copyDir: join(recycled, '..', 'copy') }, renderSet(2, [1], []), undefined, 2),
+    ).rejects.toThrow(/is taken but nothing is published/);
   });
 });

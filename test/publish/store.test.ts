@@ -1,7 +1,17 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { discardBuild, cachedIsTrusted, newBuildFolder, notALink, publish, publishedBuild, pruneBuilds, storeDirOf, trustAgain } from '../../src/publish/store.ts';
+import {
+  discardBuild,
+  cachedIsTrusted,
+  newBuildFolder,
+  notALink,
+  publish,
+  publishedBuild,
+  pruneBuilds,
+  storeDirOf,
+  trustAgain,
+} from '../../src/publish/store.ts';
 import { tempDir } from '../support/site.ts';
 
 let workspace: string;
@@ -88,7 +98,9 @@ describe('the build store', () => {
     const someones = join(workspace, 'srv');
     mkdirSync(someones);
     writeFileSync(join(someones, 'index.html'), 'theirs');
-    expect(notALink(someones, 'OUT_DIR')).toMatch(/^OUT_DIR=.*srv is a folder with files in it; .* Move the folder away, or set OUT_DIR to a path that does not exist yet/);
+    expect(notALink(someones, 'OUT_DIR')).toMatch(
+      /^OUT_DIR=.*srv is a folder with files in it; .* Move the folder away, or set OUT_DIR to a path that does not exist yet/,
+    );
     expect(notALink(join(workspace, 'nothing-here'), 'DEPLOY_DIR')).toBeUndefined();
   });
 

@@ -17,7 +17,8 @@ const ROUNDS = 14;
 
 /** The run met every kind of round: the checks ran on each. */
 function expectEveryKind(summary: RebuildSummary, lines: readonly string[]): void {
-  for (const kind of ['published', 'refused', 'killed', 'concurrent'] as const) expect(summary[kind], `${kind}\n${lines.join('\n')}`).toBeGreaterThan(0);
+  for (const kind of ['published', 'refused', 'killed', 'concurrent'] as const)
+    expect(summary[kind], `${kind}\n${lines.join('\n')}`).toBeGreaterThan(0);
 }
 
 /** A folder on another file system than the project: /dev/shm where it is one, else a tmpfs mounted for the run. */
@@ -32,21 +33,35 @@ function otherDisk(): { dir: string; done: () => void } | string {
 }
 
 describe('randomised rebuilds', () => {
-  it(`seed ${SEED}, ${ROUNDS} rounds: every round's dist/ and deploy/ are a clean build's, nothing published changed`, { timeout: 600_000 }, async () => {
-    const lines: string[] = [];
-    const summary = await runRebuilds({ seed: SEED, rounds: ROUNDS, rows: 1500, log: (line) => lines.push(line) });
-    expectEveryKind(summary, lines);
-    // Some round damaged a kept cache file before its build.
-    expect(lines.join('\n')).toMatch(/damaged /);
-  });
+  it(
+    `seed ${SEED}, ${ROUNDS} rounds: every round's dist/ and deploy/ are a clean build's, nothing published changed`,
+    { timeout: 600_000 },
+    async () => {
+      const lines: string[] = [];
+      const summary = await runRebuilds({ seed: SEED, rounds: ROUNDS, rows: 1500, log: (line) => lines.push(line) });
+      expectEveryKind(summary, lines);
+      // Some round damaged a kept cache file before its build.
+      expect(lines.join('\n')).toMatch(/damaged /);
+    },
+  );
 
   const disk = otherDisk();
   afterAll(() => (typeof disk === 'string' ? undefined : disk.done()));
   if (typeof disk === 'string') console.warn(`Skipping the rebuilds with the site on another file system: ${disk}`);
 
-  it.skipIf(typeof disk === 'string')(`seed ${SEED + 1}, 10 rounds with the site on another file system than the project and its caches`, { timeout: 600_000 }, async () => {
-    const lines: string[] = [];
-    const summary = await runRebuilds({ seed: SEED + 1, rounds: 10, rows: 1500, siteDisk: (disk as { dir: string }).dir, log: (line) => lines.push(line) });
-    expectEveryKind(summary, lines);
-  });
+  it.skipIf(typeof disk === 'string')(
+    `seed ${SEED + 1}, 10 rounds with the site on another file system than the project and its caches`,
+    { timeout: 600_000 },
+    async () => {
+      const lines: string[] = [];
+      const summary = await runRebuilds({
+        seed: SEED + 1,
+        rounds: 10,
+        rows: 1500,
+        siteDisk: (disk as { dir: string }).dir,
+        log: (line) => lines.push(line),
+      });
+      expectEveryKind(summary, lines);
+    },
+  );
 });

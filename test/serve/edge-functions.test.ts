@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { hostFiles } from '../../src/serve/hosts/index.ts';
 import { PER_PAGE_RULE_LIMIT } from '../../src/serve/hosts/shared.ts';
 
-const input = (count: number) => ({ count, baseUrl: 'https://cars.example.com', assetsUrl: 'https://cdn.example.com/assets', siteDir: '/srv/site/dist' });
+const input = (count: number) => ({
+  count,
+  baseUrl: 'https://cars.example.com',
+  assetsUrl: 'https://cdn.example.com/assets',
+  siteDir: '/srv/site/dist',
+});
 const file = async (count: number, path: string) => {
   const found = (await hostFiles(input(count), '/srv/site/deploy')).find((candidate) => candidate.path === path);
   if (!found) throw new Error(`no ${path} among the host files`);
@@ -25,9 +30,12 @@ describe('the generated edge functions', () => {
     expect(GLOBAL_FETCH.test('return env.ASSETS.fetch(request);')).toBe(false);
   });
 
-  it.each(['netlify/edge-functions/listing.js', 'vercel/.vercel/output/functions/listing.func/index.js'])('%s makes no HTTP request of its own', async (path) => {
-    expect(await file(23, path)).not.toMatch(GLOBAL_FETCH);
-  });
+  it.each(['netlify/edge-functions/listing.js', 'vercel/.vercel/output/functions/listing.func/index.js'])(
+    '%s makes no HTTP request of its own',
+    async (path) => {
+      expect(await file(23, path)).not.toMatch(GLOBAL_FETCH);
+    },
+  );
 });
 
 describe('the Vercel Build Output routes', () => {
@@ -37,13 +45,16 @@ describe('the Vercel Build Output routes', () => {
     middlewarePath?: string;
     dest?: string;
   }
-  const routes = async (count: number) => (JSON.parse(await file(count, 'vercel/.vercel/output/config.json')) as { routes: Route[] }).routes;
+  const routes = async (count: number) =>
+    (JSON.parse(await file(count, 'vercel/.vercel/output/config.json')) as { routes: Route[] }).routes;
 
   it('send GET and HEAD of every page to its static file, and only the rest to the middleware, last among the listing routes', async () => {
     const all = await routes(23);
     const pages = all.filter((route) => route.dest?.startsWith('/car/api/capture_car/latest/page/'));
     expect(pages.map((route) => route.dest)).toEqual([
-      ...['/1.json', '/1.json', '/1.json', '/2.json', '/2.json', '/3.json', '/3.json'].map((name) => `/car/api/capture_car/latest/page${name}`),
+      ...['/1.json', '/1.json', '/1.json', '/2.json', '/2.json', '/3.json', '/3.json'].map(
+        (name) => `/car/api/capture_car/latest/page${name}`,
+      ),
     ]);
     expect(pages.every((route) => route.methods?.join() === 'GET,HEAD')).toBe(true);
     const middleware = all.findIndex((route) => route.middlewarePath === 'listing');

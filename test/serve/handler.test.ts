@@ -36,7 +36,11 @@ describe('the listing handler', () => {
     expect(on.reads).toEqual([2]);
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual(pageBytes(2));
-    expect(reply.headers).toMatchObject({ ...LISTING_HEADERS, ETag: etagOf(pageBytes(2)), 'Content-Length': String(pageBytes(2).byteLength) });
+    expect(reply.headers).toMatchObject({
+      ...LISTING_HEADERS,
+      ETag: etagOf(pageBytes(2)),
+      'Content-Length': String(pageBytes(2).byteLength),
+    });
     // The same page by its path: the same answer.
     expect(await ask(`${LISTING_PATH}/page/2`)).toEqual(reply);
   });
@@ -55,7 +59,10 @@ describe('the listing handler', () => {
     const etag = etagOf(pageBytes(1));
     const reply = await ask(LISTING_PATH, { ifNoneMatch: header(etag) });
     expect(reply).toEqual({ status: 304, headers: expect.objectContaining({ ETag: etag }) as unknown, body: '' });
-    const response = await listingResponse(new Request(`https://cars.example.com${LISTING_PATH}`, { headers: { 'If-None-Match': header(etag) } }), site());
+    const response = await listingResponse(
+      new Request(`https://cars.example.com${LISTING_PATH}`, { headers: { 'If-None-Match': header(etag) } }),
+      site(),
+    );
     expect(response.status).toBe(304);
     expect(await response.text()).toBe('');
   });
@@ -75,7 +82,11 @@ describe('the listing handler', () => {
       expect(await ask(target, { on }), target).toEqual({ status: 404, headers: { ...LISTING_HEADERS }, body: BODIES.invalidPage });
     }
     expect(await ask(`${LISTING_PATH}/detail/1`, { on })).toEqual({ status: 404, headers: { ...LISTING_HEADERS }, body: BODIES.notFound });
-    expect(await ask(`${LISTING_PATH}?format=xml`, { on })).toEqual({ status: 404, headers: { ...LISTING_HEADERS }, body: BODIES.notFound });
+    expect(await ask(`${LISTING_PATH}?format=xml`, { on })).toEqual({
+      status: 404,
+      headers: { ...LISTING_HEADERS },
+      body: BODIES.notFound,
+    });
     expect(on.reads).toEqual([]);
   });
 
@@ -90,11 +101,19 @@ describe('the listing handler', () => {
 
   it('answers 500, saying so, when the page file is missing from the built site', async () => {
     const reply = await ask(LISTING_PATH, { on: site({ readPage: () => Promise.resolve(undefined) }) });
-    expect(reply).toEqual({ status: 500, headers: { 'Content-Type': 'application/json' }, body: '{"detail":"The page file is missing from the built site."}' });
+    expect(reply).toEqual({
+      status: 500,
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"detail":"The page file is missing from the built site."}',
+    });
   });
 
   it('answers 400 to a path that does not decode', async () => {
-    expect(await ask(`${LISTING_PATH}/page/%E0%A4%A`)).toEqual({ status: 400, headers: { 'Content-Type': 'application/json' }, body: '{"detail":"Bad request."}' });
+    expect(await ask(`${LISTING_PATH}/page/%E0%A4%A`)).toEqual({
+      status: 400,
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"detail":"Bad request."}',
+    });
   });
 
   it('gives the same answer on the Fetch API', async () => {

@@ -11,9 +11,18 @@ import { PER_PAGE_RULE_LIMIT } from '../../src/serve/hosts/shared.ts';
 
 /** Every folder `X/` among `paths` and the path beside it that starts with `X` and a character before '/'. */
 function pairings(paths: readonly string[]): string[] {
-  const folders = new Set(paths.flatMap((path) => path.split('/').slice(0, -1).map((_, index, parts) => parts.slice(0, index + 1).join('/'))));
+  const folders = new Set(
+    paths.flatMap((path) =>
+      path
+        .split('/')
+        .slice(0, -1)
+        .map((_, index, parts) => parts.slice(0, index + 1).join('/')),
+    ),
+  );
   return [...folders].flatMap((folder) =>
-    paths.filter((path) => path.startsWith(folder) && path.length > folder.length && path[folder.length]! < '/').map((path) => `${folder}/ beside ${path}`),
+    paths
+      .filter((path) => path.startsWith(folder) && path.length > folder.length && path[folder.length]! < '/')
+      .map((path) => `${folder}/ beside ${path}`),
   );
 }
 
@@ -36,11 +45,16 @@ describe('the published tree', () => {
   });
 
   // Small listings get per-page rules, large ones do not: both sets of host files.
-  it.each([23, PER_PAGE_RULE_LIMIT * 10 + 7])('has no folder beside a name that sorts before it, with every host file (%i rows)', async (count) => {
-    const input = { count, baseUrl: 'https://cars.example.com', assetsUrl: 'https://cdn.example.com/assets', siteDir: '/srv/site/dist' };
-    const hosts = (await hostFiles(input, '/srv/site/deploy')).filter((file) => file.place === 'site').map((file) => file.path);
-    // The Apache error folders are the ones that were paired: they must be among what is checked.
-    expect(hosts.filter((path) => path.startsWith('_errors/') && path.endsWith('/.htaccess'))).toHaveLength(Object.keys(ERROR_FILES).length);
-    expect(pairings([...new Set([...hosts, ...siteFiles(count)])])).toEqual([]);
-  });
+  it.each([23, PER_PAGE_RULE_LIMIT * 10 + 7])(
+    'has no folder beside a name that sorts before it, with every host file (%i rows)',
+    async (count) => {
+      const input = { count, baseUrl: 'https://cars.example.com', assetsUrl: 'https://cdn.example.com/assets', siteDir: '/srv/site/dist' };
+      const hosts = (await hostFiles(input, '/srv/site/deploy')).filter((file) => file.place === 'site').map((file) => file.path);
+      // The Apache error folders are the ones that were paired: they must be among what is checked.
+      expect(hosts.filter((path) => path.startsWith('_errors/') && path.endsWith('/.htaccess'))).toHaveLength(
+        Object.keys(ERROR_FILES).length,
+      );
+      expect(pairings([...new Set([...hosts, ...siteFiles(count)])])).toEqual([]);
+    },
+  );
 });

@@ -67,9 +67,11 @@ async function summary(origin: string, method: string, path: string, outDir: str
     const value = response.headers[name.toLowerCase()];
     return Array.isArray(value) ? value.join(', ') : value;
   };
-  const body = Object.entries(bodies).find(([, text]) => text === response.body)?.[0] ?? `other ${(header('Content-Type') ?? '').split(';')[0]}`;
+  const body =
+    Object.entries(bodies).find(([, text]) => text === response.body)?.[0] ?? `other ${(header('Content-Type') ?? '').split(';')[0]}`;
   // Methods as a set: Apache lists its own in no fixed order.
-  const methods = (allow: string | undefined) => (allow === undefined ? 'none' : [...new Set(allow.split(',').map((method) => method.trim()))].sort().join(', '));
+  const methods = (allow: string | undefined) =>
+    allow === undefined ? 'none' : [...new Set(allow.split(',').map((method) => method.trim()))].sort().join(', ');
   const notes = [
     header('Content-Type') === LISTING_HEADERS['Content-Type'] ? undefined : `Content-Type ${header('Content-Type') ?? 'none'}`,
     methods(header('Allow')) === methods(LISTING_HEADERS.Allow) ? undefined : `Allow ${methods(header('Allow'))}`,

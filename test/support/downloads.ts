@@ -3,4 +3,5 @@ import type { RecordText } from '../../src/data/record-store.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 
 /** Its start, each record's text with the separator between two, its end. */
-export const textOf = (text: RecordText, records: readonly CarModel[]): string => `${text.start}${records.map(text.record).join(text.separator)}${text.end}`;
+export const textOf = (text: RecordText, records: readonly CarModel[]): string =>
+  `${text.start}${records.map(text.record).join(text.separator)}${text.end}`;

@@ -20,9 +20,18 @@ export interface RunningHost {
   stop: () => Promise<void>;
 }
 
-function startProcess(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): { child: ChildProcess; output: () => string } {
+function startProcess(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): { child: ChildProcess; output: () => string } {
   let text = '';
-  const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
   return { child, output: () => text };
@@ -70,7 +79,11 @@ interface NetlifyHeaderRule {
 export async function netlifyHeadersFor(headersFile: string, path: string): Promise<Record<string, string>> {
   const parser = join(projectRoot, 'test/hosts/netlify/node_modules/@netlify/headers-parser/lib/index.js');
   const { parseAllHeaders } = (await import(pathToFileURL(parser).href)) as {
-    parseAllHeaders: (options: { headersFiles: string[]; configHeaders: []; minimal: boolean }) => Promise<{ headers: NetlifyHeaderRule[]; errors: Error[] }>;
+    parseAllHeaders: (options: {
+      headersFiles: string[];
+      configHeaders: [];
+      minimal: boolean;
+    }) => Promise<{ headers: NetlifyHeaderRule[]; errors: Error[] }>;
   };
   const { headers, errors } = await parseAllHeaders({ headersFiles: [headersFile], configHeaders: [], minimal: false });
   if (errors.length > 0) throw new Error(`_headers: ${errors.map((error) => error.message).join('; ')}`);
@@ -82,8 +95,21 @@ export async function startWrangler(deployDir: string): Promise<RunningHost> {
   const port = await freePort();
   const { child, output } = startProcess(
     join(BIN, 'wrangler'),
-    ['dev', '--local', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--show-interactive-dev-session=false'],
-    { cwd: join(deployDir, 'cloudflare'), env: { CI: 'true', WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: tempDir('wrangler-logs') } },
+    [
+      'dev',
+      '--local',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(await freePort()),
+      '--show-interactive-dev-session=false',
+    ],
+    {
+      cwd: join(deployDir, 'cloudflare'),
+      env: { CI: 'true', WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: tempDir('wrangler-logs') },
+    },
   );
   const origin = `http://127.0.0.1:${port}`;
   await waitForHttp(origin, { child, output });
@@ -100,14 +126,29 @@ export async function startNetlifyDev(deployDir: string, folder: 'netlify' | 'ne
   const work = tempDir(folder);
   cpSync(join(deployDir, folder), work, { recursive: true });
   writeFileSync(join(work, 'offline-types.ts'), 'export type NetlifyGlobal = unknown;\n');
-  writeFileSync(join(work, 'offline-import-map.json'), JSON.stringify({ imports: { 'https://edge.netlify.com/bootstrap/globals/types.ts': './offline-types.ts' } }));
-  writeFileSync(join(work, 'netlify.toml'), `${readFileSync(join(work, 'netlify.toml'), 'utf8')}\n[functions]\n  deno_import_map = "offline-import-map.json"\n`);
+  writeFileSync(
+    join(work, 'offline-import-map.json'),
+    JSON.stringify({ imports: { 'https://edge.netlify.com/bootstrap/globals/types.ts': './offline-types.ts' } }),
+  );
+  writeFileSync(
+    join(work, 'netlify.toml'),
+    `${readFileSync(join(work, 'netlify.toml'), 'utf8')}\n[functions]\n  deno_import_map = "offline-import-map.json"\n`,
+  );
   const port = await freePort();
   const bootstrap = join(projectRoot, 'test/hosts/netlify/node_modules/@netlify/edge-functions-dev/dist/deno/bootstrap.mjs');
-  const { child, output } = startProcess(join(NETLIFY_BIN, 'netlify'), ['dev', '--offline', '--port', String(port), '--dir', resolve(siteDir)], {
-    cwd: work,
-    env: { PATH: `${NETLIFY_BIN}:${process.env['PATH'] ?? ''}`, NETLIFY_EDGE_BOOTSTRAP: `file://${bootstrap}`, BROWSER: 'none', CI: 'true' },
-  });
+  const { child, output } = startProcess(
+    join(NETLIFY_BIN, 'netlify'),
+    ['dev', '--offline', '--port', String(port), '--dir', resolve(siteDir)],
+    {
+      cwd: work,
+      env: {
+        PATH: `${NETLIFY_BIN}:${process.env['PATH'] ?? ''}`,
+        NETLIFY_EDGE_BOOTSTRAP: `file://${bootstrap}`,
+        BROWSER: 'none',
+        CI: 'true',
+      },
+    },
+  );
   const origin = `http://127.0.0.1:${port}`;
   await waitForHttp(origin, { child, output, timeoutMs: 90_000 });
   if (folder === 'netlify') {
@@ -148,7 +189,11 @@ export async function startProtection(host: RunningHost, credential: { name: str
     incoming.pipe(forward);
   });
   await new Promise<void>((listening) => server.listen(port, '127.0.0.1', () => listening()));
-  return { origin: `http://127.0.0.1:${port}`, output: host.output, stop: () => new Promise<void>((closed) => server.close(() => closed())) };
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    output: host.output,
+    stop: () => new Promise<void>((closed) => server.close(() => closed())),
+  };
 }
 
 interface Condition {
@@ -218,7 +263,11 @@ function vercelFront(routes: readonly VercelRoute[], staticDir: string) {
       const captures: Record<string, string> = { ...match.groups };
       match.forEach((value, index) => (captures[String(index)] = value ?? ''));
       const valueOf = (condition: Condition) =>
-        condition.type === 'query' ? (original.searchParams.has(condition.key) ? original.searchParams.get(condition.key) : null) : ((request.headers[condition.key.toLowerCase()] as string | undefined) ?? null);
+        condition.type === 'query'
+          ? original.searchParams.has(condition.key)
+            ? original.searchParams.get(condition.key)
+            : null
+          : ((request.headers[condition.key.toLowerCase()] as string | undefined) ?? null);
       for (const condition of route.has ?? []) {
         const value = valueOf(condition);
         if (value === null) return undefined;
@@ -284,7 +333,9 @@ export async function startVercelStatic(siteDir: string): Promise<RunningHost> {
   const config = JSON.parse(readFileSync(join(siteDir, 'vercel.json'), 'utf8')) as Parameters<typeof getTransformedRoutes>[0];
   const { routes, error } = getTransformedRoutes(config);
   if (error || !routes) throw new Error(`vercel.json: ${error?.message ?? 'no routes'}`);
-  return listen(vercelFront([...(routes as VercelRoute[]), { handle: 'error' }, { status: 404, src: '^/(.*)$', dest: '/404.html' }], resolve(siteDir)));
+  return listen(
+    vercelFront([...(routes as VercelRoute[]), { handle: 'error' }, { status: 404, src: '^/(.*)$', dest: '/404.html' }], resolve(siteDir)),
+  );
 }
 
 const APACHE_BINARY = '/usr/sbin/apache2';
@@ -317,6 +368,9 @@ export async function startApache(siteDir: string): Promise<RunningHost> {
   );
   const { child, output } = startProcess(APACHE_BINARY, ['-X', '-f', join(dir, 'httpd.conf')], { cwd: dir, env: { APACHE_RUN_DIR: dir } });
   const origin = `http://127.0.0.1:${port}`;
-  await waitForHttp(origin, { child, output: () => `${output()}${existsSync(join(dir, 'logs/error.log')) ? readFileSync(join(dir, 'logs/error.log'), 'utf8') : ''}` });
+  await waitForHttp(origin, {
+    child,
+    output: () => `${output()}${existsSync(join(dir, 'logs/error.log')) ? readFileSync(join(dir, 'logs/error.log'), 'utf8') : ''}`,
+  });
   return { origin, output, stop: () => stopChild(child, 'SIGTERM') };
 }

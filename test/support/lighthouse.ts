@@ -56,7 +56,9 @@ export class LighthouseRunner {
     if (!run) throw new Error(`Lighthouse gave no result for ${url}`);
     const { lhr } = run;
     if (lhr.runtimeError) throw new Error(`Lighthouse could not audit ${url}: ${lhr.runtimeError.message}`);
-    const scores = Object.fromEntries(Object.entries(lhr.categories).map(([id, category]) => [id, Math.round((category.score ?? 0) * 100)]));
+    const scores = Object.fromEntries(
+      Object.entries(lhr.categories).map(([id, category]) => [id, Math.round((category.score ?? 0) * 100)]),
+    );
     const cumulativeLayoutShift = lhr.audits['cumulative-layout-shift']?.numericValue ?? Number.NaN;
     return { url, formFactor, scores, cumulativeLayoutShift, shortfalls: shortfallsOf(lhr) };
   }
@@ -73,6 +75,8 @@ export function describeAudit({ url, formFactor, scores, cumulativeLayoutShift, 
     .join(', ');
   return [
     `Lighthouse ${formFactor} ${new URL(url).pathname}: ${line}; CLS ${cumulativeLayoutShift.toFixed(3)}`,
-    ...(shortfalls.length > 0 ? shortfalls.map((shortfall) => `  short of full marks: ${shortfall}`) : ['  every scored audit at full marks']),
+    ...(shortfalls.length > 0
+      ? shortfalls.map((shortfall) => `  short of full marks: ${shortfall}`)
+      : ['  every scored audit at full marks']),
   ].join('\n');
 }

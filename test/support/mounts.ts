@@ -25,7 +25,8 @@ const run = (command: string, args: string[]) => spawnSync(command, args, { enco
 export function mountTmpfs(dir: string, size: string): Mount | string {
   mkdirSync(dir, { recursive: true });
   const mounted = run('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]);
-  if (mounted.status !== 0) return `cannot mount a tmpfs here (${(mounted.stderr || mounted.error?.message || `exit ${mounted.status}`).trim()}): run the tests as root where mounting is permitted`;
+  if (mounted.status !== 0)
+    return `cannot mount a tmpfs here (${(mounted.stderr || mounted.error?.message || `exit ${mounted.status}`).trim()}): run the tests as root where mounting is permitted`;
   const filler = join(dir, '.filler');
   return {
     dir,

@@ -19,7 +19,22 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
@@ -69,7 +84,10 @@ function textOf({ header, rows, style }: Dataset): string {
 }
 
 function generated(rows: number, file: string): Dataset {
-  const result = spawnSync(process.execPath, [join(projectRoot, 'scripts/generate.ts'), String(rows), file], { encoding: 'utf8', env: cleanEnvironment() });
+  const result = spawnSync(process.execPath, [join(projectRoot, 'scripts/generate.ts'), String(rows), file], {
+    encoding: 'utf8',
+    env: cleanEnvironment(),
+  });
   if (result.status !== 0) throw new Error(`generate failed: ${result.stderr}`);
   const [header, ...body] = parse(readFileSync(file)) as Row[];
   return { header: header!, rows: body, style: { quoteAll: false, crlf: false, bom: false } };
@@ -222,7 +240,11 @@ function treeOf(dir: string): Tree {
     const path = join(entry.parentPath, entry.name);
     const name = relative(dir, path);
     if (entry.isDirectory()) folders.push(name);
-    else if (entry.isFile()) files.set(name, { hash: createHash('sha256').update(readFileSync(path)).digest('hex'), mtimeNs: statSync(path, { bigint: true }).mtimeNs });
+    else if (entry.isFile())
+      files.set(name, {
+        hash: createHash('sha256').update(readFileSync(path)).digest('hex'),
+        mtimeNs: statSync(path, { bigint: true }).mtimeNs,
+      });
   }
   return { files, folders: folders.sort() };
 }
@@ -265,7 +287,9 @@ function publishedState(site: string, deploy: string): Published {
     site: treeOf(site),
     deploy: treeOf(deploy),
     allJson: existsSync(join(site, 'all.json')) ? readFileSync(join(site, 'all.json'), 'utf8') : undefined,
-    dataSha256: existsSync(join(site, 'manifest.json')) ? (JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8')) as { data: { sha256: string } }).data.sha256 : undefined,
+    dataSha256: existsSync(join(site, 'manifest.json'))
+      ? (JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8')) as { data: { sha256: string } }).data.sha256
+      : undefined,
   };
 }
 
@@ -299,7 +323,8 @@ function sameAsClean(kind: string, actual: Record<string, string>, clean: Record
 }
 
 /** Rows by id from an all.json text. */
-const rowsById = (text: string | undefined) => new Map(((text ? JSON.parse(text) : []) as Record<string, unknown>[]).map((row) => [row['id'] as number, JSON.stringify(row)]));
+const rowsById = (text: string | undefined) =>
+  new Map(((text ? JSON.parse(text) : []) as Record<string, unknown>[]).map((row) => [row['id'] as number, JSON.stringify(row)]));
 
 /** changes.json against the real differences between `before` and the published site now. */
 function checkChanges(where: string, site: string, before: Published, after: Published): void {
@@ -314,9 +339,18 @@ function checkChanges(where: string, site: string, before: Published, after: Pub
   const removed = [...old.keys()].filter((id) => !now.has(id)).sort();
   const changed = [...now.keys()].filter((id) => old.has(id) && old.get(id) !== now.get(id)).sort();
   const sorted = (ids: number[]) => [...ids].sort();
-  check(JSON.stringify(sorted(changes.rows.added)) === JSON.stringify(added), () => `${where}: changes.json rows.added ${JSON.stringify(changes.rows.added)}, really ${JSON.stringify(added)}`);
-  check(JSON.stringify(sorted(changes.rows.removed)) === JSON.stringify(removed), () => `${where}: changes.json rows.removed differ from the real ones`);
-  check(JSON.stringify(sorted(changes.rows.changed.map(({ id }) => id))) === JSON.stringify(changed), () => `${where}: changes.json rows.changed differ from the real ones`);
+  check(
+    JSON.stringify(sorted(changes.rows.added)) === JSON.stringify(added),
+    () => `${where}: changes.json rows.added ${JSON.stringify(changes.rows.added)}, really ${JSON.stringify(added)}`,
+  );
+  check(
+    JSON.stringify(sorted(changes.rows.removed)) === JSON.stringify(removed),
+    () => `${where}: changes.json rows.removed differ from the real ones`,
+  );
+  check(
+    JSON.stringify(sorted(changes.rows.changed.map(({ id }) => id))) === JSON.stringify(changed),
+    () => `${where}: changes.json rows.changed differ from the real ones`,
+  );
   // Every served file whose bytes changed, or that is gone, has its URL listed.
   const urls = new Set(changes.urls);
   const notServed = /(^|\/)(\.htaccess|_headers|_redirects|vercel\.json|\.assetsignore)$/;
@@ -412,7 +446,17 @@ export async function runRebuilds({ seed, rounds, rows, siteDisk, log = () => un
   // does not change what later rounds do, so a seed replays the same rounds.
   let random = randomOf(seed);
   const workspace = tempDir('rebuilds');
-  const summary: RebuildSummary = { seed, rounds, builds: 0, published: 0, refused: 0, killed: 0, killedAfterPublishing: 0, concurrent: 0, seconds: 0 };
+  const summary: RebuildSummary = {
+    seed,
+    rounds,
+    builds: 0,
+    published: 0,
+    refused: 0,
+    killed: 0,
+    killedAfterPublishing: 0,
+    concurrent: 0,
+    seconds: 0,
+  };
   try {
     const project = projectCopy(workspace);
     const siteParent = siteDisk === undefined ? project : mkdtempSync(join(siteDisk, 'rebuilds-'));
@@ -431,7 +475,13 @@ export async function runRebuilds({ seed, rounds, rows, siteDisk, log = () => un
     /** Typical build time, for kills at random instants. */
     let buildMs = 4000;
 
-    const envOf = (file: string, extra: Record<string, string> = {}) => ({ ...env, DATA_FILE: file, OUT_DIR: site, DEPLOY_DIR: deploy, ...extra });
+    const envOf = (file: string, extra: Record<string, string> = {}) => ({
+      ...env,
+      DATA_FILE: file,
+      OUT_DIR: site,
+      DEPLOY_DIR: deploy,
+      ...extra,
+    });
 
     /** A clean build of `text` with `buildEnv` at the same paths (what is there moved aside meanwhile). */
     const cleanBuild = async (file: string, text: string, buildEnv: Env) => {
@@ -453,7 +503,10 @@ export async function runRebuilds({ seed, rounds, rows, siteDisk, log = () => un
       const clean = await cleanBuild(file, text, buildEnv);
       sameAsClean(`${what}: dist/`, comparable(treeOf(site), site), clean.site);
       sameAsClean(`${what}: deploy/`, comparable(treeOf(deploy), deploy), clean.deploy);
-      check(JSON.stringify(treeOf(site).folders) === JSON.stringify(clean.folders), () => `${what}: dist/ has other folders than a clean build`);
+      check(
+        JSON.stringify(treeOf(site).folders) === JSON.stringify(clean.folders),
+        () => `${what}: dist/ has other folders than a clean build`,
+      );
     };
 
     for (let round = 1; round <= rounds; round += 1) {
@@ -461,7 +514,9 @@ export async function runRebuilds({ seed, rounds, rows, siteDisk, log = () => un
       random = randomOf(seed * 100_003 + round);
       // The maintainer's actions between builds.
       const actions: string[] = [];
-      const [deleteDist, deleteCaches, deletePrevious, editSource, goBack, newAddresses, damageCache] = [0.08, 0.08, 0.08, 0.06, 0.12, 0.08, 0.15].map((p) => random.chance(p));
+      const [deleteDist, deleteCaches, deletePrevious, editSource, goBack, newAddresses, damageCache] = [
+        0.08, 0.08, 0.08, 0.06, 0.12, 0.08, 0.15,
+      ].map((p) => random.chance(p));
       const damageDraws = [random.next(), random.next(), random.next()];
       if (deleteDist) {
         rmSync(site, { recursive: true, force: true });
@@ -497,7 +552,9 @@ export async function runRebuilds({ seed, rounds, rows, siteDisk, log = () => un
         data = copyOf(history[history.length - 1 - random.int(Math.min(history.length, 4))]!);
         editName = 'back to the data of an earlier build';
       } else if (newAddresses) {
-        env = random.chance(0.5) ? { ...env, BASE_URL: random.pick(['https://cars.example.com', 'https://listing.example.org/cars']) } : { ...env, ASSETS_URL: random.pick(['https://img.example.com/logos', 'https://cdn.example.org/img']) };
+        env = random.chance(0.5)
+          ? { ...env, BASE_URL: random.pick(['https://cars.example.com', 'https://listing.example.org/cars']) }
+          : { ...env, ASSETS_URL: random.pick(['https://img.example.com/logos', 'https://cdn.example.org/img']) };
         editName = 'new addresses';
       } else {
         const edit = random.pick(EDITS);
@@ -538,7 +595,10 @@ export async function runRebuilds({ seed, rounds, rows, siteDisk, log = () => un
         const [a, b] = await Promise.all([first.done, second.done]);
         summary.builds += 2;
         summary.concurrent += 1;
-        check(a.status === 0 || (a.status === 1 && /would remove/.test(a.output)), () => `${where}: the first of two builds failed:\n${a.output}`);
+        check(
+          a.status === 0 || (a.status === 1 && /would remove/.test(a.output)),
+          () => `${where}: the first of two builds failed:\n${a.output}`,
+        );
         check(b.status === 0, () => `${where}: the second of two builds failed:\n${b.output}`);
         // The build that published last won: its data file is the one the manifest names.
         const published = JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8')) as { data: { sha256: string; file: string } };
@@ -554,8 +614,16 @@ export async function runRebuilds({ seed, rounds, rows, siteDisk, log = () => un
         // The winner's change report describes what it replaced: the other build's site, unless that
         // was refused. Checked where that site is the one before the pair: the same data, addresses and code.
         const report = JSON.parse(readFileSync(join(site, 'changes.json'), 'utf8')) as { previousDataSha256: string | null };
-        const sameAsBefore = a.status !== 0 || (report.previousDataSha256 === before.dataSha256 && editName !== 'new addresses' && !actions.includes('edited a source file'));
-        if (before.allJson !== undefined && before.dataSha256 !== undefined && report.previousDataSha256 === before.dataSha256 && sameAsBefore) checkChanges(where, site, before, after);
+        const sameAsBefore =
+          a.status !== 0 ||
+          (report.previousDataSha256 === before.dataSha256 && editName !== 'new addresses' && !actions.includes('edited a source file'));
+        if (
+          before.allJson !== undefined &&
+          before.dataSha256 !== undefined &&
+          report.previousDataSha256 === before.dataSha256 &&
+          sameAsBefore
+        )
+          checkChanges(where, site, before, after);
         publishedWith = { text: winner, env: { ...env } };
         data = otherWon ? copyOf(otherData) : data;
         if (a.status === 1) allowShrinkNext = false;
@@ -611,12 +679,16 @@ export async function runRebuilds({ seed, rounds, rows, siteDisk, log = () => un
 
     /** The build that was published before (now the kept previous one, or still current) is as it was: nothing published was written again. */
     function checkBuildsIntact(where: string, before: Published): void {
-      if (before.real !== undefined && existsSync(before.real)) sameTrees(treeOf(before.real), before.site, `${where}: the replaced build's site`, true);
-      if (before.realDeploy !== undefined && existsSync(before.realDeploy)) sameTrees(treeOf(before.realDeploy), before.deploy, `${where}: the replaced build's deploy/`, true);
+      if (before.real !== undefined && existsSync(before.real))
+        sameTrees(treeOf(before.real), before.site, `${where}: the replaced build's site`, true);
+      if (before.realDeploy !== undefined && existsSync(before.realDeploy))
+        sameTrees(treeOf(before.realDeploy), before.deploy, `${where}: the replaced build's deploy/`, true);
     }
   } finally {
     rmSync(workspace, { recursive: true, force: true });
-    if (siteDisk !== undefined) for (const name of readdirSync(siteDisk)) if (name.startsWith('rebuilds-')) rmSync(join(siteDisk, name), { recursive: true, force: true });
+    if (siteDisk !== undefined)
+      for (const name of readdirSync(siteDisk))
+        if (name.startsWith('rebuilds-')) rmSync(join(siteDisk, name), { recursive: true, force: true });
   }
 }
 

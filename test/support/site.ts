@@ -14,7 +14,11 @@ export const fixture = (name: string): string => join(projectRoot, 'test/fixture
  * Runs one of the project's npm scripts (by its file in scripts/) as npm runs it, with the given
  * environment and nothing of the test's own configuration, in the project or in a copy of it at `root`.
  */
-export function runScript(script: string, env: Record<string, string>, { args = [], root = projectRoot }: { args?: string[]; root?: string } = {}): SpawnSyncReturns<string> {
+export function runScript(
+  script: string,
+  env: Record<string, string>,
+  { args = [], root = projectRoot }: { args?: string[]; root?: string } = {},
+): SpawnSyncReturns<string> {
   return spawnSync(process.execPath, [join(projectRoot, 'scripts', script), ...args], {
     cwd: root,
     env: { ...cleanEnvironment(), ASTRO_TELEMETRY_DISABLED: '1', ...env },

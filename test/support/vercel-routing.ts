@@ -47,7 +47,11 @@ interface AssetsFetcher {
   fetch: (request: Request) => Promise<Response>;
 }
 type HandleRequest = (
-  requestContext: { request: Request; ctx: { waitUntil: (promise: Promise<unknown>) => void; passThroughOnException: () => void }; assetsFetcher: AssetsFetcher },
+  requestContext: {
+    request: Request;
+    ctx: { waitUntil: (promise: Promise<unknown>) => void; passThroughOnException: () => void };
+    assetsFetcher: AssetsFetcher;
+  },
   config: { routes: Record<Phase, Route[]> },
   output: Record<string, OutputItem>,
   buildMetadata: { collectedLocales: string[] },
@@ -57,7 +61,15 @@ type HandleRequest = (
 async function loadRouter(): Promise<HandleRequest> {
   if (!hasVercelRouter) throw new Error(`@cloudflare/next-on-pages's router is not at ${relative(projectRoot, ROUTER_ENTRY)}`);
   const file = join(tempDir('vercel-router'), 'router.mjs');
-  await build({ entryPoints: [ROUTER_ENTRY], bundle: true, format: 'esm', platform: 'node', target: 'node22', outfile: file, logLevel: 'silent' });
+  await build({
+    entryPoints: [ROUTER_ENTRY],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    outfile: file,
+    logLevel: 'silent',
+  });
   const module = (await import(pathToFileURL(file).href)) as { handleRequest?: unknown };
   if (typeof module.handleRequest !== 'function') throw new Error(`${relative(projectRoot, ROUTER_ENTRY)} no longer exports handleRequest`);
   return module.handleRequest as HandleRequest;
@@ -85,7 +97,9 @@ function filesUnder(dir: string): string[] {
  * a function by its path (`/name` for `functions/name.func`), a middleware by its `middlewarePath`.
  */
 async function edgeFunctions(functionsDir: string, middleware: ReadonlySet<string>, calls: string[]): Promise<Record<string, OutputItem>> {
-  const names = readdirSync(functionsDir).filter((name) => name.endsWith('.func')).map((name) => name.slice(0, -'.func'.length));
+  const names = readdirSync(functionsDir)
+    .filter((name) => name.endsWith('.func'))
+    .map((name) => name.slice(0, -'.func'.length));
   const registry = Symbol.for('vercel-routing-test.functions');
   const modules = tempDir('vercel-functions');
   const entries: Record<string, OutputItem> = {};
@@ -94,7 +108,9 @@ async function edgeFunctions(functionsDir: string, middleware: ReadonlySet<strin
     names.map(async (name) => {
       const code = readFileSync(join(functionsDir, `${name}.func/index.js`), 'utf8');
       const script = await transform(code, { format: 'iife', globalName: '__edgeFunction' });
-      const runtime = new EdgeRuntime({ initialCode: `${script.code}\naddEventListener('fetch', (event) => event.respondWith(__edgeFunction.default(event.request)));` });
+      const runtime = new EdgeRuntime({
+        initialCode: `${script.code}\naddEventListener('fetch', (event) => event.respondWith(__edgeFunction.default(event.request)));`,
+      });
       runners[name] = async (request) => {
         calls.push(`${name}: ${request.method} ${new URL(request.url).pathname}${new URL(request.url).search}`);
         const answer = await runtime.dispatchFetch(request.url, { method: request.method, headers: Object.fromEntries(request.headers) });
@@ -104,7 +120,10 @@ async function edgeFunctions(functionsDir: string, middleware: ReadonlySet<strin
         return new Response(body.byteLength > 0 ? body : null, { status: answer.status, headers: [...answer.headers] });
       };
       const entry = join(modules, `${name}.mjs`);
-      writeFileSync(entry, `export default (request) => globalThis[Symbol.for(${JSON.stringify(registry.description)})][${JSON.stringify(name)}](request);\n`);
+      writeFileSync(
+        entry,
+        `export default (request) => globalThis[Symbol.for(${JSON.stringify(registry.description)})][${JSON.stringify(name)}](request);\n`,
+      );
       const entrypoint = pathToFileURL(entry).href;
       if (middleware.has(name)) entries[name] = { type: 'middleware', entrypoint };
       else entries[`/${name}`] = { type: 'function', entrypoint };
@@ -129,7 +148,11 @@ async function staticFiles(dir: string): Promise<{ fetcher: AssetsFetcher; close
     fetcher: {
       fetch: (request) => {
         const url = new URL(request.url);
-        return fetch(`http://127.0.0.1:${port}${url.pathname}${url.search}`, { method: request.method, headers: request.headers, redirect: 'manual' });
+        return fetch(`http://127.0.0.1:${port}${url.pathname}${url.search}`, {
+          method: request.method,
+          headers: request.headers,
+          redirect: 'manual',
+        });
       },
     },
     close: () => new Promise<void>((closed) => server.close(() => closed())),
@@ -215,4 +238,3 @@ export async function startVercelDeployment(deployDir: string, secret: string): 
   const { routes } = JSON.parse(readFileSync(join(outputDir, 'config.json'), 'utf8')) as { routes: Route[] };
   return startRouting({ routes, staticDir: join(outputDir, 'static'), functionsDir: join(outputDir, 'functions'), secret });
 }
-

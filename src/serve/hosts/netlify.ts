@@ -49,7 +49,13 @@ function redirectsToml(redirects: readonly Redirect[]): string {
       [
         '[[redirects]]',
         `  from = ${JSON.stringify(from)}`,
-        ...(query ? [`  query = { ${Object.entries(query).map(([key, value]) => `${key} = ${JSON.stringify(value)}`).join(', ')} }`] : []),
+        ...(query
+          ? [
+              `  query = { ${Object.entries(query)
+                .map(([key, value]) => `${key} = ${JSON.stringify(value)}`)
+                .join(', ')} }`,
+            ]
+          : []),
         `  to = ${JSON.stringify(to)}`,
         `  status = ${status}`,
       ].join('\n'),
@@ -92,7 +98,12 @@ function netlifyToml(input: HostInput, deployDir: string, folder: string, body: 
 const EDGE_FUNCTION_TOML = [
   '[build]',
   '  edge_functions = "edge-functions"',
-  ...[LISTING_PATH, `${LISTING_PATH}/*`].flatMap((path) => ['', '[[edge_functions]]', `  path = ${JSON.stringify(path)}`, '  function = "listing"']),
+  ...[LISTING_PATH, `${LISTING_PATH}/*`].flatMap((path) => [
+    '',
+    '[[edge_functions]]',
+    `  path = ${JSON.stringify(path)}`,
+    '  function = "listing"',
+  ]),
 ];
 
 export async function netlifyFiles(input: HostInput, deployDir: string): Promise<HostFile[]> {

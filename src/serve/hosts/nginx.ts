@@ -26,7 +26,16 @@ import { pageValuePattern, SMALLEST_COMPRESSED_BYTES, type HostFile, type HostIn
 export const NGINX_DEFAULT_LISTEN = '8080';
 
 /** What gzip compresses besides HTML (CSV where nginx's mime.types names it: Debian's does not). */
-const NGINX_GZIP_TYPES = ['text/css', 'application/javascript', 'text/javascript', 'image/svg+xml', 'application/json', 'application/xml', 'text/xml', 'text/csv'];
+const NGINX_GZIP_TYPES = [
+  'text/css',
+  'application/javascript',
+  'text/javascript',
+  'image/svg+xml',
+  'application/json',
+  'application/xml',
+  'text/xml',
+  'text/csv',
+];
 
 /** A string literal for nginx: single-quoted, with `'` and `\` escaped. */
 const quote = (text: string) => `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;

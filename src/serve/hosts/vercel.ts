@@ -54,7 +54,6 @@ interface VercelConfig {
   headers: HeaderRule[];
 }
 
-
 function vercelConfig(input: HostInput): VercelConfig {
   const last = pageCount(input.count);
   const page = (value: string): Condition[] => [{ type: 'query', key: QUERY.page, value }];
@@ -148,7 +147,9 @@ function pageRoutes(input: HostInput): OutputRoute[] {
     const link = linkHeader(page, input);
     const common = { methods: FILE_METHODS, missing: noFormat, dest: `/${pageFile(page)}`, ...(link ? { headers: { Link: link } } : {}) };
     return [
-      ...(page === 1 ? [{ src: `^${escapeRegExp(LISTING_PATH)}$`, ...common, missing: [...noFormat, { type: 'query' as const, key: QUERY.page }] }] : []),
+      ...(page === 1
+        ? [{ src: `^${escapeRegExp(LISTING_PATH)}$`, ...common, missing: [...noFormat, { type: 'query' as const, key: QUERY.page }] }]
+        : []),
       { src: `^${escapeRegExp(LISTING_PATH)}$`, has: [{ type: 'query', key: QUERY.page, value: `^0*${page}$` }], ...common },
       { src: `^${escapeRegExp(pagePath(page))}(?:${escapeRegExp(PAGE_FILE_EXTENSION)})?$`, ...common },
     ];
@@ -183,6 +184,10 @@ export async function vercelFiles(input: HostInput): Promise<HostFile[]> {
     { place: 'site', path: 'vercel.json', content: `${JSON.stringify(vercelConfig(input), null, 2)}\n` },
     { place: 'deploy', path: `${VERCEL_OUTPUT_DIR}/config.json`, content: buildOutputConfig(input) },
     { place: 'deploy', path: `${functionDir}/index.js`, content: await bundleEdge('vercel-middleware', input) },
-    { place: 'deploy', path: `${functionDir}/.vc-config.json`, content: `${JSON.stringify({ runtime: 'edge', entrypoint: 'index.js' }, null, 2)}\n` },
+    {
+      place: 'deploy',
+      path: `${functionDir}/.vc-config.json`,
+      content: `${JSON.stringify({ runtime: 'edge', entrypoint: 'index.js' }, null, 2)}\n`,
+    },
   ];
 }
