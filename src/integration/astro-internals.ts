@@ -30,11 +30,10 @@
  *    same writes made synchronously cost a tenth of that (see `writingPages`; test/http/build.test.ts
  *    checks both halves).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AstroIntegrationLogger, AstroPrerenderer } from 'astro';
 import type { Plugin } from 'vite';
-import { writePageThrough } from '../outputs/page-file.ts';
 
 const ASSUMPTION =
   'Astro renders pages only after an ordinary Vite plugin\'s buildApp hook of order "post" has settled (src/integration/astro-internals.ts)';
@@ -101,8 +100,8 @@ export function writingPages(fileOf: (pathname: string) => string | undefined): 
       let answer: Response;
       try {
         mkdirSync(dirname(file), { recursive: true });
-        // A file there is the folder's own, left to be written again in place (src/publish/reuse.ts).
-        writePageThrough(file, body);
+        // A new file: a page to render was removed from the folder first (src/publish/reuse.ts).
+        writeFileSync(file, body, { flag: 'wx' });
         answer = new Response(null, { status: response.status, headers: response.headers });
       } catch {
         answer = new Response(body, { status: response.status, headers: response.headers });

@@ -42,7 +42,7 @@ import { clearRenderFolders, moveRendered, renderFolderFor } from '../publish/re
 import { cachedHostFiles, writeFiles } from './host-files.ts';
 import { acquireBuildLock, type BuildLock } from '../publish/lock.ts';
 import { writeRecord } from '../publish/record.ts';
-import { flaggedPages, takenPages, unwrittenInPlace, type PagesInPlace, type RenderSet } from '../publish/reuse.ts';
+import { flaggedPages, takenPages, type RenderSet } from '../publish/reuse.ts';
 import { startJsonPages, type JsonPagesRun } from '../outputs/json-pages.ts';
 import { bytesOf, filesIn, HTML_PAGES_FOLDER, siteFilesOf } from '../publish/site-files.ts';
 import { killPoint } from '../publish/kill-points.ts';
@@ -115,8 +115,6 @@ interface ReadyData {
   rendered: { json: number; html: number };
   /** Site paths of a recycled folder's pages removed or linked again before Astro rendered. */
   touched: ReadonlySet<string>;
-  /** The pages to render whose files are the folder's own: written in place (see src/publish/reuse.ts). */
-  inPlace: PagesInPlace;
   /** The size of the pages taken from the baseline, measured by the data side. */
   takenBytes: number;
   /**
@@ -209,7 +207,6 @@ function startData(
     trusted: build.store.trusted,
     renderFile: folder.renderFile,
     siteDir: folder.siteDir,
-    copyDir: join(folder.deployDir, VERCEL_STATIC),
     baseline: build.baseline,
   });
   let beginDownloads: () => void = () => undefined;
@@ -234,7 +231,6 @@ function startData(
       keys: side.keys,
       rendered: side.rendered,
       touched: new Set(side.touched),
-      inPlace: side.inPlace,
       takenBytes: side.takenBytes,
       beginDownloads,
     };
@@ -295,7 +291,6 @@ export async function awaitData(build: StartedBuild, logger: AstroIntegrationLog
     recordsFile: folder.recordsFile,
     count: data.preparation.rows,
     pages: flaggedPages(render.json),
-    inPlace: data.inPlace.json,
     addresses: { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl },
     ...(data.keys === undefined && { keysFromSummary: folder.summaryFile }),
   });
@@ -350,9 +345,6 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
   clock.end('JSON pages');
   killPoint('pages rendered');
   await moveRendered(folder.renderDir, site);
-  const unwritten = unwrittenInPlace(site, data.inPlace);
-  if (unwritten !== undefined)
-    throw new Error(`${unwritten} was left to be written again in place, but was not written: nothing was published`);
 
   // Pages taken from the baseline are the published files, made so before Astro rendered (see reuse.ts).
   const taken = takenPages(render);

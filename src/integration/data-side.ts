@@ -29,7 +29,7 @@ import {
 } from '../outputs/row-changes.ts';
 import type { Baseline } from '../publish/baseline.ts';
 import { cachedDownloads } from '../outputs/prepared-downloads.ts';
-import { pagesIn, preparePages, renderedCount, renderSetOf, type PagesInPlace } from '../publish/reuse.ts';
+import { pagesIn, preparePages, renderedCount, renderSetOf } from '../publish/reuse.ts';
 import { pageCount } from '../listing/pagination.ts';
 import { shrinkRefusal, unknownPublishedRows } from '../publish/shrink-guard.ts';
 import { PUBLISHED } from '../listing/routes.ts';
@@ -60,8 +60,6 @@ export interface DataSideInput {
    * folder was taken (see src/publish/store.ts), none where it is new.
    */
   siteDir: string;
-  /** The copy of that folder for Vercel, in the same build's folder: a page file whose only other name is there is the folder's own. */
-  copyDir: string;
   /** What the build is compared with and takes pages from; none for a first build. */
   baseline: DataSideBaseline | undefined;
 }
@@ -84,8 +82,6 @@ type DataSide =
       rendered: { json: number; html: number };
       /** Site paths of a recycled folder's pages removed or linked again. */
       touched: string[];
-      /** The pages to render whose files are the folder's own, left to be written in place. */
-      inPlace: PagesInPlace;
       /** The size of the pages taken from the baseline, in bytes. */
       takenBytes: number;
       /** How long validating (with the comparison) and the page keys (with the pages to render) took. */
@@ -241,16 +237,11 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
   }
   const { render, takenBytes } = renderSetOf(pageCount(preparation.rows), keys, baseline);
   // The pages the folder holds as it starts: nothing has written to it yet (Astro renders after this).
-  const { touched, inPlace } = await preparePages(
-    { siteDir: input.siteDir, copyDir: input.copyDir },
-    render,
-    baseline,
-    pagesIn(input.siteDir),
-  );
+  const touched = await preparePages(input.siteDir, render, baseline, pagesIn(input.siteDir));
   // Written last: the pages' routes read it, and Astro renders into the folder only after it.
   writeFileSync(input.renderFile, serialize(render));
   endPhase('page keys');
-  return { kind: 'ready', preparation, rows, keys, rendered: renderedCount(render), touched: [...touched], inPlace, takenBytes, phases };
+  return { kind: 'ready', preparation, rows, keys, rendered: renderedCount(render), touched: [...touched], takenBytes, phases };
 }
 
 /** A message of the worker thread: the records prepared, then what it found. */

@@ -7,13 +7,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openRecordFile } from '../data/record-store.ts';
 import { keysOfSummary, writeJsonPages, type JsonPagesInput } from './json-pages.ts';
 
-const { siteDir, recordsFile, count, pages, inPlace, addresses, keysFromSummary } = workerData as JsonPagesInput;
+const { siteDir, recordsFile, count, pages, addresses, keysFromSummary } = workerData as JsonPagesInput;
 const records = openRecordFile(recordsFile);
 const listing = { count, chunks: () => records.chunks(), slice: records.slice };
 const keysOf = keysFromSummary === undefined ? undefined : keysOfSummary(keysFromSummary, addresses);
-const { hashes, keys } = await writeJsonPages(
-  { siteDir, listing, pages, ...(inPlace && { inPlace }), addresses, ...(keysOf && { keysOf }) },
-  (written) => parentPort?.postMessage({ written }),
+const { hashes, keys } = await writeJsonPages({ siteDir, listing, pages, addresses, ...(keysOf && { keysOf }) }, (written) =>
+  parentPort?.postMessage({ written }),
 );
 records.close();
 parentPort?.postMessage({ hashes: [...hashes], ...(keys && { keys }) });

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { turnEvery } from '../data/event-loop.ts';
 import type { RecordChunks, RecordSlices } from '../data/record-store.ts';
@@ -21,7 +21,6 @@ import { pageCount, pageRange } from '../listing/pagination.ts';
 import { pageFile } from '../listing/routes.ts';
 import { serialisePageOf, type Addresses } from '../listing/serialise.ts';
 import { summaryFrom } from '../listing/summary.ts';
-import { writeNewPage, writePageThrough } from './page-file.ts';
 
 /**
  * The listing as the writer reads it: its size, and its records a chunk at a time, in order; or,
@@ -38,8 +37,6 @@ interface JsonPagesToWrite {
   siteDir: string;
   listing: ListingChunks;
   pages: readonly number[];
-  /** Of those, the pages whose files stay in the folder as its own, to be written through (see src/publish/reuse.ts). */
-  inPlace?: readonly number[];
   addresses: Addresses;
   /** Where every page is written (a build with nothing to take pages from): its keys are made too, from what the pages are made of. */
   keysOf?: KeysOfListing;
@@ -57,12 +54,11 @@ export interface WrittenJsonPages {
  * returns each page's SHA-256 (hex), by page number, and with `keysOf` every page's keys (see
  * src/listing/page-keys.ts): a build that renders every page needs them only for its record, so
  * they are made here, beside Astro's rendering, from the text being written anyway, rather than
- * before Astro may start. Each is a new file, but for the pages `inPlace` names: any other file
- * already there is an error, never written through (it may be a published file's other name; see
- * reuse.ts, which removes a page it renders again unless the file is the folder's own).
+ * before Astro may start. Each is a new file: one already there is an error, never written through
+ * (it may be a published file's other name; reuse.ts removes a page to render again).
  */
 export async function writeJsonPages(
-  { siteDir, listing, pages, inPlace = [], addresses, keysOf }: JsonPagesToWrite,
+  { siteDir, listing, pages, addresses, keysOf }: JsonPagesToWrite,
   onProgress: (written: number) => void = () => undefined,
 ): Promise<WrittenJsonPages> {
   const hashes = new Map<number, string>();
@@ -71,11 +67,11 @@ export async function writeJsonPages(
   const keys: PageKeys | undefined = keysOf && { json: [], html: [], count: listing.count, listing: keysOf.listingDigest };
   if (pages.length === 0) return { hashes };
   mkdirSync(dirname(join(siteDir, pageFile(1))), { recursive: true });
-  const writtenThrough = new Set(inPlace);
   const write = (page: number, pageRecords: readonly CarModel[]) => {
     const text = serialisePageOf(pageRecords, page, listing.count, addresses);
     const bytes = Buffer.from(text);
-    (writtenThrough.has(page) ? writePageThrough : writeNewPage)(join(siteDir, pageFile(page)), bytes);
+    // A new file: one already there is an error, never written through (it may be a published file's other name).
+    writeFileSync(join(siteDir, pageFile(page)), bytes, { flag: 'wx' });
     hashes.set(page, createHash('sha256').update(bytes).digest('hex'));
     if (keys && keysOf) {
       const pageKeys = keysOfWrittenPage(keysOf, pageRecords, page, text);
@@ -134,8 +130,6 @@ export interface JsonPagesInput {
   count: number;
   /** The pages to write, ascending. */
   pages: number[];
-  /** Of those, the pages whose files are the folder's own, written in place (see src/publish/reuse.ts). */
-  inPlace?: readonly number[];
   addresses: Addresses;
   /** Where every page is written and no keys were made before: the listing's summary, to make them from (see `writeJsonPages`). */
   keysFromSummary?: string;

@@ -3,18 +3,16 @@
  * page's key is a hash of exactly what it shows (src/listing/page-keys.ts): where the published
  * build was made by the same code and addresses and has the same key for a page, and its file is
  * there, the page is not rendered but taken: before Astro renders anything, the build's folder is
- * given the published file (a hard link), and a page to render is removed from it unless the file
- * is the folder's own (`ownFile`), which is then written again in place. So a file Astro may write
+ * given the published file (a hard link), and a page to render is removed from it. So a file Astro may write
  * is never a link to a published file, and a page taken keeps its inode, bytes and time all the
  * way to publication.
  */
-import { linkSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, type Stats } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { turnEvery } from '../data/event-loop.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
 import { htmlPageFile, pageFile } from '../listing/routes.ts';
 import type { Baseline } from './baseline.ts';
-import { namesFile } from './links.ts';
 
 /** Which pages Astro renders: `json[n - 1]` / `html[n - 1]` is 1 for page n's JSON / HTML page. */
 export interface RenderSet {
@@ -80,68 +78,25 @@ export function pagesIn(siteDir: string): number {
   return pages;
 }
 
-/** A build's site folder, and the copy of it for Vercel in the same build's folder (see src/publish/host-copies.ts). */
-export interface PageFolder {
-  siteDir: string;
-  copyDir: string;
-}
-
-/**
- * The folder's file at `path` if it is its own: a file with no other name than its copy for
- * Vercel in the same build's folder, if that, and not the published file (its link count alone
- * could be stale where a network file system caches it). No published build and no other build
- * holds it, so it may be written through: the recycled build rendered it, or took it from a build
- * since removed.
- */
-function ownFile({ siteDir, copyDir }: PageFolder, path: string, publishedSiteDir: string | undefined): Stats | undefined {
-  const stats = lstatSync(join(siteDir, path), { throwIfNoEntry: false });
-  if (stats === undefined || !stats.isFile() || stats.nlink > 2) return undefined;
-  if (publishedSiteDir !== undefined && namesFile(join(publishedSiteDir, path), stats)) return undefined;
-  return stats.nlink === 1 || namesFile(join(copyDir, path), stats) ? stats : undefined;
-}
-
-/** The pages to render whose files stay to be written in place (marked with the time 0 until they are), by kind. */
-export interface PagesInPlace {
-  json: number[];
-  html: number[];
-}
-
-/** What `preparePages` did: the site paths removed or linked again, and the pages left in place. */
-export interface PreparedPages {
-  touched: Set<string>;
-  inPlace: PagesInPlace;
-}
-
 /**
  * Makes the pages of a build's folder what this build needs, before any page is rendered. The
  * folder is the build published before the current one (see store.ts) or a new one, which is the
- * same with no pages: a page to render is removed where its file may share its inode with a
- * published file (it must be written as a new file, not through it), and stays where the file is
- * the folder's own (`ownFile`), to be written in place (src/outputs/page-file.ts): no file is
- * removed and made again, which a file system pays for (see BENCHMARKS.md, this machine's disk),
- * and, where it stays that file, its copy for Vercel needs nothing; a page taken becomes the
- * published file, linked again where the published build rendered it or the folder does not hold
- * it (a recycled folder holds the older file; a new one none), else it is that file already;
- * pages past the new count go. In a recycled folder this costs the pages this build and the
- * published one rendered, not one per page. Returns the site paths removed or linked again (their
- * copies for Vercel follow) and the pages left in place (the JSON pages' writer writes through
- * only those). A page taken that vanished from the published site stops the build (nothing is
- * published).
+ * same with no pages: a page to render is removed, so that it is written as a new file, never
+ * through one a published build may share; a page taken becomes the published file, linked again
+ * where the published build rendered it or the folder does not hold it (a recycled folder holds
+ * the older file; a new one none), else it is that file already; pages past the new count go. In a
+ * recycled folder this costs the pages this build and the published one rendered, not one per
+ * page. Returns the site paths removed or linked again (their copies for Vercel follow). A page
+ * taken that vanished from the published site stops the build (nothing is published).
  */
 export async function preparePages(
-  folder: PageFolder,
+  siteDir: string,
   render: RenderSet,
   baseline: Pick<Baseline, 'siteDir' | 'rendered'> | undefined,
   oldPages: number,
-): Promise<PreparedPages> {
-  const { siteDir } = folder;
+): Promise<Set<string>> {
   const touched = new Set<string>();
-  const inPlace: PagesInPlace = { json: [], html: [] };
   const pages = render.json.length;
-  const remove = (path: string) => {
-    rmSync(join(siteDir, path), { force: true });
-    touched.add(path);
-  };
   const folders = new Set<string>();
   /** Links the published page at `path`; `held` where the folder may hold an older file there. */
   const relink = (path: string, held: boolean) => {
@@ -162,15 +117,11 @@ export async function preparePages(
       ['html', htmlPageFile(page)],
     ] as const) {
       if (kind === 'html' && page === 1) continue;
-      const own = index < pages && render[kind][index] === 1 && index < oldPages ? ownFile(folder, path, baseline?.siteDir) : undefined;
-      if (own !== undefined) {
-        // Marked as not written yet: a write gives it this build's time (see `unwrittenInPlace`).
-        utimesSync(join(siteDir, path), own.atime, 0);
-        inPlace[kind].push(page);
-        continue;
-      }
       if (index >= pages || render[kind][index] === 1) {
-        if (index < oldPages) remove(path);
+        if (index < oldPages) {
+          rmSync(join(siteDir, path), { force: true });
+          touched.add(path);
+        }
         if (index >= pages && kind === 'html') rmSync(join(siteDir, dirname(path)), { recursive: true, force: true });
         continue;
       }
@@ -180,17 +131,7 @@ export async function preparePages(
     }
     await turnEvery(index + 1);
   }
-  return { touched, inPlace };
-}
-
-/**
- * The first of the pages left in place that was not written again, its time still the mark
- * `preparePages` gave it: such a page (never, while Astro writes every page it renders) would
- * otherwise be published with an earlier build's bytes.
- */
-export function unwrittenInPlace(siteDir: string, inPlace: PagesInPlace): string | undefined {
-  const paths = [...inPlace.json.map((page) => pageFile(page)), ...inPlace.html.map((page) => htmlPageFile(page))];
-  return paths.find((path) => statSync(join(siteDir, path)).mtimeMs === 0);
+  return touched;
 }
 
 /** The site paths of the pages a build took (did not render): they are the published files. */

@@ -6,7 +6,7 @@
  * page's keys made as they are, equal to those made from the listing.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { serialize } from 'node:v8';
 import { join } from 'node:path';
@@ -147,24 +147,5 @@ describe('writeJsonPages', () => {
       writeJsonPages({ siteDir: site, listing: { count: records.length, chunks: () => chunksOf(records, 50) }, pages: [2], addresses }),
     ).rejects.toThrow(/EEXIST/);
     expect(readFileSync(join(site, pageFile(2)), 'utf8')).toBe('published');
-  });
-
-  it("writes through the files of the pages it is told are the folder's own, and only those", async () => {
-    const site = join(root, 'in-place');
-    mkdirSync(join(site, pageFile(2), '..'), { recursive: true });
-    for (const page of [2, 3])
-      writeFileSync(join(site, pageFile(page)), `older page ${page}, longer than the new one ${'.'.repeat(10_000)}`);
-    const own = statSync(join(site, pageFile(2))).ino;
-    const listing = { count: records.length, chunks: () => chunksOf(records, 50) };
-    const { hashes } = await writeJsonPages({ siteDir: site, listing, pages: [2, 4], inPlace: [2], addresses });
-    expect(statSync(join(site, pageFile(2))).ino).toBe(own);
-    expect(readFileSync(join(site, pageFile(2)), 'utf8')).toBe(serialisePage(records, 2, addresses));
-    expect(hashes.get(2)).toBe(
-      createHash('sha256')
-        .update(serialisePage(records, 2, addresses))
-        .digest('hex'),
-    );
-    expect(readFileSync(join(site, pageFile(4)), 'utf8')).toBe(serialisePage(records, 4, addresses));
-    await expect(writeJsonPages({ siteDir: site, listing, pages: [3], inPlace: [2], addresses })).rejects.toThrow(/EEXIST/);
   });
 });

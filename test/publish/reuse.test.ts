@@ -11,16 +11,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PageKeys } from '../../src/listing/page-keys.ts';
 import { htmlPageFile, pageFile } from '../../src/listing/routes.ts';
-import {
-  flaggedPages,
-  takenPages,
-  pagesIn,
-  renderSetOf,
-  preparePages,
-  renderedCount,
-  unwrittenInPlace,
-  type RenderSet,
-} from '../../src/publish/reuse.ts';
+import { flaggedPages, takenPages, pagesIn, renderSetOf, preparePages, renderedCount, type RenderSet } from '../../src/publish/reuse.ts';
 import { tempDir } from '../support/site.ts';
 
 let workspace: string | undefined;
@@ -53,11 +44,6 @@ const flags = (pages: number, on: number[]): Uint8Array =>
   Uint8Array.from({ length: pages }, (_, index) => (on.includes(index + 1) ? 1 : 0));
 const renderSet = (pages: number, json: number[], html: number[]): RenderSet => ({ json: flags(pages, json), html: flags(pages, html) });
 const inode = (path: string) => statSync(path).ino;
-/** Gives `from` another name, `to`. */
-function linkInto(from: string, to: string): void {
-  mkdirSync(dirname(to), { recursive: true });
-  linkSync(from, to);
-}
 
 describe('the pages to render', () => {
   it('are every page (but the home page, its own route) without a published build', () => {
@@ -96,13 +82,7 @@ describe('the pages to render', () => {
     const site = join(dir, 'site');
     writeFiles(published, pageFilesOf(3), (path) => path);
     const render = renderSet(3, [2], [3]);
-    const { touched: kept, inPlace } = await preparePages(
-      { siteDir: site, copyDir: join(dir, 'copy') },
-      render,
-      { siteDir: published, rendered: renderSet(3, [], []) },
-      0,
-    );
-    expect(inPlace).toEqual({ json: [], html: [] });
+    const kept = await preparePages(site, render, { siteDir: published, rendered: renderSet(3, [], []) }, 0);
     expect(kept).toEqual(new Set([pageFile(1), pageFile(3), htmlPageFile(2)]));
     for (const path of kept) expect(inode(join(site, path))).toBe(inode(join(published, path)));
     expect(existsSync(join(site, pageFile(2)))).toBe(false);
@@ -130,14 +110,14 @@ describe('a recycled folder made ready for a build', () => {
       if (existsSync(join(published, path)) && !renderedByPublished.has(path)) linkSync(join(published, path), join(recycled, path));
       else writeFileSync(join(recycled, path), `older ${path}`);
     }
-    return { published, recycled, copyDir: join(dir, 'copy'), publishedRendered };
+    return { published, recycled, publishedRendered };
   }
 
   it('has the pages this build renders removed, the kept ones the published files, and the pages past its count gone', async () => {
-    const { published, recycled, copyDir, publishedRendered } = folders();
+    const { published, recycled, publishedRendered } = folders();
     // This build: 4 pages; it renders JSON 3 and HTML 2.
     const render = renderSet(4, [3], [2]);
-    const { touched } = await preparePages({ siteDir: recycled, copyDir }, render, { siteDir: published, rendered: publishedRendered }, 5);
+    const touched = await preparePages(recycled, render, { siteDir: published, rendered: publishedRendered }, 5);
     for (const path of [pageFile(3), htmlPageFile(2), pageFile(5), htmlPageFile(5)])
       expect(existsSync(join(recycled, path)), path).toBe(false);
     expect(existsSync(join(recycled, dirname(htmlPageFile(5))))).toBe(false);
@@ -150,84 +130,41 @@ describe('a recycled folder made ready for a build', () => {
   });
 
   it('links every kept page again where the published build did not record what it rendered', async () => {
-    const { published, recycled, copyDir } = folders();
+    const { published, recycled } = folders();
     const render = renderSet(4, [3], [2]);
-    const { touched } = await preparePages({ siteDir: recycled, copyDir }, render, { siteDir: published, rendered: undefined }, 5);
+    const touched = await preparePages(recycled, render, { siteDir: published, rendered: undefined }, 5);
     for (const path of takenPages(render)) expect(inode(join(recycled, path)), path).toBe(inode(join(published, path)));
     expect(touched).toEqual(new Set([...takenPages(render), pageFile(3), htmlPageFile(2), pageFile(5), htmlPageFile(5)]));
   });
 
   it('gains the pages past its old count from the published build', async () => {
-    const { published, recycled, copyDir, publishedRendered } = folders();
+    const { published, recycled, publishedRendered } = folders();
     rmSync(join(recycled, pageFile(4)));
     rmSync(join(recycled, dirname(htmlPageFile(4))), { recursive: true });
     rmSync(join(recycled, pageFile(5)));
     rmSync(join(recycled, dirname(htmlPageFile(5))), { recursive: true });
     const render = renderSet(4, [], []);
-    await preparePages({ siteDir: recycled, copyDir }, render, { siteDir: published, rendered: publishedRendered }, 3);
+    await preparePages(recycled, render, { siteDir: published, rendered: publishedRendered }, 3);
     for (const path of pageFilesOf(4)) expect(inode(join(recycled, path)), path).toBe(inode(join(published, path)));
   });
 
-  it("keeps a page it renders again where the file is the folder's own, to be written in place; removes one with any other name", async () => {
-    const { published, recycled, copyDir, publishedRendered } = folders();
-    // The folder's own files: JSON 2 and HTML 4 (rendered by the published build: the recycled
-    // folder holds older files of its own), JSON 2 with its copy for Vercel too.
-    linkInto(join(recycled, pageFile(2)), join(copyDir, pageFile(2)));
-    // HTML 4 also has a name outside the folder and its copy (a maintainer's backup, say).
-    linkInto(join(recycled, htmlPageFile(4)), join(published, '..', 'backup.html'));
-    // JSON 3 and HTML 3 are the published files (two names each, the other the published one), and
-    // the copy for Vercel holds a file of its own at HTML 3's path.
-    writeFiles(copyDir, [htmlPageFile(3)], () => 'another file');
-    const own = { json: [2, 3], html: [3, 4] };
-    const accessed = statSync(join(recycled, pageFile(2))).atimeMs;
-    const before = new Map([pageFile(2), pageFile(3), htmlPageFile(3), htmlPageFile(4)].map((path) => [path, inode(join(recycled, path))]));
-    const { touched, inPlace } = await preparePages(
-      { siteDir: recycled, copyDir },
-      renderSet(4, own.json, own.html),
-      { siteDir: published, rendered: publishedRendered },
-      5,
-    );
-    expect(inPlace).toEqual({ json: [2], html: [] });
-    expect(inode(join(recycled, pageFile(2)))).toBe(before.get(pageFile(2)));
-    expect(statSync(join(recycled, pageFile(2))).mtimeMs).toBe(0);
-    expect(Math.abs(statSync(join(recycled, pageFile(2))).atimeMs - accessed)).toBeLessThan(1);
-    // Marked, it is told as not written until it is.
-    expect(unwrittenInPlace(recycled, inPlace)).toBe(pageFile(2));
-    writeFileSync(join(recycled, pageFile(2)), 'written again');
-    expect(unwrittenInPlace(recycled, inPlace)).toBeUndefined();
-    expect(touched.has(pageFile(2))).toBe(false);
-    // Removed: JSON 3 and HTML 3 (links to the published files) and HTML 4 (a third name).
-    for (const path of [pageFile(3), htmlPageFile(3), htmlPageFile(4)]) {
-      expect(existsSync(join(recycled, path)), path).toBe(false);
+  it('removes every page it renders again, whatever other names its file has, never touching the published file; a symbolic link there goes, never its target', async () => {
+    const { published, recycled, publishedRendered } = folders();
+    // JSON 2 and HTML 4 are the folder's own files (rendered by the build before); JSON 3 is the
+    // published file; HTML 3 a symbolic link to it.
+    rmSync(join(recycled, htmlPageFile(3)));
+    symlinkSync(join(published, htmlPageFile(3)), join(recycled, htmlPageFile(3)));
+    const touched = await preparePages(recycled, renderSet(4, [2, 3], [3, 4]), { siteDir: published, rendered: publishedRendered }, 5);
+    for (const path of [pageFile(2), pageFile(3), htmlPageFile(3), htmlPageFile(4)]) {
+      expect(lstatSync(join(recycled, path), { throwIfNoEntry: false }), path).toBeUndefined();
       expect(touched.has(path), path).toBe(true);
     }
     expect(readFileSync(join(published, pageFile(3)), 'utf8')).toBe(`published ${pageFile(3)}`);
-  });
-
-  it('keeps an own file that has no copy for Vercel; removes a symbolic link where a page file should be, never its target', async () => {
-    const { published, recycled, copyDir, publishedRendered } = folders();
-    // HTML 4 (rendered by the published build) is the folder's own, one name; HTML 3 is a link to the published file.
-    const own = inode(join(recycled, htmlPageFile(4)));
-    rmSync(join(recycled, htmlPageFile(3)));
-    symlinkSync(join(published, htmlPageFile(3)), join(recycled, htmlPageFile(3)));
-    const { touched, inPlace } = await preparePages(
-      { siteDir: recycled, copyDir },
-      renderSet(4, [], [3, 4]),
-      { siteDir: published, rendered: publishedRendered },
-      5,
-    );
-    expect(inPlace).toEqual({ json: [], html: [4] });
-    expect(inode(join(recycled, htmlPageFile(4)))).toBe(own);
-    expect(lstatSync(join(recycled, htmlPageFile(3)), { throwIfNoEntry: false })).toBeUndefined();
     expect(readFileSync(join(published, htmlPageFile(3)), 'utf8')).toBe(`published ${htmlPageFile(3)}`);
-    expect(touched.has(htmlPageFile(3))).toBe(true);
-    expect(touched.has(htmlPageFile(4))).toBe(false);
   });
 
   it('refuses to take a page when nothing is published', async () => {
     const { recycled } = folders();
-    await expect(
-      preparePages({ siteDir: recycled, copyDir: join(recycled, '..', 'copy') }, renderSet(2, [1], []), undefined, 2),
-    ).rejects.toThrow(/is taken but nothing is published/);
+    await expect(preparePages(recycled, renderSet(2, [1], []), undefined, 2)).rejects.toThrow(/is taken but nothing is published/);
   });
 });
