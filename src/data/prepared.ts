@@ -119,8 +119,6 @@ export interface PrepareOptions {
    * unchanged rows keep their records (see edit.ts).
    */
   earlier?: string;
-  /** False after a build was killed part way: no earlier preparation is taken, the file is validated whole. */
-  trusted?: boolean;
   /**
    * What a reader needs of the whole listing, made while every record is in memory and kept with
    * them (V8-serialisable): a page then reads its own records and this, never every record. The
@@ -142,7 +140,7 @@ export interface PrepareOptions {
 
 /**
  * The records of `dataFile`, validating it only if no earlier preparation of the same bytes
- * exists (and `trusted` allows taking one). Returns every problem instead when the data is bad. When
+ * exists. Returns every problem instead when the data is bad. When
  * it validated now, the records are returned too (the caller may need them; nothing else holds them in memory).
  * The downloads are src/outputs/prepared-downloads.ts's.
  */
@@ -153,7 +151,6 @@ export async function prepareRecords({
   assetsUrl,
   progress,
   earlier,
-  trusted = true,
   summarise,
   say = console.error,
   quietMs,
@@ -180,7 +177,7 @@ export async function prepareRecords({
     validated,
   });
 
-  const existing = trusted ? wholePreparation(dir, say) : undefined;
+  const existing = wholePreparation(dir, say);
   if (existing) {
     // Touched, so that pruning keeps the preparations used most recently.
     const now = new Date();
@@ -190,8 +187,7 @@ export async function prepareRecords({
 
   const text = decodeCsv(bytes, dataFile);
   if ('problems' in text) return { problems: text.problems };
-  const earlierVersion =
-    !trusted || earlier === undefined || earlier === key ? undefined : earlierValidation(join(cacheDir, earlier), code, say);
+  const earlierVersion = earlier === undefined || earlier === key ? undefined : earlierValidation(join(cacheDir, earlier), code, say);
   let edited: ReturnType<typeof loadAgainstEarlier>;
   let earlierSummary: EarlierSummary | undefined;
   try {

@@ -47,7 +47,6 @@ import { startJsonPages, type JsonPagesRun } from '../outputs/json-pages.ts';
 import { bytesOf, filesIn, HTML_PAGES_FOLDER, siteFilesOf } from '../publish/site-files.ts';
 import { killPoint } from '../publish/kill-points.ts';
 import {
-  cachedIsTrusted,
   discardBuild,
   linkSiteForHostFiles,
   newBuildFolder,
@@ -56,7 +55,6 @@ import {
   pruneBuilds,
   recycledBuildFolder,
   storeDirOf,
-  trustAgain,
   type BuildFolder,
 } from '../publish/store.ts';
 import { VERCEL_OUTPUT_DIR } from '../serve/hosts/vercel.ts';
@@ -70,12 +68,10 @@ const VERCEL_STATIC = join(VERCEL_OUTPUT_DIR, 'static');
 /** Prepared data is cached under Astro's cache folder, shared by every site, named by content. */
 export const PREPARED_DIR = 'listing-data';
 
-/** The build store as a build holds it: under the build lock, and whether what it caches may be taken on trust. */
+/** The build store as a build holds it: under the build lock. */
 interface OpenStore {
   dir: string;
   lock: BuildLock;
-  /** False when an earlier build was killed part way: then nothing cached is taken on trust. */
-  trusted: boolean;
 }
 
 /** The new build's folder, where Astro renders into it, and the files the data side hands the pages. */
@@ -133,7 +129,7 @@ export const PROJECT_CACHE_DIR = join('node_modules', '.astro');
 
 /**
  * Opens the build store of the site at OUT_DIR under the build lock `lock`: removes what earlier
- * builds left (and whether they leave it trusted), and reads the published build.
+ * builds left, and reads the published build.
  */
 function openStore(
   config: Config,
@@ -141,10 +137,8 @@ function openStore(
   warn: (message: string) => void,
 ): { store: OpenStore; published: PublishedBuild | undefined } {
   const dir = storeDirOf(config.outDir);
-  // Folders left by builds killed part way are the marks of a build that never finished.
-  const trusted = cachedIsTrusted(dir, pruneBuilds(dir).unfinished);
-  if (!trusted) warn('An earlier build was stopped part way: this build checks everything again instead of reusing what was kept.');
-  return { store: { dir, lock, trusted }, published: publishedOrRefuse(dir, config, warn) };
+  pruneBuilds(dir);
+  return { store: { dir, lock }, published: publishedOrRefuse(dir, config, warn) };
 }
 
 /**
@@ -166,11 +160,11 @@ function publishedOrRefuse(store: string, config: Config, warn: (message: string
 
 /**
  * The new build's folder: the build before the published one gives its folder, pages in place,
- * where everything is trusted; else the folder is new: a recycled folder with no pages, made ready
- * the same way (see src/publish/reuse.ts).
+ * where there is one; else the folder is new: a recycled folder with no pages, made ready the same
+ * way (see src/publish/reuse.ts).
  */
 function newFolder(store: OpenStore, published: PublishedBuild | undefined, root: string, cacheDir: string): NewFolder {
-  const folder = (store.trusted && published ? recycledBuildFolder(store.dir, VERCEL_STATIC) : undefined) ?? newBuildFolder(store.dir);
+  const folder = (published ? recycledBuildFolder(store.dir, VERCEL_STATIC) : undefined) ?? newBuildFolder(store.dir);
   clearRenderFolders(cacheDir);
   const renderDir = renderFolderFor(folder, { store: store.dir, projectRoot: root, cacheDir });
   return {
@@ -204,7 +198,6 @@ function startData(
     addresses: { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl },
     outDir: config.outDir,
     allowShrink: config.allowShrink,
-    trusted: build.store.trusted,
     renderFile: folder.renderFile,
     siteDir: folder.siteDir,
     baseline: build.baseline,
@@ -257,7 +250,7 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
     const clock = new PhaseClock();
     const folder = newFolder(store, published, root, cacheDir);
     const fingerprint = fingerprintOf(root, { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl });
-    const started = { config, store, folder, fingerprint, baseline: baselineOf(published, store.trusted, fingerprint), clock };
+    const started = { config, store, folder, fingerprint, baseline: baselineOf(published, fingerprint), clock };
     return { ...started, ...startData(started, root, cacheDir) };
   } catch (error) {
     await lock.release();
@@ -373,7 +366,6 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
     fingerprint: build.fingerprint,
     input: hostInput,
     deployDir: resolve(config.deployDir),
-    trusted: build.store.trusted,
   });
   const siteHostFiles = hostFiles.filter((file) => file.place === 'site');
   writeFiles(site, siteHostFiles);
@@ -446,14 +438,13 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
   return { rows: preparation.rows, files: files.length, bytes, changes, unchangedFiles: unchanged, dataValidated: preparation.validated };
 }
 
-/** Step 4, once the build is published: what is cached is trusted again, older builds go, the lock is released, and the report. */
+/** Step 4, once the build is published: older builds go, the lock is released, and the report. */
 export async function closeBuild(
   build: StartedBuild,
   publication: Publication,
   { beganBeforeAstro }: { beganBeforeAstro: boolean },
 ): Promise<void> {
   const { config, store, clock } = build;
-  if (!store.trusted) trustAgain(store.dir);
   pruneBuilds(store.dir);
   await store.lock.release();
   clock.end('publish');

@@ -50,8 +50,6 @@ export interface DataSideInput {
   /** The published site's folder as the maintainer names it, for messages. */
   outDir: string;
   allowShrink: boolean;
-  /** False after a build was killed part way: no cached preparation is taken on trust. */
-  trusted: boolean;
   /** Where the pages to render are written for the pages' routes to read (see dataset.ts). */
   renderFile: string;
   /**
@@ -208,7 +206,6 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
         ),
     },
     ...(baseline?.dataKey !== undefined && { earlier: baseline.dataKey }),
-    trusted: input.trusted,
     summarise: summaryOf,
   });
   if ('problems' in result) return { kind: 'problems', problems: result.problems };

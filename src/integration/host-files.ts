@@ -25,18 +25,15 @@ export interface HostFilesOf {
   fingerprint: string;
   input: HostInput;
   deployDir: string;
-  trusted: boolean;
 }
 
-export async function cachedHostFiles(store: string, { fingerprint, input, deployDir, trusted }: HostFilesOf): Promise<HostFile[]> {
+export async function cachedHostFiles(store: string, { fingerprint, input, deployDir }: HostFilesOf): Promise<HostFile[]> {
   const key = createHash('sha256')
     .update(JSON.stringify([fingerprint, input, deployDir]))
     .digest('hex');
   const file = join(store, CACHE_FILE);
-  if (trusted) {
-    const cached = readCheckedJson(file, cacheSchema, (path) => console.error(damagedCacheLine(path)));
-    if (cached?.key === key) return cached.files;
-  }
+  const cached = readCheckedJson(file, cacheSchema, (path) => console.error(damagedCacheLine(path)));
+  if (cached?.key === key) return cached.files;
   const files = await hostFiles(input, deployDir);
   replaceAside(file, (aside) => writeFileSync(aside, checkedJson({ key, files })));
   return files;

@@ -71,9 +71,9 @@ export interface Baseline {
   /** Its page count, and the SHA-256 of each of its pages and downloads by URL path (its manifest's). */
   readonly pageCount: number;
   readonly hashes: Readonly<Record<string, string>>;
-  /** The preparation of its data (see src/data/prepared.ts), which an edit is validated against; only where it is trusted. */
+  /** The preparation of its data (see src/data/prepared.ts), which an edit is validated against, where its record says. */
   readonly dataKey: string | undefined;
-  /** Its page keys, only where the same code and addresses made it and it is trusted: only then may its pages be taken. */
+  /** Its page keys, only where the same code and addresses made it: only then may its pages be taken. */
   readonly keys: PageKeys | undefined;
   /** The pages it rendered (the others are the files of the build before it), where its record says. */
   readonly rendered: RenderSet | undefined;
@@ -83,21 +83,19 @@ export interface Baseline {
 
 /**
  * The baseline of a build whose code and addresses have `fingerprint`, against `published`; none
- * without a published build. Where what is cached is not `trusted` (a build was killed part way), its
- * record's preparation and page keys are not taken.
+ * without a published build.
  */
-export function baselineOf(published: PublishedBuild | undefined, trusted: boolean, fingerprint: string): Baseline | undefined {
+export function baselineOf(published: PublishedBuild | undefined, fingerprint: string): Baseline | undefined {
   if (!published) return undefined;
   const { folder, manifest, record } = published;
-  const trustedRecord = trusted ? record : undefined;
   return {
     siteDir: folder.siteDir,
     dataSha256: manifest.data.sha256,
     assetsUrl: manifest.assetsUrl,
     pageCount: manifest.pageCount,
     hashes: manifest.files,
-    dataKey: trustedRecord?.dataKey,
-    keys: trustedRecord?.fingerprint === fingerprint ? trustedRecord.keys : undefined,
+    dataKey: record?.dataKey,
+    keys: record?.fingerprint === fingerprint ? record.keys : undefined,
     rendered: record?.rendered,
     files: record?.files,
   };

@@ -15,18 +15,7 @@
  * new build is a hard link to the published one.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readlinkSync,
-  renameSync,
-  rmdirSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmdirSync, rmSync, symlinkSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { filesIn, foldersIn, PAGE_FOLDERS } from './site-files.ts';
@@ -180,57 +169,30 @@ export function publish(store: string, build: BuildFolder, outDir: string, deplo
 
 /**
  * Removes every build folder but the published one and the one before it: folders of builds that
- * were killed part way, and older publications; returns how many were builds that never finished
- * (counted as found; the build then takes nothing cached on trust: see `cachedIsTrusted`). Called under the build
- * lock, so no other build is under way. Renamed first (a name no build looks at), then removed by a
- * detached process, so that deleting a large old site does not hold up the build.
+ * were killed part way (every file they wrote is their own), and older publications. Called under
+ * the build lock, so no other build is under way. Renamed first (a name no build looks at), then
+ * removed by a detached process, so that deleting a large old site does not hold up the build.
  */
-export function pruneBuilds(store: string): { unfinished: number } {
-  const current = linkTarget(join(store, CURRENT));
-  const kept = new Set([current, linkTarget(join(store, PREVIOUS))]);
+export function pruneBuilds(store: string): void {
+  const kept = new Set([linkTarget(join(store, CURRENT)), linkTarget(join(store, PREVIOUS))]);
   let entries: string[];
   try {
     entries = readdirSync(store);
-  } catch {
-    return { unfinished: 0 };
+  } catch (error) {
+    // No store yet (a first build): nothing to prune.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
   }
-  // Builds are named by their start: one that started after the published one and is still here never finished.
-  let unfinished = 0;
   const doomed: string[] = [];
   for (const name of entries) {
     const path = join(store, name);
     if (BUILD_NAME.test(name) && !kept.has(name)) {
-      if (current === undefined || name > current) unfinished += 1;
       const trash = join(store, `.trash-${name}`);
       renameSync(path, trash);
       doomed.push(trash);
     } else if (name.startsWith('.trash-') || (name.endsWith('.tmp') && olderThanAMinute(path))) doomed.push(path);
   }
   if (doomed.length > 0) removeInBackground(...doomed);
-  return { unfinished };
-}
-
-/** Written when a build finds the marks of one that never finished; removed once a build that trusted nothing has published. */
-const DOUBT = 'untrusted';
-
-/**
- * Whether what is cached (preparations, host files, the published build's record and the folder of
- * the build before it) may be taken on trust. A build that finds builds that never finished
- * (`unfinished`) marks the store, and the mark stays until a build that trusted nothing publishes
- * (`trustAgain`): a refused build in between removes the folders of killed ones, not the doubt
- * about what they left.
- */
-export function cachedIsTrusted(store: string, unfinished: number): boolean {
-  if (unfinished > 0) {
-    mkdirSync(store, { recursive: true });
-    writeFileSync(join(store, DOUBT), '');
-  }
-  return !existsSync(join(store, DOUBT));
-}
-
-/** After a build that trusted nothing published: what is cached is whole again. */
-export function trustAgain(store: string): void {
-  rmSync(join(store, DOUBT), { force: true });
 }
 
 function olderThanAMinute(path: string): boolean {

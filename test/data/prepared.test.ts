@@ -166,22 +166,4 @@ describe('prepared data', () => {
     // Made whole again: taken the next time.
     expect(prepared(await prepareRecords(options)).preparation.validated).toBe(false);
   });
-
-  it('is not taken after a killed build (trusted: false): the file is validated whole, the earlier one not used', async () => {
-    const { options, save } = project(LISTING);
-    const earlier = prepared(await prepareRecords(options));
-    expect(prepared(await prepareRecords({ ...options, trusted: false })).preparation.validated).toBe(true);
-    save(withPrice(LISTING, 5, '777777'));
-    let checkedRowByRow = false;
-    const edited = prepared(
-      await prepareRecords({
-        ...options,
-        earlier: earlier.preparation.key,
-        trusted: false,
-        progress: { onChangedRows: () => (checkedRowByRow = true) },
-      }),
-    );
-    expect(checkedRowByRow).toBe(false);
-    expect(edited.records).toHaveLength(23);
-  });
 });

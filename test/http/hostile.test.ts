@@ -118,10 +118,9 @@ describe('a build killed mid-way', () => {
     expect(builds()).toHaveLength(published.length + 1);
     expect(treeHashes(site)).toEqual(goodTree);
 
-    // The next build finds the killed build's folder, trusts nothing kept, and removes it.
+    // The next build removes the killed build's folder; whatever it cached is whole or absent (written aside, renamed, hashed).
     const next = runBuild({ DATA_FILE: fixture('listing-23.csv'), OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` });
     expect(next.status, next.stderr).toBe(0);
-    expect(`${next.stdout}${next.stderr}`).toContain('An earlier build was stopped part way');
     await expect.poll(() => builds().length, { timeout: 10_000 }).toBeLessThanOrEqual(2);
     expect(JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8'))).toMatchObject({ count: 23 });
   });

@@ -47,11 +47,11 @@ const published = (withRecord: boolean): PublishedBuild => ({
 
 describe('the baseline', () => {
   it('is nothing without a published build', () => {
-    expect(baselineOf(undefined, true, record.fingerprint)).toBeUndefined();
+    expect(baselineOf(undefined, record.fingerprint)).toBeUndefined();
   });
 
-  it("is the published site, its manifest's data, addresses and hashes, and all its record says, where it is trusted and made by this code", () => {
-    expect(baselineOf(published(true), true, record.fingerprint)).toEqual({
+  it("is the published site, its manifest's data, addresses and hashes, and all its record says, where it was made by this code", () => {
+    expect(baselineOf(published(true), record.fingerprint)).toEqual({
       siteDir: '/store/id/site',
       dataSha256: manifest.data.sha256,
       assetsUrl: manifest.assetsUrl,
@@ -65,25 +65,13 @@ describe('the baseline', () => {
   });
 
   it('takes no page keys from a build of other code or addresses, but its preparation still', () => {
-    const baseline = baselineOf(published(true), true, 'e'.repeat(64));
+    const baseline = baselineOf(published(true), 'e'.repeat(64));
     expect(baseline?.keys).toBeUndefined();
     expect(baseline?.dataKey).toBe(record.dataKey);
   });
 
-  it('takes neither page keys nor preparation when what is kept is not trusted; what the record says of the site it still reads', () => {
-    const baseline = baselineOf(published(true), false, record.fingerprint);
-    expect(baseline).toMatchObject({
-      siteDir: '/store/id/site',
-      dataSha256: manifest.data.sha256,
-      rendered: record.rendered,
-      files: record.files,
-    });
-    expect(baseline?.keys).toBeUndefined();
-    expect(baseline?.dataKey).toBeUndefined();
-  });
-
   it('without a record is the published site and its manifest alone', () => {
-    const baseline = baselineOf(published(false), true, record.fingerprint);
+    const baseline = baselineOf(published(false), record.fingerprint);
     expect(baseline).toMatchObject({ siteDir: '/store/id/site', pageCount: 2, hashes: manifest.files });
     expect([baseline?.dataKey, baseline?.keys, baseline?.rendered, baseline?.files]).toEqual([undefined, undefined, undefined, undefined]);
   });
