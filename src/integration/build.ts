@@ -253,7 +253,7 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
     const started = { config, store, folder, fingerprint, baseline: baselineOf(published, fingerprint), clock };
     return { ...started, ...startData(started, root, cacheDir) };
   } catch (error) {
-    await lock.release();
+    lock.release();
     throw error;
   }
 }
@@ -337,7 +337,7 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
   clearInterval(progress);
   clock.end('JSON pages');
   killPoint('pages rendered');
-  await moveRendered(folder.renderDir, site);
+  moveRendered(folder.renderDir, site);
 
   // Pages taken from the baseline are the published files, made so before Astro rendered (see reuse.ts).
   const taken = takenPages(render);
@@ -388,7 +388,7 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
     const [before, after] = [baseline?.hashes[pagePath(page)], jsonHashes.get(page)];
     if (before !== undefined && after !== undefined) known.set(pageFile(page), before === after);
   }
-  const { changed, unchanged } = await linkUnchangedFiles({ publishedSiteDir: baseline?.siteDir, siteDir: site, files, taken, known });
+  const { changed, unchanged } = linkUnchangedFiles({ publishedSiteDir: baseline?.siteDir, siteDir: site, files, taken, known });
   clock.end('keep unchanged files');
 
   const manifest = manifestOf(site, {
@@ -417,7 +417,7 @@ export async function finishBuild(build: StartedBuild, { data, render, jsonPages
   clock.end('changes');
 
   const copy = join(folder.deployDir, VERCEL_STATIC);
-  await refreshCopy(site, [...data.touched, ...files.filter((path) => !taken.has(path))], copy);
+  refreshCopy(site, [...data.touched, ...files.filter((path) => !taken.has(path))], copy);
   clock.end('Vercel copy');
 
   const bytes =
@@ -446,7 +446,7 @@ export async function closeBuild(
 ): Promise<void> {
   const { config, store, clock } = build;
   pruneBuilds(store.dir);
-  await store.lock.release();
+  store.lock.release();
   clock.end('publish');
 
   const report = reportBuild(clock, {

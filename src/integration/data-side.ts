@@ -234,7 +234,7 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
   }
   const { render, takenBytes } = renderSetOf(pageCount(preparation.rows), keys, baseline);
   // The pages the folder holds as it starts: nothing has written to it yet (Astro renders after this).
-  const touched = await preparePages(input.siteDir, render, baseline, pagesIn(input.siteDir));
+  const touched = preparePages(input.siteDir, render, baseline, pagesIn(input.siteDir));
   // Written last: the pages' routes read it, and Astro renders into the folder only after it.
   writeFileSync(input.renderFile, serialize(render));
   endPhase('page keys');

@@ -81,7 +81,7 @@ function begin(config: Config, givenRoot: string, givenCacheDir: string, warn: W
       // Its data side writes into the build's folder until its thread has ended.
       await started.stopData();
       abandonBuild(started);
-      await started.store.lock.release();
+      started.store.lock.release();
     }
     stopHandlingSignals();
     process.off('exit', onExit);

@@ -11,7 +11,7 @@ const { siteDir, recordsFile, count, pages, addresses, keysFromSummary } = worke
 const records = openRecordFile(recordsFile);
 const listing = { count, chunks: () => records.chunks(), slice: records.slice };
 const keysOf = keysFromSummary === undefined ? undefined : keysOfSummary(keysFromSummary, addresses);
-const { hashes, keys } = await writeJsonPages({ siteDir, listing, pages, addresses, ...(keysOf && { keysOf }) }, (written) =>
+const { hashes, keys } = writeJsonPages({ siteDir, listing, pages, addresses, ...(keysOf && { keysOf }) }, (written) =>
   parentPort?.postMessage({ written }),
 );
 records.close();

@@ -12,7 +12,6 @@ import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { turnEvery } from '../data/event-loop.ts';
 import type { RecordChunks, RecordSlices } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
 import { makeTableFrom } from '../listing/makes.ts';
@@ -57,10 +56,10 @@ export interface WrittenJsonPages {
  * before Astro may start. Each is a new file: one already there is an error, never written through
  * (it may be a published file's other name; reuse.ts removes a page to render again).
  */
-export async function writeJsonPages(
+export function writeJsonPages(
   { siteDir, listing, pages, addresses, keysOf }: JsonPagesToWrite,
   onProgress: (written: number) => void = () => undefined,
-): Promise<WrittenJsonPages> {
+): WrittenJsonPages {
   const hashes = new Map<number, string>();
   if (keysOf !== undefined && pages.length !== pageCount(listing.count))
     throw new Error(`page keys are made where every page is written: ${pages.length} of ${pageCount(listing.count)} pages`);
@@ -86,7 +85,6 @@ export async function writeJsonPages(
     const { first, end } = pageRange(page, listing.count);
     write(page, recordsAt(first, end));
     if ((index + 1) % 1000 === 0) onProgress(index + 1);
-    await turnEvery(index + 1);
   }
   onProgress(pages.length);
   return keys ? { hashes, keys } : { hashes };

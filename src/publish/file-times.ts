@@ -7,7 +7,6 @@
  */
 import { closeSync, copyFileSync, linkSync, openSync, readFileSync, readSync, statSync, utimesSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
-import { turnEvery } from '../data/event-loop.ts';
 import { replaceAside } from './replace-aside.ts';
 
 const statOrUndefined = (path: string): BigIntStats | undefined => {
@@ -39,11 +38,10 @@ export interface Comparison {
 }
 
 /** Compares each of the new site's files with the published site's and applies the rule above. */
-export async function linkUnchangedFiles({ publishedSiteDir, siteDir, files, taken, known = new Map() }: SiteFiles): Promise<Comparison> {
+export function linkUnchangedFiles({ publishedSiteDir, siteDir, files, taken, known = new Map() }: SiteFiles): Comparison {
   const changed = new Set<string>();
   let unchanged = 0;
-  for (const [index, path] of files.entries()) {
-    await turnEvery(index + 1);
+  for (const path of files) {
     if (taken.has(path)) {
       unchanged += 1;
       continue;

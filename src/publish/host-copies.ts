@@ -6,7 +6,6 @@
  */
 import { existsSync, linkSync, lstatSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { turnEvery } from '../data/event-loop.ts';
 import { namesFile } from './links.ts';
 
 /**
@@ -16,11 +15,10 @@ import { namesFile } from './links.ts';
  * copy's other files are the site's already. Where there is no copy yet (a new build folder), each
  * path is linked into a new one: nothing there to remove first, and each folder made once.
  */
-export async function refreshCopy(siteDir: string, paths: Iterable<string>, target: string): Promise<void> {
+export function refreshCopy(siteDir: string, paths: Iterable<string>, target: string): void {
   // A new copy has nothing to remove first, and each of its folders is made once.
   const fresh = !existsSync(target);
   const made = new Set<string>();
-  let count = 0;
   for (const path of paths) {
     const to = join(target, path);
     const folder = dirname(to);
@@ -40,10 +38,7 @@ export async function refreshCopy(siteDir: string, paths: Iterable<string>, targ
       } catch {
         // Not empty.
       }
-      continue;
     }
-    count += 1;
-    await turnEvery(count);
   }
 }
 

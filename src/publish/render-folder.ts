@@ -8,7 +8,6 @@
  */
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { turnEvery } from '../data/event-loop.ts';
 import type { BuildFolder } from './store.ts';
 
 const RENDERING = 'rendering';
@@ -39,7 +38,7 @@ export function clearRenderFolders(cacheDir: string): void {
  * `renderDir`; returns the site paths. A file already at a path is replaced, never written through
  * (it may be a published file's other name). Nothing to do where Astro rendered in place.
  */
-export async function moveRendered(renderDir: string, siteDir: string): Promise<string[]> {
+export function moveRendered(renderDir: string, siteDir: string): string[] {
   if (renderDir === siteDir) return [];
   const moved: string[] = [];
   const folders = new Set<string>();
@@ -54,7 +53,6 @@ export async function moveRendered(renderDir: string, siteDir: string): Promise<
     rmSync(to, { force: true });
     copyFileSync(join(renderDir, path), to);
     moved.push(path);
-    await turnEvery(moved.length);
   }
   rmSync(renderDir, { recursive: true, force: true });
   return moved;

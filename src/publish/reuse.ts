@@ -9,7 +9,6 @@
  */
 import { linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { turnEvery } from '../data/event-loop.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
 import { htmlPageFile, pageFile } from '../listing/routes.ts';
 import type { Baseline } from './baseline.ts';
@@ -89,12 +88,12 @@ export function pagesIn(siteDir: string): number {
  * page. Returns the site paths removed or linked again (their copies for Vercel follow). A page
  * taken that vanished from the published site stops the build (nothing is published).
  */
-export async function preparePages(
+export function preparePages(
   siteDir: string,
   render: RenderSet,
   baseline: Pick<Baseline, 'siteDir' | 'rendered'> | undefined,
   oldPages: number,
-): Promise<Set<string>> {
+): Set<string> {
   const touched = new Set<string>();
   const pages = render.json.length;
   const folders = new Set<string>();
@@ -129,7 +128,6 @@ export async function preparePages(
       const stale = rendered === undefined || index >= rendered.length || rendered[index] === 1 || index >= oldPages;
       if (stale) relink(path, index < oldPages);
     }
-    await turnEvery(index + 1);
   }
   return touched;
 }

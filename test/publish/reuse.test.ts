@@ -82,7 +82,7 @@ describe('the pages to render', () => {
     const site = join(dir, 'site');
     writeFiles(published, pageFilesOf(3), (path) => path);
     const render = renderSet(3, [2], [3]);
-    const kept = await preparePages(site, render, { siteDir: published, rendered: renderSet(3, [], []) }, 0);
+    const kept = preparePages(site, render, { siteDir: published, rendered: renderSet(3, [], []) }, 0);
     expect(kept).toEqual(new Set([pageFile(1), pageFile(3), htmlPageFile(2)]));
     for (const path of kept) expect(inode(join(site, path))).toBe(inode(join(published, path)));
     expect(existsSync(join(site, pageFile(2)))).toBe(false);
@@ -117,7 +117,7 @@ describe('a recycled folder made ready for a build', () => {
     const { published, recycled, publishedRendered } = folders();
     // This build: 4 pages; it renders JSON 3 and HTML 2.
     const render = renderSet(4, [3], [2]);
-    const touched = await preparePages(recycled, render, { siteDir: published, rendered: publishedRendered }, 5);
+    const touched = preparePages(recycled, render, { siteDir: published, rendered: publishedRendered }, 5);
     for (const path of [pageFile(3), htmlPageFile(2), pageFile(5), htmlPageFile(5)])
       expect(existsSync(join(recycled, path)), path).toBe(false);
     expect(existsSync(join(recycled, dirname(htmlPageFile(5))))).toBe(false);
@@ -132,7 +132,7 @@ describe('a recycled folder made ready for a build', () => {
   it('links every kept page again where the published build did not record what it rendered', async () => {
     const { published, recycled } = folders();
     const render = renderSet(4, [3], [2]);
-    const touched = await preparePages(recycled, render, { siteDir: published, rendered: undefined }, 5);
+    const touched = preparePages(recycled, render, { siteDir: published, rendered: undefined }, 5);
     for (const path of takenPages(render)) expect(inode(join(recycled, path)), path).toBe(inode(join(published, path)));
     expect(touched).toEqual(new Set([...takenPages(render), pageFile(3), htmlPageFile(2), pageFile(5), htmlPageFile(5)]));
   });
@@ -144,7 +144,7 @@ describe('a recycled folder made ready for a build', () => {
     rmSync(join(recycled, pageFile(5)));
     rmSync(join(recycled, dirname(htmlPageFile(5))), { recursive: true });
     const render = renderSet(4, [], []);
-    await preparePages(recycled, render, { siteDir: published, rendered: publishedRendered }, 3);
+    preparePages(recycled, render, { siteDir: published, rendered: publishedRendered }, 3);
     for (const path of pageFilesOf(4)) expect(inode(join(recycled, path)), path).toBe(inode(join(published, path)));
   });
 
@@ -154,7 +154,7 @@ describe('a recycled folder made ready for a build', () => {
     // published file; HTML 3 a symbolic link to it.
     rmSync(join(recycled, htmlPageFile(3)));
     symlinkSync(join(published, htmlPageFile(3)), join(recycled, htmlPageFile(3)));
-    const touched = await preparePages(recycled, renderSet(4, [2, 3], [3, 4]), { siteDir: published, rendered: publishedRendered }, 5);
+    const touched = preparePages(recycled, renderSet(4, [2, 3], [3, 4]), { siteDir: published, rendered: publishedRendered }, 5);
     for (const path of [pageFile(2), pageFile(3), htmlPageFile(3), htmlPageFile(4)]) {
       expect(lstatSync(join(recycled, path), { throwIfNoEntry: false }), path).toBeUndefined();
       expect(touched.has(path), path).toBe(true);
@@ -165,6 +165,6 @@ describe('a recycled folder made ready for a build', () => {
 
   it('refuses to take a page when nothing is published', async () => {
     const { recycled } = folders();
-    await expect(preparePages(recycled, renderSet(2, [1], []), undefined, 2)).rejects.toThrow(/is taken but nothing is published/);
+    expect(() => preparePages(recycled, renderSet(2, [1], []), undefined, 2)).toThrow(/is taken but nothing is published/);
   });
 });
