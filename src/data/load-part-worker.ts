@@ -1,5 +1,5 @@
-/** The second half of a large data file, read on a worker thread of its own (see load-threads.ts). */
-import { parentPort, workerData } from 'node:worker_threads';
-import { readPart, type PartInput } from './load-threads.ts';
+/** A part of a large data file other than the first, read on a worker thread of its own (see load-threads.ts). */
+import { serveThread } from '../threads.ts';
+import { readPart } from './load-threads.ts';
 
-parentPort?.postMessage(readPart(workerData as PartInput));
+await serveThread(readPart);

@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { serialize } from 'node:v8';
-import { Worker } from 'node:worker_threads';
+import { runOnThread } from '../threads.ts';
 import { preparedRecordsFile, prepareRecords, readEarlier, type Preparation } from '../data/prepared.ts';
 import type { Problem } from '../data/problems.ts';
 import { isRecordFile, openRecordFile, type OpenRecordFile, type RecordSlices } from '../data/record-store.ts';
@@ -184,7 +184,10 @@ function recordsOf(preparation: Preparation, inMemory: readonly CarModel[] | und
 }
 
 /** Does the data side of a build; `onRecords` is told as soon as the records are prepared (the downloads can start). */
-async function prepareDataSide(input: DataSideInput, onRecords: (prepared: PreparedRecords) => void = () => undefined): Promise<DataSide> {
+export async function prepareDataSide(
+  input: DataSideInput,
+  onRecords: (prepared: PreparedRecords) => void = () => undefined,
+): Promise<DataSide> {
   let phaseStarted = performance.now();
   const phases: [string, number][] = [];
   const endPhase = (name: string) => {
@@ -241,9 +244,6 @@ async function prepareDataSide(input: DataSideInput, onRecords: (prepared: Prepa
   return { kind: 'ready', preparation, rows, keys, rendered: renderedCount(render), touched: [...touched], takenBytes, phases };
 }
 
-/** A message of the worker thread: the records prepared, then what it found. */
-type DataSideMessage = ({ kind: 'records' } & PreparedRecords) | DataSide;
-
 /** The preparation, and its downloads' hashes where they are cached and whole. */
 interface PreparedRecords {
   preparation: Preparation;
@@ -259,35 +259,15 @@ export interface DataSideRun {
   stop: () => Promise<void>;
 }
 
-/** Starts `prepareDataSide` on a worker thread. */
+/** Starts `prepareDataSide` on a worker thread; it notes the records as soon as they are prepared. */
 export function startDataSide(input: DataSideInput): DataSideRun {
-  const workerData: DataSideInput = { ...input, baseline: input.baseline && dataSideBaseline(input.baseline) };
-  const worker = new Worker(new URL('./data-side-worker.ts', import.meta.url), { workerData });
-  let found: DataSide | undefined;
   let recordsPrepared: (prepared: PreparedRecords | undefined) => void = () => undefined;
   const records = new Promise<PreparedRecords | undefined>((done) => (recordsPrepared = done));
-  const result = new Promise<DataSide>((done, fail) => {
-    worker.on('message', (message: DataSideMessage) => {
-      if (message.kind === 'records') recordsPrepared({ preparation: message.preparation, downloads: message.downloads });
-      else found = message;
-    });
-    worker.once('error', fail);
-    worker.once('exit', (code) => {
-      recordsPrepared(undefined);
-      if (found) done(found);
-      else fail(new Error(`the build's data thread stopped (exit code ${code}) before it was done`));
-    });
+  const workerData: DataSideInput = { ...input, baseline: input.baseline && dataSideBaseline(input.baseline) };
+  const run = runOnThread<DataSide, PreparedRecords>('data', new URL('./data-side-worker.ts', import.meta.url), workerData, {
+    onNote: recordsPrepared,
   });
-  return {
-    records,
-    result,
-    stop: async () => {
-      await worker.terminate();
-    },
-  };
-}
-
-/** The worker thread's side of `startDataSide`. */
-export async function runDataSideWorker(input: DataSideInput, post: (message: DataSideMessage) => void): Promise<void> {
-  post(await prepareDataSide(input, (prepared) => post({ kind: 'records', ...prepared })));
+  // Bad data, or a thread that failed: no records to wait for.
+  const result = run.answer.finally(() => recordsPrepared(undefined));
+  return { records, result, stop: run.stop };
 }

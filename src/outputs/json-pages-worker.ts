@@ -1,18 +1,21 @@
 /**
  * Writes the JSON pages to render on a worker thread of its own (started by `startJsonPages`),
- * while Astro renders the HTML pages on the main one; posts its progress, then each page's hash
- * (and every page's keys, where asked).
+ * while Astro renders the HTML pages on the main one; notes its progress, then answers with each
+ * page's hash (and every page's keys, where asked).
  */
-import { parentPort, workerData } from 'node:worker_threads';
 import { openRecordFile } from '../data/record-store.ts';
+import { serveThread } from '../threads.ts';
 import { keysOfSummary, writeJsonPages, type JsonPagesInput } from './json-pages.ts';
 
-const { siteDir, recordsFile, count, pages, addresses, keysFromSummary } = workerData as JsonPagesInput;
-const records = openRecordFile(recordsFile);
-const listing = { count, chunks: () => records.chunks(), slice: records.slice };
-const keysOf = keysFromSummary === undefined ? undefined : keysOfSummary(keysFromSummary, addresses);
-const { hashes, keys } = writeJsonPages({ siteDir, listing, pages, addresses, ...(keysOf && { keysOf }) }, (written) =>
-  parentPort?.postMessage({ written }),
+await serveThread<JsonPagesInput, ReturnType<typeof writeJsonPages>, number>(
+  ({ siteDir, recordsFile, count, pages, addresses, keysFromSummary }, note) => {
+    const records = openRecordFile(recordsFile);
+    try {
+      const listing = { count, chunks: () => records.chunks(), slice: records.slice };
+      const keysOf = keysFromSummary === undefined ? undefined : keysOfSummary(keysFromSummary, addresses);
+      return writeJsonPages({ siteDir, listing, pages, addresses, ...(keysOf && { keysOf }) }, note);
+    } finally {
+      records.close();
+    }
+  },
 );
-records.close();
-parentPort?.postMessage({ hashes: [...hashes], ...(keys && { keys }) });

@@ -9,7 +9,7 @@
  * (src/serve/dev-server.ts).
  */
 import { createHash } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
+import { runOnThread } from '../threads.ts';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { RecordChunks, RecordSlices } from '../data/record-store.ts';
@@ -146,17 +146,12 @@ export interface JsonPagesRun {
 export function startJsonPages(input: JsonPagesInput): JsonPagesRun {
   // No page to write (a rebuild where no row changed): no thread to start.
   if (input.pages.length === 0) return { written: Promise.resolve({ hashes: new Map() }), progress: () => 0, stop: () => undefined };
-  const worker = new Worker(new URL('./json-pages-worker.ts', import.meta.url), { workerData: input });
   let progress = 0;
-  const written = new Promise<WrittenJsonPages>((done, fail) => {
-    worker.on('message', (message: { written: number } | { hashes: [number, string][]; keys?: PageKeys }) => {
-      if ('written' in message) progress = message.written;
-      else done({ hashes: new Map(message.hashes), ...(message.keys && { keys: message.keys }) });
-    });
-    worker.once('error', fail);
-    worker.once('exit', (code) => fail(new Error(`the JSON pages' thread stopped (exit code ${code}) before it was done`)));
+  const run = runOnThread<WrittenJsonPages, number>('JSON pages', new URL('./json-pages-worker.ts', import.meta.url), input, {
+    onNote: (written) => (progress = written),
   });
+  const written = run.answer;
   // Awaited when the build finishes; a failure is that step's to report.
   written.catch(() => undefined);
-  return { written, progress: () => progress, stop: () => void worker.terminate() };
+  return { written, progress: () => progress, stop: () => void run.stop() };
 }

@@ -8,7 +8,7 @@
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { checkedJson, damagedCacheLine, firstDamaged, readCheckedJson, rememberSha256 } from '../data/checked-files.ts';
 import { dirname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { runOnThread } from '../threads.ts';
 import { z } from 'zod';
 import {
   inUse,
@@ -114,12 +114,7 @@ function readyDownloads(
 
 /** `work` done by a downloads worker thread (downloads-worker.ts). */
 function writtenByWorker(work: DownloadsWork): Promise<WrittenDownloads> {
-  return new Promise((done, fail) => {
-    const worker = new Worker(new URL('./downloads-worker.ts', import.meta.url), { workerData: work });
-    worker.once('message', (downloads: WrittenDownloads) => done(downloads));
-    worker.once('error', fail);
-    worker.once('exit', (code) => fail(new Error(`the downloads worker stopped (exit code ${code}) before it was done`)));
-  });
+  return runOnThread<WrittenDownloads>('downloads', new URL('./downloads-worker.ts', import.meta.url), work).answer;
 }
 
 /** What the downloads worker is given: the records, where to write, and the earlier downloads it may copy from once it has checked them. */

@@ -19,8 +19,10 @@ const decoded = (text: string): CsvText => {
   if ('problems' in result) throw new Error('not text');
   return result;
 };
-/** The second half read on this thread: the same function the worker runs, without the worker. */
-const here: NonNullable<SplitOptions['readSecond']> = async (input: PartInput) => readPart(input);
+/** A part read on this thread: the same function the worker runs, without the worker. */
+const here: NonNullable<SplitOptions['readOther']> = async (input: PartInput) => readPart(input);
+/** Whether a cut may fall at `at`: only each line break is a different cut. */
+const isBreak = (body: Buffer, at: number) => at === 0 || body[at - 1] === 0x0a || body[at - 1] === 0x0d;
 
 /** Files of the shapes exports have, good and bad, with rows that are more than one line. */
 const files: Record<string, string> = {
@@ -79,16 +81,32 @@ const files: Record<string, string> = {
   'blank lines at the end': `${[header, row(1), row(2), row(3)].join('\n')}\n\n\n\n\n\n`,
 };
 
-describe('a data file read in two halves', () => {
-  it('gives what reading it whole gives, wherever the file is split', async () => {
+describe('a data file read in parts', () => {
+  it('gives what reading it whole gives, wherever the file is cut in two', async () => {
     for (const [name, text] of Object.entries(files)) {
       const csv = decoded(text);
       const whole = loadText(csv, FILE);
       for (let at = 0; at <= csv.body.length; at += 1) {
-        // Only each line break is a different split.
-        if (at > 0 && csv.body[at - 1] !== 0x0a && csv.body[at - 1] !== 0x0d) continue;
-        const halves = await loadTextOnThreads(csv, FILE, {}, { fromBytes: 0, at, readSecond: here });
-        expect(halves, `${name}, split at byte ${at}`).toStrictEqual(whole);
+        if (!isBreak(csv.body, at)) continue;
+        const halves = await loadTextOnThreads(csv, FILE, {}, { at: [at], readOther: here });
+        expect(halves, `${name}, cut at byte ${at}`).toStrictEqual(whole);
+      }
+    }
+  });
+
+  it('gives what reading it whole gives, wherever the file is cut in three or four', async () => {
+    for (const [name, text] of Object.entries(files)) {
+      const csv = decoded(text);
+      const whole = loadText(csv, FILE);
+      const breaks = Array.from({ length: csv.body.length + 1 }, (_, at) => at).filter((at) => isBreak(csv.body, at));
+      for (const [index, first] of breaks.entries()) {
+        for (const second of breaks.slice(index + 1)) {
+          const thirds = await loadTextOnThreads(csv, FILE, {}, { at: [first, second], readOther: here });
+          expect(thirds, `${name}, cut at bytes ${first} and ${second}`).toStrictEqual(whole);
+        }
+        const last = breaks.at(-2) ?? 0;
+        const quarters = await loadTextOnThreads(csv, FILE, {}, { at: [first, Math.floor((first + last) / 2), last], readOther: here });
+        expect(quarters, `${name}, cut at bytes ${first}, about ${Math.floor((first + last) / 2)} and ${last}`).toStrictEqual(whole);
       }
     }
   });
@@ -98,45 +116,45 @@ describe('a data file read in two halves', () => {
     const whole = loadText(csv, FILE);
     const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
     const before = timers();
-    const failures: NonNullable<SplitOptions['readSecond']>[] = [
-      async () => undefined,
+    const failures: NonNullable<SplitOptions['readOther']>[] = [
       () => Promise.reject(new Error('no thread')),
       async () => {
         throw new Error('no thread');
       },
     ];
-    for (const readSecond of failures) {
+    for (const readOther of failures) {
       const seen: number[] = [];
       expect(
-        await loadTextOnThreads(csv, FILE, { every: 5, onRows: (count) => seen.push(count) }, { fromBytes: 0, readSecond }),
+        await loadTextOnThreads(csv, FILE, { every: 5, onRows: (count) => seen.push(count) }, { at: [csv.body.length >> 1], readOther }),
       ).toStrictEqual(whole);
       expect(seen).toEqual([5, 10, 15, 20, 25, 30]);
     }
     expect(timers()).toBe(before);
   });
 
-  // The other thread's count joins the progress every thousand rows, so in a file this small only
-  // its total could add its rows: not where the halves are not joined.
-  it("does not count the second half's rows where the halves are not joined (a quoted field of many lines across the middle)", async () => {
+  // Another thread's count joins the progress every thousand rows, so in a file this small only
+  // its total could add its rows: not where the parts are not joined.
+  it("does not count another part's rows where the parts are not joined (a quoted field of many lines across a cut)", async () => {
     const csv = decoded(files['a quoted name of many lines across the middle']!);
     for (let at = 0; at < csv.body.length; at += 1) {
       const seen: number[] = [];
-      await loadTextOnThreads(csv, FILE, { every: 1, onRows: (count) => seen.push(count) }, { fromBytes: 0, at, readSecond: here });
-      expect(seen, `split at byte ${at}`).toEqual([1, 2, 3, 4]);
+      await loadTextOnThreads(csv, FILE, { every: 1, onRows: (count) => seen.push(count) }, { at: [at], readOther: here });
+      expect(seen, `cut at byte ${at}`).toEqual([1, 2, 3, 4]);
     }
   });
 
-  it('reads the second half on a worker thread, and says the rows read in order, each count once', async () => {
+  it('reads the other parts on worker threads, and says the rows read in order, each count once', async () => {
     const lines = Array.from({ length: 3000 }, (_, index) => row(index + 1));
     lines[2500] = row(2501).replace('1496', '1496.5');
     const good = decoded([header, ...lines.slice(0, 2500)].join('\r\n'));
     const bad = decoded([header, ...lines].join('\n'));
     const seen: number[] = [];
-    const result = await loadTextOnThreads(good, FILE, { every: 500, onRows: (count) => seen.push(count) }, { fromBytes: 0 });
+    const thirds = (csv: CsvText) => [csv.body.length / 3, (csv.body.length * 2) / 3];
+    const result = await loadTextOnThreads(good, FILE, { every: 500, onRows: (count) => seen.push(count) }, { at: thirds(good) });
     expect(result).toStrictEqual(loadText(good, FILE));
     expect(result.records).toHaveLength(2500);
     expect(seen).toEqual([500, 1000, 1500, 2000, 2500]);
-    const problems = await loadTextOnThreads(bad, FILE, {}, { fromBytes: 0 });
+    const problems = await loadTextOnThreads(bad, FILE, {}, { at: thirds(bad) });
     expect(problems).toStrictEqual(loadText(bad, FILE));
     expect(problems.problems).toMatchObject([{ line: 2502, field: 'min_engine_size' }]);
   });
