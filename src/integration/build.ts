@@ -15,56 +15,55 @@
  * failure, the process killed), what is published does not change.
  */
 import { createHash } from 'node:crypto';
-import { constants, copyFileSync, existsSync, linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { deserialize } from 'node:v8';
 import type { AstroIntegrationLogger } from 'astro';
 import type { Config } from '../config.ts';
 import { sourceFingerprint } from '../data/prepared.ts';
-import { withDownloads, type PreparationWithDownloads } from '../outputs/prepared-downloads.ts';
 import { formatReport } from '../data/problems.ts';
 import type { Changes } from '../listing/changes-schema.ts';
+import { counted } from '../listing/format.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
 import { pageCount } from '../listing/pagination.ts';
-import { htmlPageFile, htmlPageFileAt, pageFile, pagePath, PUBLISHED } from '../listing/routes.ts';
+import { htmlPageFile, htmlPageFileAt } from '../listing/routes.ts';
 import type { Addresses } from '../listing/serialise.ts';
-import { changesJson, changesOf, summariseChanges } from '../outputs/changes.ts';
-import { DOWNLOADS } from '../outputs/downloads.ts';
-import { manifestJson, manifestOf, manifestPath } from '../outputs/manifest.ts';
-import { counted } from '../listing/format.ts';
-import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
-import { takeSitemaps, writeSitemaps } from '../outputs/sitemap.ts';
-import { baselineOf, readPublishedBuild, UnreadableManifest, type Baseline, type PublishedBuild } from '../publish/baseline.ts';
-import { linkUnchangedFiles } from '../publish/file-times.ts';
-import { refreshCopy } from '../publish/host-copies.ts';
-import { linkOrCopy } from '../publish/links.ts';
-import { clearRenderFolders, moveRendered, renderFolderFor } from '../publish/render-folder.ts';
-import { cachedHostFiles, writeFiles } from './host-files.ts';
-import { acquireBuildLock, type BuildLock } from '../publish/lock.ts';
-import { writeRecord } from '../publish/record.ts';
-import { flaggedPages, takenPages, type RenderSet } from '../publish/reuse.ts';
+import { changesOf, summariseChanges } from '../outputs/changes.ts';
 import { startJsonPages, type JsonPagesRun } from '../outputs/json-pages.ts';
-import { bytesOf, filesIn, HTML_PAGES_FOLDER, siteFilesOf } from '../publish/site-files.ts';
-import { killPoint } from '../publish/kill-points.ts';
+import { withDownloads, type PreparationWithDownloads } from '../outputs/prepared-downloads.ts';
+import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
+import { baselineOf, readPublishedBuild, UnreadableManifest, type Baseline, type PublishedBuild } from '../publish/baseline.ts';
+import { linkOrCopy } from '../publish/links.ts';
+import { acquireBuildLock, type BuildLock } from '../publish/lock.ts';
+import { clearRenderFolders, renderFolderFor } from '../publish/render-folder.ts';
+import { flaggedPages, type RenderSet } from '../publish/reuse.ts';
+import { unknownPublishedRows } from '../publish/shrink-guard.ts';
+import { HTML_PAGES_FOLDER } from '../publish/site-files.ts';
 import {
   discardBuild,
-  linkSiteForHostFiles,
   newBuildFolder,
   notALink,
-  publish,
   pruneBuilds,
   recycledBuildFolder,
   storeDirOf,
   type BuildFolder,
 } from '../publish/store.ts';
-import { VERCEL_OUTPUT_DIR } from '../serve/hosts/vercel.ts';
 import { startDataSide } from './data-side.ts';
+import {
+  buildDescribed,
+  downloadsPlaced,
+  hostFilesPlaced,
+  pagesWritten,
+  published,
+  recordWritten,
+  sitemapsPlaced,
+  timedSteps,
+  unchangedFilesKept,
+  VERCEL_STATIC,
+  vercelCopyRefreshed,
+} from './finish-steps.ts';
 import { Refusal } from './refusals.ts';
-import { unknownPublishedRows } from '../publish/shrink-guard.ts';
-
-/** Vercel's copy of the site in a build's deploy folder. */
-const VERCEL_STATIC = join(VERCEL_OUTPUT_DIR, 'static');
 
 /** Threads at work from a build's start until Astro renders: Astro's start on the main thread, the data side on its own. */
 const THREADS_BUSY_BEFORE_PAGES = 2;
@@ -311,16 +310,6 @@ export function listingPageFiles(build: StartedBuild, publicDir: string): ((path
   };
 }
 
-/** Links site path `name` from `fromSite` into `toSite`, if it is there. */
-function linkedFrom(fromSite: string, name: string, toSite: string): boolean {
-  try {
-    linkSync(join(fromSite, name), join(toSite, name));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** What step 3 hands to step 4: what the published build holds and changed, for the report. */
 export interface Publication {
   rows: number;
@@ -331,119 +320,27 @@ export interface Publication {
   dataValidated: boolean;
 }
 
-/** Step 3: returns once the build is published. */
-export async function finishBuild(build: StartedBuild, { data, render, jsonPages, progress }: Rendering): Promise<Publication> {
-  const { config, folder, baseline, clock } = build;
-  const { preparation } = data;
-  const site = folder.siteDir;
-  const pages = pageCount(preparation.rows);
-  clock.end('pages (Astro)');
-  // Written on their own thread while Astro rendered the HTML pages: usually done by now.
-  const { hashes: jsonHashes, keys: writtenKeys } = await jsonPages.written;
-  const keys = data.keys ?? writtenKeys;
-  if (keys === undefined) throw new Error('no page keys: neither the data side nor the JSON pages made them');
-  clearInterval(progress);
-  clock.end('JSON pages');
-  killPoint('pages rendered');
-  moveRendered(folder.renderDir, site);
-
-  // Pages taken from the baseline are the published files, made so before Astro rendered (see reuse.ts).
-  const taken = takenPages(render);
-  rmSync(folder.renderFile);
-  // The sitemaps list every page at its address: the published ones where the code, the addresses
-  // and the page count are this build's.
-  const sameSitemaps = baseline?.keys !== undefined && baseline.pageCount === pages && takeSitemaps(baseline.siteDir, site);
-  if (!sameSitemaps) await writeSitemaps(site, config.baseUrl, preparation.rows);
-  clock.end('kept pages');
-
-  // Written by a worker thread while Astro made the pages (see src/outputs/prepared-downloads.ts): usually done by now.
-  const downloads = await preparation.downloads;
-  for (const path of DOWNLOADS) {
-    const name = path.slice(1);
-    // A download with the published one's bytes is the published file, on the site's own disk
-    // whatever disk the cache is on. A changed one is copied from the preparation, never linked:
-    // a published file shares no bytes with a cache, so a damaged cache cannot reach a site.
-    if (baseline && baseline.hashes[path] === downloads[path] && linkedFrom(baseline.siteDir, name, site)) continue;
-    copyFileSync(join(preparation.downloadsDir, name), join(site, name), constants.COPYFILE_FICLONE);
-  }
-  clock.end('downloads');
-
-  // Host configurations name the site where it is published, not the build's folder.
-  const hostInput = { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl, count: preparation.rows, siteDir: resolve(config.outDir) };
-  const hostFiles = await cachedHostFiles(build.store.dir, {
-    fingerprint: build.fingerprint,
-    input: hostInput,
-    deployDir: resolve(config.deployDir),
-  });
-  const siteHostFiles = hostFiles.filter((file) => file.place === 'site');
-  writeFiles(site, siteHostFiles);
-  writeFiles(
-    folder.deployDir,
-    hostFiles.filter((file) => file.place === 'deploy'),
-  );
-  linkSiteForHostFiles(folder, config.outDir, config.deployDir);
-  clock.end('host configs');
-
-  const files = siteFilesOf(site, pages);
-  // A download or a JSON page written now whose hash the published manifest lists is compared by
-  // hash, not read (hundreds of MB of downloads at 1M rows; a JSON page is hashed as it is written).
-  const known = new Map<string, boolean>();
-  for (const path of DOWNLOADS) {
-    const hash = baseline?.hashes[path];
-    if (hash !== undefined) known.set(path.slice(1), hash === downloads[path]);
-  }
-  for (const page of flaggedPages(render.json)) {
-    const [before, after] = [baseline?.hashes[pagePath(page)], jsonHashes.get(page)];
-    if (before !== undefined && after !== undefined) known.set(pageFile(page), before === after);
-  }
-  const { changed, unchanged } = linkUnchangedFiles({ publishedSiteDir: baseline?.siteDir, siteDir: site, files, taken, known });
-  clock.end('keep unchanged files');
-
-  const manifest = manifestOf(site, {
-    count: preparation.rows,
-    baseUrl: config.baseUrl,
-    assetsUrl: config.assetsUrl,
-    data: { file: preparation.dataFile, sha256: preparation.dataSha256 },
-    downloads,
-    // A page file that is the published one has its published hash; one written now, the hash taken as it was written.
-    knownPageHash: (page) =>
-      (baseline && !changed.has(pageFile(page)) ? baseline.hashes[pagePath(page)] : undefined) ?? jsonHashes.get(page),
-  });
-  writeFileSync(manifestPath(site), manifestJson(manifest));
-  const newFiles = new Set(files);
-  const publishedFiles = baseline ? (baseline.files ?? filesIn(baseline.siteDir)) : [];
-  const changes = changesOf(baseline, {
-    manifest,
-    rows: data.rows,
-    changedFiles: changed,
-    removedFiles: publishedFiles.filter((path) => !newFiles.has(path)),
-    notServed: new Set(siteHostFiles.map((file) => file.path)),
-  });
-  writeFileSync(join(site, PUBLISHED.changes.slice(1)), changesJson(changes));
-  // Both describe this build (its time, its changes): new files every time.
-  for (const path of [PUBLISHED.manifest, PUBLISHED.changes]) files.push(path.slice(1));
-  clock.end('changes');
-
-  const copy = join(folder.deployDir, VERCEL_STATIC);
-  refreshCopy(site, [...data.touched, ...files.filter((path) => !taken.has(path))], copy);
-  clock.end('Vercel copy');
-
-  const bytes =
-    data.takenBytes +
-    bytesOf(
-      site,
-      files.filter((path) => !taken.has(path)),
-    );
-  killPoint('site complete');
-  writeRecord(folder.dir, { fingerprint: build.fingerprint, dataKey: preparation.key, keys, rendered: render, files, bytes });
-  killPoint('record written');
-  if (build.store.lock.lost())
-    throw new Refusal(
-      `Another process took this build's lock while it ran: nothing was published; ${config.outDir}/ is unchanged. Build again.`,
-    );
-  publish(build.store.dir, folder, config.outDir, config.deployDir);
-  killPoint('links made');
-  return { rows: preparation.rows, files: files.length, bytes, changes, unchangedFiles: unchanged, dataValidated: preparation.validated };
+/** Step 3: each step of the finished site, timed under its name; returns once the build is published. */
+export async function finishBuild(build: StartedBuild, rendering: Rendering): Promise<Publication> {
+  const step = timedSteps(build.clock);
+  build.clock.end('pages (Astro)');
+  const pages = await step('JSON pages', () => pagesWritten(build, rendering));
+  await step('kept pages', () => sitemapsPlaced(build, rendering));
+  const downloads = await step('downloads', () => downloadsPlaced(build, rendering.data.preparation));
+  const hostFiles = await step('host configs', () => hostFilesPlaced(build, rendering.data.preparation.rows));
+  const compared = await step('keep unchanged files', () => unchangedFilesKept(build, rendering, pages, downloads));
+  const described = await step('changes', () => buildDescribed(build, rendering, { pages, downloads, hostFiles, compared }));
+  await step('Vercel copy', () => vercelCopyRefreshed(build, rendering, pages, compared));
+  const bytes = recordWritten(build, rendering, pages, compared);
+  published(build);
+  return {
+    rows: rendering.data.preparation.rows,
+    files: compared.files.length,
+    bytes,
+    changes: described.changes,
+    unchangedFiles: compared.unchanged,
+    dataValidated: rendering.data.preparation.validated,
+  };
 }
 
 /** Step 4, once the build is published: older builds go, the lock is released, and the report. */
