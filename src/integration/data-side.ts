@@ -1,5 +1,5 @@
 /**
- * The data side of a build: the data file validated and prepared (src/data/prepared.ts), its rows
+ * The data side of a build: the data file validated and prepared (src/outputs/preparation.ts), its rows
  * compared with the published site's (and the shrink guard), every page's key, and which pages
  * Astro must render (src/publish/reuse.ts). It runs on a worker thread while Astro starts and Vite
  * bundles the pages' code, which needs none of it: the integration awaits it only before the pages
@@ -10,14 +10,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { serialize } from 'node:v8';
 import { runOnThread } from '../threads.ts';
-import { preparedRecordsFile, prepareRecords, readEarlier, type Preparation } from '../data/prepared.ts';
+import { preparedRecordsFile, prepareRecords, readEarlier, type Preparation } from '../outputs/preparation.ts';
 import type { Problem } from '../data/problems.ts';
 import { isRecordFile, openRecordFile, type OpenRecordFile, type RecordSlices } from '../data/record-store.ts';
 import type { CarModel } from '../data/schema.ts';
 import type { Changes } from '../listing/changes-schema.ts';
 import { pageKeysOf, type PageKeys } from '../listing/page-keys.ts';
 import { logoUrl, type Addresses } from '../listing/serialise.ts';
-import { listingFrom, summaryFrom, summaryOf, type ListingPages } from '../listing/summary.ts';
+import { listingFrom, summaryFrom, type ListingPages } from '../listing/summary.ts';
 import { counted } from '../listing/format.ts';
 import {
   NO_ROW_CHANGES,
@@ -28,7 +28,7 @@ import {
   type RowComparison,
 } from '../outputs/row-changes.ts';
 import type { Baseline } from '../publish/baseline.ts';
-import { cachedDownloads } from '../outputs/prepared-downloads.ts';
+import { cachedDownloads } from '../outputs/preparation.ts';
 import { pagesIn, preparePages, renderedCount, renderSetOf } from '../publish/reuse.ts';
 import { pageCount } from '../listing/pagination.ts';
 import { shrinkRefusal, unknownPublishedRows } from '../publish/shrink-guard.ts';
@@ -43,7 +43,7 @@ type DataSideBaseline = Pick<Baseline, 'siteDir' | 'dataSha256' | 'assetsUrl' | 
 export interface DataSideInput {
   /** The project folder (for the code fingerprint of preparations). */
   root: string;
-  /** Where preparations are cached (see prepared.ts). */
+  /** Where preparations are cached (see src/outputs/preparation.ts). */
   preparedDir: string;
   dataFile: string;
   addresses: Addresses;
@@ -209,7 +209,6 @@ export async function prepareDataSide(
         ),
     },
     ...(baseline?.dataKey !== undefined && { earlier: baseline.dataKey }),
-    summarise: summaryOf,
   });
   if ('problems' in result) return { kind: 'problems', problems: result.problems };
   const { preparation } = result;

@@ -8,10 +8,9 @@
 import type { AstroIntegrationLogger } from 'astro';
 import type { ViteDevServer } from 'vite';
 import type { Config } from '../config.ts';
-import { prepareData, type PreparationWithDownloads } from '../outputs/prepared-downloads.ts';
+import { prepareData, type PreparationWithDownloads } from '../outputs/preparation.ts';
 import { formatReport } from '../data/problems.ts';
 import { counted } from '../listing/format.ts';
-import { summaryOf } from '../listing/summary.ts';
 import { serveListingInDev, WATCH_SETTLE_MS } from '../serve/dev-server.ts';
 import { resolve } from 'node:path';
 import { readRecordFile } from '../data/record-store.ts';
@@ -47,7 +46,6 @@ export function devData(config: Config, root: string, preparedDir: string, logge
       ...(current && { earlier: current.key }),
       // The watcher passed the file on once its writes had stopped for a moment (dev-server.ts).
       quietMs: WATCH_SETTLE_MS,
-      summarise: summaryOf,
     });
     if ('problems' in result) {
       problemReport = formatReport(result.problems);

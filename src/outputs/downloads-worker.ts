@@ -1,5 +1,5 @@
 /**
- * Writes a preparation's downloads on a worker thread (started by prepared-downloads.ts), reading its
+ * Writes a preparation's downloads on a worker thread (started by preparation.ts), reading its
  * records file a chunk at a time: the pages are made on the main thread meanwhile, and this thread
  * never holds more than a chunk of the listing; rows unchanged since an earlier preparation have
  * their bytes copied from its downloads, once this thread has checked them whole (the hashing is
@@ -11,7 +11,7 @@ import { serveThread } from '../threads.ts';
 import { damagedCacheLine, firstDamaged } from '../data/checked-files.ts';
 import { openRecordFile } from '../data/record-store.ts';
 import { writeDownloadFiles } from './downloads.ts';
-import type { DownloadsWork } from './prepared-downloads.ts';
+import type { DownloadsWork } from './preparation.ts';
 
 await serveThread(({ recordsFile, dir, assetsUrl, earlier }: DownloadsWork) => {
   const damaged = earlier && firstDamaged(earlier.dir, earlier.files);

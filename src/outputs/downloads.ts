@@ -1,7 +1,7 @@
 /**
  * What the build writes beside the Astro pages, streamed so that a million rows never become one
  * string: the whole-listing downloads (`all.json`, `all.csv`) and the search index, made once per
- * distinct data file (see src/data/prepared.ts).
+ * distinct data file (see src/outputs/preparation.ts).
  */
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
@@ -33,7 +33,7 @@ interface RecordBytes {
 
 /** An earlier preparation's downloads, and which rows are not the earlier ones at their position. */
 export interface EarlierDownloads {
-  /** Its downloads folder (complete: see prepared-downloads.ts). */
+  /** Its downloads folder (complete: see preparation.ts). */
   dir: string;
   /** 0-based positions of the rows whose record differs from the earlier one at that position (or is new). */
   changed: readonly number[];

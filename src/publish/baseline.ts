@@ -71,7 +71,7 @@ export interface Baseline {
   /** Its page count, and the SHA-256 of each of its pages and downloads by URL path (its manifest's). */
   readonly pageCount: number;
   readonly hashes: Readonly<Record<string, string>>;
-  /** The preparation of its data (see src/data/prepared.ts), which an edit is validated against, where its record says. */
+  /** The preparation of its data (see src/outputs/preparation.ts), which an edit is validated against, where its record says. */
   readonly dataKey: string | undefined;
   /** Its page keys, only where the same code and addresses made it: only then may its pages be taken. */
   readonly keys: PageKeys | undefined;

@@ -19,7 +19,7 @@ export interface BuildRecord {
   version: typeof VERSION;
   /** A hash of the code and addresses that made the site: pages are taken from it only by a build of the same. */
   fingerprint: string;
-  /** The preparation of its data (see src/data/prepared.ts), which later edits are validated against. */
+  /** The preparation of its data (see src/outputs/preparation.ts), which later edits are validated against. */
   dataKey: string;
   keys: PageKeys;
   /** The pages it rendered: the others are the files of the build it replaced (hard links). */

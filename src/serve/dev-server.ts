@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { ViteDevServer } from 'vite';
-import type { PreparationWithDownloads } from '../outputs/prepared-downloads.ts';
+import type { PreparationWithDownloads } from '../outputs/preparation.ts';
 import { DOWNLOADS } from '../outputs/downloads.ts';
 import { manifestJson, manifestOf } from '../outputs/manifest.ts';
 import { listingReply } from './handler.ts';

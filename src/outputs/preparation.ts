@@ -1,10 +1,11 @@
 /**
- * The validated listing, prepared once per distinct data file: the records (see record-store.ts, for
- * the pages to read back) and the downloads made from them (`all.json`, `all.csv`, the search
- * index; see src/outputs/prepared-downloads.ts), in a folder named after a hash of everything they
+ * The preparation cache: the validated listing, prepared once per distinct data file: the records
+ * (see src/data/record-store.ts, for the pages to read back), the listing's summary
+ * (src/listing/summary.ts) and the downloads made from them (`all.json`, `all.csv`, the search
+ * index; see downloads.ts), in a folder named after a hash of everything they
  * are made from: the file's bytes, the assets address and the code that reads and writes them. The
  * same data is never validated or exported twice, and a file that is an edit of the earlier one
- * (`earlier`) has only its changed rows checked (edit.ts: each preparation keeps the text it
+ * (`earlier`) has only its changed rows checked (src/data/edit.ts: each preparation keeps the text it
  * validated for that). The downloads are written by a worker thread from the records file, a chunk
  * at a time, while the caller goes on (a build renders its pages meanwhile, on the other core); an
  * edit's downloads copy the unchanged rows' bytes from the earlier preparation's. The records and
@@ -13,20 +14,23 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
-import { deserialize, serialize } from 'node:v8';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { serialize } from 'node:v8';
 import { z } from 'zod';
-import { decodeCsv, SEPARATORS, type LoadProgress } from './load.ts';
-import { loadTextOnThreads } from './load-threads.ts';
-import { loadAgainstEarlier, type EarlierValidation } from './edit.ts';
-import type { Problem } from './problems.ts';
-import { checkedJson, damagedCacheLine, firstDamaged, readCheckedJson, rememberSha256, writtenFileSha256 } from './checked-files.ts';
-import { isRecordFile, openRecordFile, writeRecordFile, type OpenRecordFile } from './record-store.ts';
-import { readSettled, StillChanging } from './settled-read.ts';
-import type { CarModel } from './schema.ts';
+import { decodeCsv, SEPARATORS, type LoadProgress } from '../data/load.ts';
+import { loadTextOnThreads } from '../data/load-threads.ts';
+import { loadAgainstEarlier, type EarlierValidation } from '../data/edit.ts';
+import type { Problem } from '../data/problems.ts';
+import { checkedJson, damagedCacheLine, firstDamaged, readCheckedJson, rememberSha256, writtenFileSha256 } from '../data/checked-files.ts';
+import { isRecordFile, openRecordFile, writeRecordFile, type OpenRecordFile } from '../data/record-store.ts';
+import { readSettled, StillChanging } from '../data/settled-read.ts';
+import type { CarModel } from '../data/schema.ts';
+import { summaryFrom, summaryOf, type EarlierSummary } from '../listing/summary.ts';
+import { runOnThread } from '../threads.ts';
+import type { EarlierDownloads, WrittenDownloads } from './downloads.ts';
 
 const RECORDS_FILE = 'records.v8';
-/** What the caller made of the whole listing (`summarise`), V8-serialised: the pages read it instead of every record. */
+/** The listing's summary (src/listing/summary.ts), V8-serialised: the pages read it instead of every record. */
 const SUMMARY_FILE = 'summary.v8';
 /** The file's text as it was validated (UTF-8, no byte-order mark), for the next version to be compared with. */
 const TEXT_FILE = 'text.csv';
@@ -59,7 +63,7 @@ const preparedSchema = z.object({
   files: z.record(z.string(), z.string()),
 });
 
-/** A preparation: its records, without its downloads (see src/outputs/prepared-downloads.ts); plain data, so a worker thread can hand it over. */
+/** A preparation: its records, without its downloads (see `withDownloads`); plain data, so a worker thread can hand it over. */
 export interface Preparation extends z.infer<typeof preparedSchema> {
   /** The hash that names this preparation. */
   key: string;
@@ -67,7 +71,7 @@ export interface Preparation extends z.infer<typeof preparedSchema> {
   dataFile: string;
   /** The records (see record-store.ts). */
   recordsFile: string;
-  /** What `summarise` made of the records, V8-serialised. */
+  /** The listing's summary (`summaryOf`), V8-serialised. */
   summaryFile: string;
   /** Folder holding the downloads, at their site paths (`all.json`, …), once `downloads` has settled. */
   downloadsDir: string;
@@ -100,12 +104,6 @@ export function sourceFingerprint(root: string, paths: readonly string[]): strin
   return hash.digest('hex');
 }
 
-/** What `summarise` made of the earlier preparation's records, and the fields an edit in place changed since. */
-export interface EarlierSummary {
-  summary: unknown;
-  changedFields: ReadonlySet<string>;
-}
-
 export interface PrepareOptions {
   /** The project folder (where `src/` and the lock file are). */
   root: string;
@@ -119,15 +117,6 @@ export interface PrepareOptions {
    * unchanged rows keep their records (see edit.ts).
    */
   earlier?: string;
-  /**
-   * What a reader needs of the whole listing, made while every record is in memory and kept with
-   * them (V8-serialisable): a page then reads its own records and this, never every record. The
-   * key names the code under src/listing, not the function given: every caller gives the same one
-   * (the listing's `summaryOf`), and its readers read it back as that. Where the file is an edit
-   * of the earlier preparation's with every row in its place, `earlier` is what it made then and
-   * the fields the edit changed: what is made of other fields alone need not be made again.
-   */
-  summarise: (records: readonly CarModel[], earlier?: EarlierSummary) => unknown;
   /** Told a line for each cached file found damaged (and not used). */
   say?: (line: string) => void;
   /**
@@ -142,7 +131,7 @@ export interface PrepareOptions {
  * The records of `dataFile`, validating it only if no earlier preparation of the same bytes
  * exists. Returns every problem instead when the data is bad. When
  * it validated now, the records are returned too (the caller may need them; nothing else holds them in memory).
- * The downloads are src/outputs/prepared-downloads.ts's.
+ * The downloads are `withDownloads`'s.
  */
 export async function prepareRecords({
   root,
@@ -151,7 +140,6 @@ export async function prepareRecords({
   assetsUrl,
   progress,
   earlier,
-  summarise,
   say = console.error,
   quietMs,
 }: PrepareOptions): Promise<PreparationResult> {
@@ -193,7 +181,7 @@ export async function prepareRecords({
   try {
     edited = earlierVersion && loadAgainstEarlier(text, dataFile, earlierVersion);
     if (earlierVersion && edited?.changedFields)
-      earlierSummary = { summary: deserialize(earlierVersion.summary), changedFields: new Set(edited.changedFields) };
+      earlierSummary = { summary: summaryFrom(earlierVersion.summary), changedFields: new Set(edited.changedFields) };
   } finally {
     earlierVersion?.close();
   }
@@ -204,7 +192,7 @@ export async function prepareRecords({
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   writeRecordFile(join(staging, RECORDS_FILE), records);
-  writeFileSync(join(staging, SUMMARY_FILE), serialize(summarise(records, earlierSummary)));
+  writeFileSync(join(staging, SUMMARY_FILE), serialize(summaryOf(records, earlierSummary)));
   writeFileSync(join(staging, TEXT_FILE), text.body);
   // The downloads copy the unchanged rows' bytes from the earlier preparation's, by position: only
   // where no row moved (a row inserted or deleted before others moves them), and not where most
@@ -293,7 +281,7 @@ function wholePreparation(dir: string, say: (line: string) => void): z.infer<typ
 }
 
 /** Preparation folders in use (their downloads being written): never pruned. */
-export const inUse = new Set<string>();
+const inUse = new Set<string>();
 
 /** The earlier preparation the one in `dir` was validated against, and the rows that differ from it (see earlier.json above), if it was. */
 export function readEarlier(dir: string): z.infer<typeof earlierSchema> | undefined {
@@ -315,7 +303,7 @@ function prune(cacheDir: string, keep: string): void {
 }
 
 /** The downloads folder of the preparation named `key` (it may have been pruned). */
-export function preparedDownloadsDir(cacheDir: string, key: string): string {
+function preparedDownloadsDir(cacheDir: string, key: string): string {
   return join(cacheDir, key, DOWNLOADS_DIR);
 }
 
@@ -323,4 +311,151 @@ export function preparedDownloadsDir(cacheDir: string, key: string): string {
 export function preparedRecordsFile(cacheDir: string, key: string, say: (line: string) => void = console.error): string | undefined {
   const dir = join(cacheDir, key);
   return existsSync(dir) && wholePreparation(dir, say) ? join(dir, RECORDS_FILE) : undefined;
+}
+
+// The downloads of a preparation (`all.json`, `all.csv`, the search index): written once per
+// preparation by a worker thread from its records file, a chunk at a time, while the caller goes
+// on (a build renders its pages meanwhile); an edit's downloads copy the unchanged rows' bytes from
+// the earlier preparation's. Written aside, then renamed: complete or absent.
+
+/** Written last in the downloads folder, with its own hash: the downloads' hashes by URL path, and every other file's. */
+const HASHES_FILE = 'hashes.json';
+const hashesSchema = z.object({
+  /** URL path of each download → SHA-256 of its bytes (the manifest's). */
+  downloads: z.record(z.string(), z.string()),
+  /** Every file of the folder (downloads included) → SHA-256, checked before any is used. */
+  files: z.record(z.string(), z.string()),
+});
+
+/** A preparation with its downloads under way. */
+export interface PreparationWithDownloads extends Preparation {
+  /** The downloads' hashes by URL path, once they are written (a worker thread writes them). */
+  downloads: Promise<Record<string, string>>;
+}
+
+/**
+ * The prepared data of `dataFile`, validating and exporting it only if no earlier preparation of
+ * the same bytes exists. Returns every problem instead when the data is bad. When it validated
+ * now, the records are returned too (the caller may need them; nothing else holds them in memory).
+ */
+export async function prepareData(options: PrepareOptions): Promise<PreparationResult<PreparationWithDownloads>> {
+  const result = await prepareRecords(options);
+  return 'problems' in result ? result : { ...result, preparation: withDownloads(result.preparation, options.assetsUrl) };
+}
+
+/**
+ * The preparation with its downloads: read when complete, else written by a worker thread once
+ * `begin` settles (a build lets them begin as Astro begins to render: before, the worker would
+ * compete with Astro's own start for the machine's cores).
+ */
+export function withDownloads(
+  preparation: Preparation,
+  assetsUrl: string,
+  cached?: Record<string, string>,
+  begin: Promise<void> = Promise.resolve(),
+): PreparationWithDownloads {
+  return { ...preparation, downloads: cached ? Promise.resolve(cached) : readyDownloads(preparation, assetsUrl, begin) };
+}
+
+/**
+ * The hashes of a preparation's downloads where they are cached and whole (each file checked now),
+ * else undefined: a build's data side checks them on its thread, while Astro starts on the main one
+ * (`withDownloads` then takes them as they are).
+ */
+export function cachedDownloads(preparation: Preparation): Record<string, string> | undefined {
+  return wholeDownloads(preparation.downloadsDir);
+}
+
+/** Downloads being written, by preparation folder: one worker each. */
+const pendingDownloads = new Map<string, Promise<Record<string, string>>>();
+
+/**
+ * The downloads of the preparation in `dir`: read when complete, else written by a worker thread
+ * from its records file (into a folder beside, renamed when complete), once `begin` settles.
+ */
+function readyDownloads(
+  { downloadsDir: target, recordsFile }: Preparation,
+  assetsUrl: string,
+  begin: Promise<void>,
+): Promise<Record<string, string>> {
+  const dir = dirname(target);
+  const whole = wholeDownloads(target);
+  if (whole) return Promise.resolve(whole);
+  // Not written yet, cut short or damaged: write them.
+  const pending = pendingDownloads.get(dir);
+  if (pending) return pending;
+  const staging = `${target}.${process.pid}.tmp`;
+  rmSync(staging, { recursive: true, force: true });
+  const work: DownloadsWork = { recordsFile, dir: staging, assetsUrl, earlier: earlierDownloads(dir) };
+  const written = begin
+    .then(() => writtenByWorker(work))
+    .then(({ downloads, files }) => {
+      // Hashed by the worker as it wrote them: remembered, not read again.
+      for (const [name, sha256] of Object.entries(files)) rememberSha256(join(staging, name), sha256);
+      writeFileSync(join(staging, HASHES_FILE), checkedJson({ downloads, files }));
+      rmSync(target, { recursive: true, force: true });
+      renameSync(staging, target);
+      return downloads;
+    });
+  pendingDownloads.set(dir, written);
+  inUse.add(dir);
+  // Settled either way it is no longer pending; a failure is the awaiting caller's to report.
+  written
+    .finally(() => {
+      pendingDownloads.delete(dir);
+      inUse.delete(dir);
+    })
+    .catch(() => undefined);
+  return written;
+}
+
+/** `work` done by a downloads worker thread (downloads-worker.ts). */
+function writtenByWorker(work: DownloadsWork): Promise<WrittenDownloads> {
+  return runOnThread<WrittenDownloads>('downloads', new URL('./downloads-worker.ts', import.meta.url), work).answer;
+}
+
+/** What the downloads worker is given: the records, where to write, and the earlier downloads it may copy from once it has checked them. */
+export interface DownloadsWork {
+  recordsFile: string;
+  dir: string;
+  assetsUrl: string;
+  earlier: (EarlierDownloads & { files: Record<string, string> }) | undefined;
+}
+
+/**
+ * The downloads of the preparation that of `dir` was validated against, where they are complete
+ * (their bytes are copied), with every file's hash: the worker checks them (hundreds of MB at a
+ * million rows) on its own thread.
+ */
+function earlierDownloads(dir: string): DownloadsWork['earlier'] {
+  const earlier = readEarlier(dir);
+  if (!earlier) return undefined;
+  const downloads = preparedDownloadsDir(dirname(dir), earlier.key);
+  const hashes = existsSync(downloads) ? readHashes(downloads) : undefined;
+  return hashes && { dir: downloads, changed: earlier.changed, changedFields: earlier.changedFields, files: hashes.files };
+}
+
+/**
+ * The hashes of the downloads in `dir` where the folder is complete (it is renamed into place when
+ * it is) and every file in it still has the hash it was written with; a damaged folder is said and
+ * removed.
+ */
+function wholeDownloads(dir: string): Record<string, string> | undefined {
+  const hashes = existsSync(dir) ? readHashes(dir) : undefined;
+  if (!hashes) return undefined;
+  const bad = firstDamaged(dir, hashes.files);
+  if (bad === undefined) return hashes.downloads;
+  damaged(dir, join(dir, bad));
+  return undefined;
+}
+
+/** The hashes file of the downloads folder `dir`, if it is whole; a damaged one is said, and the folder removed. */
+function readHashes(dir: string): z.infer<typeof hashesSchema> | undefined {
+  return readCheckedJson(join(dir, HASHES_FILE), hashesSchema, (path) => damaged(dir, path));
+}
+
+/** Says that `path` is damaged, and removes the downloads folder `dir` it is in. */
+function damaged(dir: string, path: string): void {
+  console.error(damagedCacheLine(path));
+  rmSync(dir, { recursive: true, force: true });
 }

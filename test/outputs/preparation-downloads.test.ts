@@ -1,5 +1,5 @@
 /**
- * A preparation's downloads (src/outputs/prepared-downloads.ts), written by the worker thread into
+ * A preparation's downloads (src/outputs/preparation.ts), written by the worker thread into
  * a real cache folder: their bytes are those written from scratch from the same records (after an
  * edit too, where unchanged rows' bytes are copied from the earlier downloads), their hashes the
  * manifest's; whole, they are taken again as they are; damaged, they are said and written again.
@@ -11,10 +11,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { inChunks, readRecordFile } from '../../src/data/record-store.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 import { DOWNLOADS, writeDownloadFiles } from '../../src/outputs/downloads.ts';
-import { prepareData, withDownloads, type PreparationWithDownloads } from '../../src/outputs/prepared-downloads.ts';
-import { prepareRecords, type PrepareOptions, type PreparationResult } from '../../src/data/prepared.ts';
+import { prepareData, withDownloads, type PreparationWithDownloads } from '../../src/outputs/preparation.ts';
+import { prepareRecords, type PrepareOptions, type PreparationResult } from '../../src/outputs/preparation.ts';
 import { fixture, tempDir } from '../support/site.ts';
-import { summaryOf } from '../../src/listing/summary.ts';
 
 const ASSETS = 'https://img.example.com';
 const LISTING = readFileSync(fixture('listing-23.csv'), 'utf8');
@@ -38,7 +37,6 @@ function project(text: string) {
     cacheDir: join(dir, 'cache'),
     dataFile,
     assetsUrl: ASSETS,
-    summarise: summaryOf,
     say: () => undefined,
   };
   return { dir, options, save };

@@ -1,5 +1,5 @@
 /**
- * The prepared data (src/data/prepared.ts) on a real cache folder: a data file is validated once
+ * The prepared data (src/outputs/preparation.ts) on a real cache folder: a data file is validated once
  * and its preparation reused; bad data gives its problems and no preparation; an edit is checked
  * row by row against the earlier preparation and gives the records of a whole validation; a
  * damaged preparation is said, removed and made again; after a killed build (`trusted: false`)
@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { prepareRecords, preparedRecordsFile, type PrepareOptions, type PreparationResult } from '../../src/data/prepared.ts';
+import { prepareRecords, preparedRecordsFile, type PrepareOptions, type PreparationResult } from '../../src/outputs/preparation.ts';
 import { readRecordFile } from '../../src/data/record-store.ts';
 import { fixture, tempDir } from '../support/site.ts';
 import { summaryOf } from '../../src/listing/summary.ts';
@@ -41,7 +41,6 @@ function project(text: string) {
     cacheDir: join(dir, 'cache'),
     dataFile,
     assetsUrl: ASSETS,
-    summarise: summaryOf,
     say: (line) => said.push(line),
   };
   return { dir, dataFile, options, said, save };
