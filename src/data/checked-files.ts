@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import type { z } from 'zod';
+import { ifPresent } from './missing.ts';
 
 const BLOCK = 1 << 20;
 
@@ -57,14 +58,11 @@ export function rememberSha256(path: string, sha256: string): void {
 export function firstDamaged(dir: string, files: Readonly<Record<string, string>>): string | undefined {
   for (const [name, sha256] of Object.entries(files)) {
     const path = `${dir}/${name}`;
-    let now: string;
-    try {
-      now = stamp(path);
-      if (known.get(now) === sha256) continue;
-      if (fileSha256(path) !== sha256) return name;
-    } catch {
-      return name;
-    }
+    // Gone is damaged too: the set is not whole.
+    const now = ifPresent(() => stamp(path));
+    if (now === undefined) return name;
+    if (known.get(now) === sha256) continue;
+    if (ifPresent(() => fileSha256(path)) !== sha256) return name;
     known.set(now, sha256);
   }
   return undefined;
@@ -91,12 +89,8 @@ export const checkedJson = (value: unknown): Buffer => withHash(Buffer.from(JSON
  * file is there but not whole).
  */
 export function readChecked<T>(path: string, decode: (body: Buffer) => T | undefined, damaged?: (path: string) => void): T | undefined {
-  let file: Buffer;
-  try {
-    file = readFileSync(path);
-  } catch {
-    return undefined;
-  }
+  const file = ifPresent(() => readFileSync(path));
+  if (file === undefined) return undefined;
   const body = withoutHash(file);
   const value = body && decode(body);
   if (value === undefined) damaged?.(path);
@@ -119,6 +113,7 @@ const safeJson = (text: string): unknown => {
   try {
     return JSON.parse(text) as unknown;
   } catch {
+    // Its hash held, so another version wrote it: a file of another version is no file.
     return undefined;
   }
 };

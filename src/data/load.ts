@@ -292,6 +292,7 @@ function decodeText(bytes: Buffer, file: string): Decoded {
       const text = new TextDecoder(utf16.encoding === 'UTF-16LE' ? 'utf-16le' : 'utf-16be', { fatal: true }).decode(withoutBom);
       return { body: Buffer.from(text, 'utf8'), encoding: utf16.encoding };
     } catch {
+      // TextDecoder's fatal mode throws at the first bad sequence: the file's problem, reported.
       return { problems: [{ file, line: 0, rule: `is not valid ${utf16.encoding} text: export it as "CSV UTF-8"` }] };
     }
   }

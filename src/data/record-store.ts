@@ -11,6 +11,7 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import type { CarModel } from './schema.ts';
+import { ifPresent } from './missing.ts';
 
 /** What the file starts with: a file written another way (an older build's) is not read as this. */
 const FORMAT = Buffer.from('listing-records/2\n');
@@ -218,12 +219,8 @@ function* columnChunks(fd: number, file: string): Generator<ColumnChunk> {
 
 /** Whether `file` exists and is a records file this code reads. */
 export function isRecordFile(file: string): boolean {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return false;
-  }
+  const fd = ifPresent(() => openSync(file, 'r'));
+  if (fd === undefined) return false;
   try {
     return startsWithFormat(fd);
   } finally {

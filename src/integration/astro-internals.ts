@@ -104,6 +104,7 @@ export function writingPages(fileOf: (pathname: string) => string | undefined): 
         writeFileSync(file, body, { flag: 'wx' });
         answer = new Response(null, { status: response.status, headers: response.headers });
       } catch {
+        // Handed back to Astro, whose own write then fails and is reported as every page write is (a full disk, say).
         answer = new Response(body, { status: response.status, headers: response.headers });
       }
       return rendered instanceof Response ? answer : { ...rendered, response: answer };

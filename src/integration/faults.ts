@@ -78,6 +78,7 @@ function showsFault(dir: string, code: string): boolean {
     if (code === 'ENOENT' || code === 'ENOTDIR') return !existsSync(dir) || unwritable(dir) !== undefined;
     return unwritable(dir) === code;
   } catch {
+    // A folder whose disk cannot even be looked at does not show this fault: the next folder is asked.
     return false;
   }
 }

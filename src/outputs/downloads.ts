@@ -13,6 +13,7 @@ import type { CarModel } from '../data/schema.ts';
 import { PUBLISHED } from '../listing/routes.ts';
 import { keepsMakes } from '../listing/makes.ts';
 import { keptTables, searchIndexText, searchTablesFrom, searchTablesOf, type KeptSearchTables, type SearchTables } from './search-index.ts';
+import { ifPresent } from '../data/missing.ts';
 
 /** The downloads, as URL paths of the site: the one list the build, the dev server and the change report use. */
 export const DOWNLOADS = [PUBLISHED.allJson, PUBLISHED.allCsv, PUBLISHED.searchIndex] as const;
@@ -181,12 +182,10 @@ function earlierText(earlier: { dir: string; bytes: RecordBytes } | undefined, p
   return { file: join(earlier.dir, path.slice(1)), offsets, lengths };
 }
 
+/** The earlier downloads' row lengths (checked whole with them), where they were written. */
 function readRecordBytes(dir: string): RecordBytes | undefined {
-  try {
-    return deserialize(readFileSync(join(dir, RECORD_BYTES_FILE))) as RecordBytes;
-  } catch {
-    return undefined;
-  }
+  const bytes = ifPresent(() => readFileSync(join(dir, RECORD_BYTES_FILE)));
+  return bytes && (deserialize(bytes) as RecordBytes);
 }
 
 /** A download being written: its URL path, its text's definition, its file. */

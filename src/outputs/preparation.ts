@@ -22,12 +22,13 @@ import { loadTextOnThreads } from '../data/load-threads.ts';
 import { loadAgainstEarlier, type EarlierValidation } from '../data/edit.ts';
 import type { Problem } from '../data/problems.ts';
 import { checkedJson, damagedCacheLine, firstDamaged, readCheckedJson, rememberSha256, writtenFileSha256 } from '../data/checked-files.ts';
-import { isRecordFile, openRecordFile, writeRecordFile, type OpenRecordFile } from '../data/record-store.ts';
+import { isRecordFile, openRecordFile, writeRecordFile } from '../data/record-store.ts';
 import { readSettled, StillChanging } from '../data/settled-read.ts';
 import type { CarModel } from '../data/schema.ts';
 import { summaryFrom, summaryOf, type EarlierSummary } from '../listing/summary.ts';
 import { runOnThread } from '../threads.ts';
 import type { EarlierDownloads, WrittenDownloads } from './downloads.ts';
+import { ifPresent } from '../data/missing.ts';
 
 const RECORDS_FILE = 'records.v8';
 /** The listing's summary (src/listing/summary.ts), V8-serialised: the pages read it instead of every record. */
@@ -243,24 +244,15 @@ function earlierValidation(
   // Touched, as a preparation taken whole is: pruning keeps the preparations used most recently.
   const now = new Date();
   utimesSync(dir, now, now);
-  let records: OpenRecordFile;
-  try {
-    records = openRecordFile(recordsFile);
-  } catch {
-    return undefined;
-  }
-  try {
-    return {
-      body: readFileSync(join(dir, TEXT_FILE)),
-      summary: readFileSync(join(dir, SUMMARY_FILE)),
-      rows: prepared.rows,
-      records: records.chunks,
-      close: records.close,
-    };
-  } catch {
+  // Pruned meanwhile by another process (a dev server beside the build): validated whole instead.
+  const records = ifPresent(() => openRecordFile(recordsFile));
+  if (records === undefined) return undefined;
+  const [body, summary] = [ifPresent(() => readFileSync(join(dir, TEXT_FILE))), ifPresent(() => readFileSync(join(dir, SUMMARY_FILE)))];
+  if (body === undefined || summary === undefined) {
     records.close();
     return undefined;
   }
+  return { body, summary, rows: prepared.rows, records: records.chunks, close: records.close };
 }
 
 /**

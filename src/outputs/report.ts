@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { pageCount } from '../listing/pagination.ts';
 import { counted } from '../listing/format.ts';
 import { htmlPagePath } from '../listing/routes.ts';
+import { ifPresent } from '../data/missing.ts';
 
 const buildReportSchema = z.object({
   /** The published site's folder. */
@@ -119,13 +120,8 @@ export function formatBuildReport(report: BuildReport): string {
   ].join('\n');
 }
 
-const countEntries = (dir: string) => {
-  try {
-    return readdirSync(dir).length;
-  } catch {
-    return 0;
-  }
-};
+/** Entries in `dir`; none before Astro made it. */
+const countEntries = (dir: string) => ifPresent(() => readdirSync(dir).length) ?? 0;
 
 /** Every few seconds, how many of the JSON pages are written (`jsonWritten`) and how many HTML pages Astro has written into `renderDir`. */
 export function reportPagesWritten(

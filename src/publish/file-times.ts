@@ -8,14 +8,9 @@
 import { closeSync, copyFileSync, linkSync, openSync, readFileSync, readSync, statSync, utimesSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { replaceAside } from './replace-aside.ts';
+import { ifPresent } from '../data/missing.ts';
 
-const statOrUndefined = (path: string): BigIntStats | undefined => {
-  try {
-    return statSync(path, { bigint: true });
-  } catch {
-    return undefined;
-  }
-};
+const statOrUndefined = (path: string): BigIntStats | undefined => ifPresent(() => statSync(path, { bigint: true }));
 
 /** What `linkUnchangedFiles` compares. */
 interface SiteFiles {

@@ -35,8 +35,9 @@ export function refreshCopy(siteDir: string, paths: Iterable<string>, target: st
       try {
         rmdirSync(folder);
         made.delete(folder);
-      } catch {
-        // Not empty.
+      } catch (error) {
+        // Not empty: it holds other pages.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw error;
       }
     }
   }

@@ -71,8 +71,9 @@ export function pagesIn(siteDir: string): number {
       const page = Number.parseInt(name, 10);
       if (name === basename(pageFile(page)) && page > pages) pages = page;
     }
-  } catch {
+  } catch (error) {
     // No page folder: no pages.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   return pages;
 }

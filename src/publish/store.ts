@@ -21,6 +21,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { filesIn, foldersIn, PAGE_FOLDERS } from './site-files.ts';
 import { killPoint } from './kill-points.ts';
 import { replaceAside } from './replace-aside.ts';
+import { ifPresent } from '../data/missing.ts';
 
 const CURRENT = 'current';
 /** The build published before the current one: kept, so that a reader or an upload going through `dist/` at the moment of a publication finishes. */
@@ -96,17 +97,21 @@ function keepOnlyPages(siteDir: string): void {
   for (const folder of foldersIn(siteDir, PAGE_FOLDERS).reverse()) {
     try {
       rmdirSync(join(siteDir, folder));
-    } catch {
+    } catch (error) {
       // Not empty: it holds a page folder.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw error;
     }
   }
 }
 
+/** Where the symbolic link `link` points; undefined where there is none, or it is not a link (a folder of someone's: see `notALink`). */
 const linkTarget = (link: string): string | undefined => {
   try {
     return readlinkSync(link);
-  } catch {
-    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EINVAL') return undefined;
+    throw error;
   }
 };
 
@@ -196,11 +201,9 @@ export function pruneBuilds(store: string): void {
 }
 
 function olderThanAMinute(path: string): boolean {
-  try {
-    return lstatSync(path).mtimeMs < Date.now() - 60_000;
-  } catch {
-    return false;
-  }
+  // Gone meanwhile (removed by the build that wrote it): nothing to remove.
+  const stats = ifPresent(() => lstatSync(path));
+  return stats !== undefined && stats.mtimeMs < Date.now() - 60_000;
 }
 
 /**

@@ -135,6 +135,7 @@ function setUpSearch(): void {
     try {
       loaded = await loadIndex();
     } catch {
+      // Said on the page: the listing below still works without it.
       status.textContent = 'The search index could not be loaded. Browse the pages below instead.';
       return;
     }

@@ -56,6 +56,7 @@ export function listingDecision(method: string, url: URL, state: ListingState): 
   try {
     pathname = decodeURIComponent(url.pathname);
   } catch {
+    // Not percent-encoded UTF-8 (a URIError): a bad request.
     return { status: 400, headers: JSON_TYPE, body: '{"detail":"Bad request."}' };
   }
   return resolveListingRequest({ method, pathname, query: url.searchParams }, state);

@@ -23,6 +23,7 @@ import {
   staticMethodAnswer,
   type HeaderFields,
 } from '../listing/routes.ts';
+import { ifPresent } from '../data/missing.ts';
 
 export interface PreviewOptions {
   /** The built site to serve. */
@@ -66,14 +67,12 @@ class SiteState {
     if (this.manifest && now - this.checkedAt < MANIFEST_RECHECK_MS) return this.manifest;
     this.checkedAt = now;
     const file = join(this.root, MANIFEST_FILE);
-    let stamp: string;
-    try {
-      const stats = statSync(file);
-      stamp = `${stats.ino}:${stats.mtimeMs}:${stats.size}`;
-    } catch {
+    const stats = ifPresent(() => statSync(file));
+    if (stats === undefined) {
       this.manifest = undefined;
       return undefined;
     }
+    const stamp = `${stats.ino}:${stats.mtimeMs}:${stats.size}`;
     if (stamp !== this.stamp) {
       this.manifest = manifestSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
       this.stamp = stamp;
@@ -119,6 +118,7 @@ function safePathname(rawPath: string): string | undefined {
   try {
     pathname = decodeURIComponent(rawPath);
   } catch {
+    // Not percent-encoded UTF-8 (a URIError): a bad request, answered 400 by the caller.
     return undefined;
   }
   if (pathname.includes('\0') || pathname.includes('\\')) return undefined;
