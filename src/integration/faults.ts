@@ -6,6 +6,7 @@
  * writes) both ask `faultMessage`.
  */
 import { accessSync, constants, existsSync, statfsSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Config } from '../config.ts';
 import { storeDirOf } from '../publish/store.ts';
@@ -122,25 +123,25 @@ function causeCode(error: NodeJS.ErrnoException, folder: BuildFolderRole): strin
   return pathsOf(error).some((path) => !existsSync(dirname(path))) ? code : undefined;
 }
 
-/** Linux's numbers of the errors above, as tools written in Rust (rolldown, Vite's bundler) report them: `(os error 28)`. */
-const OS_ERRORS: Record<number, string> = {
-  1: 'EPERM',
-  2: 'ENOENT',
-  5: 'EIO',
-  13: 'EACCES',
-  20: 'ENOTDIR',
-  28: 'ENOSPC',
-  30: 'EROFS',
-  122: 'EDQUOT',
-};
+/**
+ * The name of the error a Rust tool (rolldown, Vite's bundler) reports only by the system's number,
+ * `(os error 28)`: this platform's own numbering (`os.constants.errno`: EDQUOT is 122 on Linux, 69
+ * on macOS). Windows' numbers there are its own system errors (112: the disk is full), not errno
+ * values: none is named, and the error keeps its trace.
+ */
+function osErrorName(number: number): string | undefined {
+  if (process.platform === 'win32') return undefined;
+  return Object.entries(osConstants.errno).find(([, value]) => value === number)?.[0];
+}
 
 /** A file-system error told only in a message: Node's from a worker thread (`ENOSPC: no space left…, open '…'`) or a Rust tool's. */
 function errorInMessage(message: string): NodeJS.ErrnoException | undefined {
   const node = /^(E[A-Z]+): .*?, \w+ '([^']+)'/m.exec(message) ?? /^(E[A-Z]+): /m.exec(message);
   const os = /\(os error (\d+)\)/.exec(message);
-  const code = node?.[1] ?? (os ? OS_ERRORS[Number(os[1])] : undefined);
+  const code = node?.[1] ?? (os ? osErrorName(Number(os[1])) : undefined);
   if (code === undefined || !(code in CAUSES)) return undefined;
-  const path = node?.[2] ?? /(?:file|directory|folder) (?:in|at) (\/\S+)/.exec(message)?.[1];
+  const named = /(?:file|directory|folder) (?:in|at) (\S+)/.exec(message)?.[1];
+  const path = node?.[2] ?? (named !== undefined && isAbsolute(named) ? named : undefined);
   return Object.assign(new Error(message), { code, ...(path !== undefined && { path }) });
 }
 

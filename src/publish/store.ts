@@ -69,8 +69,8 @@ export function newBuildFolder(store: string): BuildFolder {
  * new build starts: it served the instant of the last publication.
  */
 export function recycledBuildFolder(store: string, copyPath: string): BuildFolder | undefined {
-  const previous = linkTarget(join(store, PREVIOUS));
-  if (previous === undefined || !BUILD_NAME.test(previous) || previous === linkTarget(join(store, CURRENT))) return undefined;
+  const previous = buildNamed(join(store, PREVIOUS));
+  if (previous === undefined || previous === buildNamed(join(store, CURRENT))) return undefined;
   const from = folderOf(store, previous);
   // Without its copy for Vercel, the pages it holds would not reach the new one: a new folder then.
   if (!existsSync(from.siteDir) || !existsSync(join(from.deployDir, copyPath))) return undefined;
@@ -104,33 +104,60 @@ function keepOnlyPages(siteDir: string): void {
   }
 }
 
-/** Where the symbolic link `link` points; undefined where there is none, or it is not a link (a folder of someone's: see `notALink`). */
-const linkTarget = (link: string): string | undefined => {
+/**
+ * Where the link `link` points, as an absolute path; undefined where there is none, or it is not a
+ * link (a folder of someone's: see `notALink`). A symbolic link holds a relative path here (so the
+ * checkout can move); a Windows junction, an absolute one.
+ */
+function linkTarget(link: string): string | undefined {
+  let target: string;
   try {
-    return readlinkSync(link);
+    target = readlinkSync(link);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'EINVAL') return undefined;
     throw error;
   }
-};
+  return resolve(dirname(link), target.replace(/^\\\\\?\\/, ''));
+}
+
+/** The id of the build a link of the store (`current`, `previous`) names, if it names one. */
+function buildNamed(link: string): string | undefined {
+  const target = linkTarget(link);
+  return target !== undefined && dirname(target) === dirname(link) && BUILD_NAME.test(basename(target)) ? basename(target) : undefined;
+}
 
 /**
  * The published build, if `outDir` shows one of this store's builds: the site a maintainer sees
  * is what counts (a deleted `dist/` means nothing is published, whatever the store holds).
  */
 export function publishedBuild(store: string, outDir: string): BuildFolder | undefined {
-  const shown = linkTarget(resolve(outDir));
-  const id = linkTarget(join(store, CURRENT));
-  if (shown === undefined || id === undefined || !BUILD_NAME.test(id)) return undefined;
-  if (resolve(dirname(resolve(outDir)), shown) !== join(store, CURRENT, SITE)) return undefined;
+  const id = buildNamed(join(store, CURRENT));
+  if (id === undefined || linkTarget(resolve(outDir)) !== join(store, CURRENT, SITE)) return undefined;
   const folder = folderOf(store, id);
   return existsSync(folder.siteDir) ? folder : undefined;
 }
 
-/** Points `link` at `target` atomically: a new link renamed over the old one. */
+/**
+ * A link to a folder: a symbolic link, or on Windows a junction (which needs no privilege there,
+ * where a symbolic link does; Node makes its target absolute).
+ */
+const linkFolder = (target: string, path: string) => symlinkSync(target, path, process.platform === 'win32' ? 'junction' : 'dir');
+
+/**
+ * Points `link` at `target` atomically: a new link renamed over the old one. Windows cannot rename
+ * a junction over another: there the old one is removed first, an instant where `link` is missing
+ * (a build killed in it leaves no published build, as a first build does; README, Windows).
+ */
 function pointAt(link: string, target: string): void {
-  replaceAside(link, (aside) => symlinkSync(target, aside));
+  try {
+    replaceAside(link, (aside) => linkFolder(target, aside));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (process.platform !== 'win32' || (code !== 'EPERM' && code !== 'EEXIST' && code !== 'EISDIR')) throw error;
+    rmSync(link, { force: true });
+    replaceAside(link, (aside) => linkFolder(target, aside));
+  }
 }
 
 /**
@@ -139,11 +166,10 @@ function pointAt(link: string, target: string): void {
  * was refused before the build began (`notALink`).
  */
 function ensureLink(path: string, target: string): void {
-  const wanted = relative(dirname(path), target);
-  if (linkTarget(path) === wanted) return;
+  if (linkTarget(path) === resolve(target)) return;
   if (lstatSync(path, { throwIfNoEntry: false })?.isDirectory()) rmdirSync(path);
   mkdirSync(dirname(path), { recursive: true });
-  pointAt(path, wanted);
+  pointAt(path, relative(dirname(path), target));
 }
 
 /**
@@ -164,10 +190,10 @@ export function notALink(path: string, name: string): string | undefined {
  * it, in an instant where nothing was published anyway.
  */
 export function publish(store: string, build: BuildFolder, outDir: string, deployDir: string): void {
-  const before = linkTarget(join(store, CURRENT));
+  const before = buildNamed(join(store, CURRENT));
   pointAt(join(store, CURRENT), build.id);
   killPoint('current renamed');
-  if (before !== undefined && before !== build.id && BUILD_NAME.test(before)) pointAt(join(store, PREVIOUS), before);
+  if (before !== undefined && before !== build.id) pointAt(join(store, PREVIOUS), before);
   ensureLink(resolve(outDir), join(store, CURRENT, SITE));
   ensureLink(resolve(deployDir), join(store, CURRENT, DEPLOY));
 }
@@ -179,7 +205,7 @@ export function publish(store: string, build: BuildFolder, outDir: string, deplo
  * removed by a detached process, so that deleting a large old site does not hold up the build.
  */
 export function pruneBuilds(store: string): void {
-  const kept = new Set([linkTarget(join(store, CURRENT)), linkTarget(join(store, PREVIOUS))]);
+  const kept = new Set([buildNamed(join(store, CURRENT)), buildNamed(join(store, PREVIOUS))]);
   let entries: string[];
   try {
     entries = readdirSync(store);
@@ -216,7 +242,7 @@ function olderThanAMinute(path: string): boolean {
 export function linkSiteForHostFiles(build: BuildFolder, outDir: string, deployDir: string): void {
   const name = basename(resolve(outDir));
   if (dirname(resolve(outDir)) !== dirname(resolve(deployDir)) || name === SITE || name === DEPLOY) return;
-  symlinkSync(SITE, join(build.dir, name));
+  linkFolder(SITE, join(build.dir, name));
 }
 
 /**
@@ -225,7 +251,7 @@ export function linkSiteForHostFiles(build: BuildFolder, outDir: string, deployD
  * its first publication, say) did publish.
  */
 export function discardBuild(build: BuildFolder): void {
-  if (linkTarget(join(dirname(build.dir), CURRENT)) === build.id) return;
+  if (buildNamed(join(dirname(build.dir), CURRENT)) === build.id) return;
   // Retried: a thread of the build stopped an instant ago may have added a file to a folder being removed.
   rmSync(build.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 }

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discardBuild, newBuildFolder, notALink, publish, publishedBuild, pruneBuilds, storeDirOf } from '../../src/publish/store.ts';
@@ -42,6 +42,31 @@ describe('the build store', () => {
     expect(publishedBuild(store, dist)?.id).toBe(second.id);
     // The replaced build is kept, as it was, for readers still going through it.
     expect(readFileSync(join(first.siteDir, 'index.html'), 'utf8')).toBe('one');
+  });
+
+  it('reads links that hold absolute paths (as Windows junctions do) as it reads its own relative ones', () => {
+    workspace = tempDir('store');
+    const dist = join(workspace, 'dist');
+    const deploy = join(workspace, 'deploy');
+    const store = storeDirOf(dist);
+    const first = build(store, 'one');
+    publish(store, first, dist, deploy);
+    // Both links made again as a junction holds them: absolute.
+    for (const [link, target] of [
+      [dist, join(store, 'current', 'site')],
+      [join(store, 'current'), first.dir],
+    ] as const) {
+      rmSync(link);
+      symlinkSync(target, link);
+    }
+    expect(publishedBuild(store, dist)?.id).toBe(first.id);
+    const second = build(store, 'two');
+    publish(store, second, dist, deploy);
+    expect(publishedBuild(store, dist)?.id).toBe(second.id);
+    expect(readFileSync(join(dist, 'index.html'), 'utf8')).toBe('two');
+    // The build before it is kept, named by `previous`.
+    pruneBuilds(store);
+    expect(existsSync(first.dir)).toBe(true);
   });
 
   it('shows nothing published once dist/ is deleted, whatever the store holds', () => {
