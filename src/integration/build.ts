@@ -15,7 +15,7 @@
  * failure, the process killed), what is published does not change.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { deserialize } from 'node:v8';
@@ -27,7 +27,6 @@ import type { Changes } from '../listing/changes-schema.ts';
 import { counted } from '../listing/format.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
 import { pageCount } from '../listing/pagination.ts';
-import { htmlPageFile, htmlPageFileAt } from '../listing/routes.ts';
 import type { Addresses } from '../listing/serialise.ts';
 import { changesOf, summariseChanges } from '../outputs/changes.ts';
 import { startJsonPages, type JsonPagesRun } from '../outputs/json-pages.ts';
@@ -39,7 +38,6 @@ import { acquireBuildLock, type BuildLock } from '../publish/lock.ts';
 import { clearRenderFolders, renderFolderFor } from '../publish/render-folder.ts';
 import { flaggedPages, type RenderSet } from '../publish/reuse.ts';
 import { unknownPublishedRows } from '../publish/shrink-guard.ts';
-import { HTML_PAGES_FOLDER } from '../publish/site-files.ts';
 import {
   discardBuild,
   newBuildFolder,
@@ -295,19 +293,6 @@ export async function awaitData(build: StartedBuild, logger: AstroIntegrationLog
     ...(data.keys === undefined && { keysFromSummary: folder.summaryFile }),
   });
   return { data, render, jsonPages, progress: reportPagesWritten(folder.renderDir, jsonPages.progress, data.rendered) };
-}
-
-/**
- * Where the integration writes each listing page as Astro renders it (see `writingPages` in
- * astro-internals.ts): its file in the folder Astro renders into. None where `publicDir` holds a
- * listing page's file: that file then wins, with Astro's own warning and writes.
- */
-export function listingPageFiles(build: StartedBuild, publicDir: string): ((pathname: string) => string | undefined) | undefined {
-  if ([htmlPageFile(1), HTML_PAGES_FOLDER].some((path) => existsSync(join(publicDir, path)))) return undefined;
-  return (pathname) => {
-    const file = htmlPageFileAt(pathname);
-    return file === undefined ? undefined : join(build.folder.renderDir, file);
-  };
 }
 
 /** What step 3 hands to step 4: what the published build holds and changed, for the report. */

@@ -14,8 +14,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import type { ViteDevServer } from 'vite';
 import { loadConfig, type Config } from '../config.ts';
-import { awaitDataBeforePages, namePublishedFolder, writingPages } from './astro-internals.ts';
-import { awaitData, closeBuild, finishBuild, listingPageFiles, PREPARED_DIR, type Rendering, type StartedBuild } from './build.ts';
+import { awaitDataBeforePages } from './astro-internals.ts';
+import { awaitData, closeBuild, finishBuild, PREPARED_DIR, type Rendering, type StartedBuild } from './build.ts';
 import { devData, serveDev, type DevData } from './dev.ts';
 import { buildFolders, faultMessage } from './faults.ts';
 import { isRefusal, Refusal, stopWith } from './refusals.ts';
@@ -24,7 +24,6 @@ import { datasetPlugin } from './virtual-module.ts';
 
 export default function listing(): AstroIntegration {
   let config: Config;
-  let publicDir = '';
   let build: StartedBuild | undefined;
   let ready: Rendering | undefined;
   /** The build's session: whether it is published (once `finishBuild` has returned), and what undoes it until then. */
@@ -41,7 +40,6 @@ export default function listing(): AstroIntegration {
       'astro:config:setup': async ({ command, config: astroConfig, updateConfig, logger }) => {
         // astro.config.mjs has already stopped on an invalid environment (exit code 2).
         config = loadConfig();
-        publicDir = fileURLToPath(astroConfig.publicDir);
         const root = fileURLToPath(astroConfig.root);
         const cacheDir = fileURLToPath(astroConfig.cacheDir);
         if (command === 'build') {
@@ -59,7 +57,8 @@ export default function listing(): AstroIntegration {
           buildSession = session;
           const started = await session.started.catch(stopOn('starting', () => undefined));
           build = started;
-          namePublishedFolder(logger, started.folder.renderDir, config.outDir);
+          // Astro names the folder it renders into: the build's own, published only once complete.
+          logger.info(`This build renders into ${started.folder.renderDir} and publishes it at ${config.outDir}/ once it is complete.`);
           const stop = stopOn('preparing the data', session.abandon);
           finishing = stopOn('finishing the build', session.abandon);
           closing = stopOn('closing the published build', () => undefined);
@@ -104,11 +103,6 @@ export default function listing(): AstroIntegration {
       },
       'astro:server:setup': ({ server }) => {
         if (dev) serveDev(server as unknown as ViteDevServer, config, dev);
-      },
-      'astro:build:start': ({ setPrerenderer }) => {
-        // The HTML pages are written as Astro renders them, without its per-page round trips through the thread pool.
-        const fileOf = build && listingPageFiles(build, publicDir);
-        if (fileOf) setPrerenderer(writingPages(fileOf));
       },
       'astro:build:done': async () => {
         if (!build || !ready || !buildSession) return;

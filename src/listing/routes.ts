@@ -63,14 +63,6 @@ export function htmlPageFile(page: number): string {
   return `${htmlPagePath(page).slice(1)}index.html`;
 }
 
-/** The file of the HTML page served at `pathname` (the inverse of `htmlPagePath`), or undefined where no listing page is. */
-export function htmlPageFileAt(pathname: string): string | undefined {
-  // `htmlPagePath(n)` for n > 1 is this prefix, the number, and a slash: read back through it, so the shape lives there alone.
-  const prefix = htmlPagePath(2).slice(0, -'2/'.length);
-  const page = pathname === htmlPagePath(1) ? 1 : pathname.startsWith(prefix) ? Number(pathname.slice(prefix.length, -1)) : Number.NaN;
-  return Number.isSafeInteger(page) && page >= 1 && htmlPagePath(page) === pathname ? htmlPageFile(page) : undefined;
-}
-
 /** Files holding the error bodies, for static hosts that answer errors with a file. */
 export const ERROR_FILES = {
   invalidPage: { file: '_errors/invalid-page.json', body: '{"detail":"Invalid page."}' },

@@ -42,7 +42,7 @@ export function bytesOf(dir: string, files: Iterable<string>): number {
 }
 
 /** The folder of the HTML pages after the first, named by the route table: `page/`. */
-export const HTML_PAGES_FOLDER = dirname(dirname(htmlPageFile(2)));
+const HTML_PAGES_FOLDER = dirname(dirname(htmlPageFile(2)));
 
 /** The folders that hold nothing but pages, named by the route table: `page/`, the JSON pages' folder. */
 export const PAGE_FOLDERS = new Set([HTML_PAGES_FOLDER, dirname(pageFile(1))]);
