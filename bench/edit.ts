@@ -10,7 +10,7 @@
  */
 import { decodeCsv, loadText, type CsvText } from '../src/data/load.ts';
 import { loadAgainstEarlier, recordSpans, type EarlierValidation } from '../src/data/edit.ts';
-import { inChunks } from '../src/data/record-store.ts';
+import { inChunks } from '../src/data/records-file.ts';
 import { FIELDS } from '../src/data/schema.ts';
 import { counted } from '../src/listing/format.ts';
 

@@ -23,10 +23,10 @@ export class StillChanging extends Error {
 
 /**
  * The bytes of `path` once a read of them overlapped no change and the file had been still for
- * `QUIET_MS` (`say` is told once if that means waiting). Throws `StillChanging` if it is still
+ * `QUIET_MS` (`warn` is told once if that means waiting). Throws `StillChanging` if it is still
  * changing after `GIVE_UP_MS`, and the file system's own error if it cannot be read.
  */
-export async function readSettled(path: string, say: (line: string) => void, quietMs = QUIET_MS, giveUpMs = GIVE_UP_MS): Promise<Buffer> {
+export async function readSettled(path: string, warn: (line: string) => void, quietMs = QUIET_MS, giveUpMs = GIVE_UP_MS): Promise<Buffer> {
   const started = Date.now();
   let told = false;
   for (;;) {
@@ -38,7 +38,7 @@ export async function readSettled(path: string, say: (line: string) => void, qui
     if (sameVersion(before, after) && BigInt(bytes.length) === after.size && (still >= quietMs || still < -2_000)) return bytes;
     if (Date.now() - started > giveUpMs)
       throw new StillChanging(`${path} kept changing for ${giveUpMs / 1000} s while it was read: finish saving it, then build again`);
-    if (!told) say(`  ${path} is being saved: waiting until it is still`);
+    if (!told) warn(`  ${path} is being saved: waiting until it is still`);
     told = true;
     await sleep(Math.max(20, Math.min(quietMs, quietMs - still)));
   }

@@ -67,7 +67,7 @@ import { Refusal } from './refusals.ts';
 const THREADS_BUSY_BEFORE_PAGES = 2;
 
 /** Prepared data is cached under Astro's cache folder, shared by every site, named by content. */
-export const PREPARED_DIR = 'listing-data';
+export const PREPARATIONS_DIR = 'listing-data';
 
 /** The build store as a build holds it: under the build lock. */
 interface OpenStore {
@@ -109,7 +109,8 @@ interface ReadyData {
   rows: Changes['rows'];
   /** Every page's key; undefined where every page is rendered: the JSON pages' thread makes them then (see json-pages.ts). */
   keys: PageKeys | undefined;
-  rendered: { json: number; html: number };
+  /** How many pages of each kind Astro renders. */
+  toRender: { json: number; html: number };
   /** Site paths of a recycled folder's pages removed or linked again before Astro rendered. */
   touched: ReadonlySet<string>;
   /** The size of the pages taken from the baseline, measured by the data side. */
@@ -194,7 +195,7 @@ function startData(
   const { config, folder, clock } = build;
   const run = startDataSide({
     root,
-    preparedDir: join(cacheDir, PREPARED_DIR),
+    preparationsDir: join(cacheDir, PREPARATIONS_DIR),
     dataFile: config.dataFile,
     addresses: { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl },
     outDir: config.outDir,
@@ -227,7 +228,7 @@ function startData(
       preparation,
       rows: side.rows,
       keys: side.keys,
-      rendered: side.rendered,
+      toRender: side.toRender,
       touched: new Set(side.touched),
       takenBytes: side.takenBytes,
       beginDownloads,
@@ -282,7 +283,7 @@ export async function awaitData(build: StartedBuild, logger: AstroIntegrationLog
   const reused = data.preparation.validated ? '' : ' (unchanged since an earlier build: not validated again)';
   const pages = pageCount(data.preparation.rows);
   logger.info(
-    `${config.dataFile}: ${counted(data.preparation.rows)} rows valid${reused}; rendering ${counted(data.rendered.json)} of ${counted(pages)} JSON and ${counted(data.rendered.html + 1)} of ${counted(pages)} HTML pages`,
+    `${config.dataFile}: ${counted(data.preparation.rows)} rows valid${reused}; rendering ${counted(data.toRender.json)} of ${counted(pages)} JSON and ${counted(data.toRender.html + 1)} of ${counted(pages)} HTML pages`,
   );
   const jsonPages = startJsonPages({
     siteDir: folder.siteDir,
@@ -292,7 +293,7 @@ export async function awaitData(build: StartedBuild, logger: AstroIntegrationLog
     addresses: { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl },
     ...(data.keys === undefined && { keysFromSummary: folder.summaryFile }),
   });
-  return { data, render, jsonPages, progress: reportPagesWritten(folder.renderDir, jsonPages.progress, data.rendered) };
+  return { data, render, jsonPages, progress: reportPagesWritten(folder.renderDir, jsonPages.progress, data.toRender) };
 }
 
 /** What step 3 hands to step 4: what the published build holds and changed, for the report. */

@@ -12,7 +12,7 @@ import { serialize } from 'node:v8';
 import { runOnThread } from '../threads.ts';
 import { preparedRecordsFile, prepareRecords, readEarlier, type Preparation } from '../outputs/preparation.ts';
 import type { Problem } from '../data/problems.ts';
-import { isRecordFile, openRecordFile, type OpenRecordFile, type RecordSlices } from '../data/record-store.ts';
+import { isRecordFile, openRecordFile, type OpenRecordFile, type RecordSlices } from '../data/records-file.ts';
 import type { CarModel } from '../data/schema.ts';
 import type { Changes } from '../listing/changes-schema.ts';
 import { pageKeysOf, type PageKeys } from '../listing/page-keys.ts';
@@ -44,7 +44,7 @@ export interface DataSideInput {
   /** The project folder (for the code fingerprint of preparations). */
   root: string;
   /** Where preparations are cached (see src/outputs/preparation.ts). */
-  preparedDir: string;
+  preparationsDir: string;
   dataFile: string;
   addresses: Addresses;
   /** The published site's folder as the maintainer names it, for messages. */
@@ -77,7 +77,7 @@ type DataSide =
       /** Undefined where every page is rendered (nothing to take pages from): the JSON pages' thread makes them as it writes them, beside Astro. */
       keys: PageKeys | undefined;
       /** How many JSON and HTML pages Astro renders. */
-      rendered: { json: number; html: number };
+      toRender: { json: number; html: number };
       /** Site paths of a recycled folder's pages removed or linked again. */
       touched: string[];
       /** The size of the pages taken from the baseline, in bytes. */
@@ -101,7 +101,7 @@ function compareRows(
   if (baseline && baseline.dataSha256 === preparation.dataSha256 && baseline.assetsUrl === addresses.assetsUrl) {
     return { rows: NO_ROW_CHANGES, changedInPlace: [] };
   }
-  const publishedRecordsFile = baseline?.dataKey === undefined ? undefined : preparedRecordsFile(input.preparedDir, baseline.dataKey);
+  const publishedRecordsFile = baseline?.dataKey === undefined ? undefined : preparedRecordsFile(input.preparationsDir, baseline.dataKey);
   const fromPreparation = publishedRecordsFile !== undefined && isRecordFile(publishedRecordsFile);
   let comparison: RowComparison;
   try {
@@ -198,7 +198,7 @@ export async function prepareDataSide(
   const { baseline } = input;
   const result = await prepareRecords({
     root: input.root,
-    cacheDir: input.preparedDir,
+    preparationsDir: input.preparationsDir,
     dataFile: input.dataFile,
     assetsUrl: input.addresses.assetsUrl,
     progress: {
@@ -240,7 +240,7 @@ export async function prepareDataSide(
   // Written last: the pages' routes read it, and Astro renders into the folder only after it.
   writeFileSync(input.renderFile, serialize(render));
   endPhase('page keys');
-  return { kind: 'ready', preparation, rows, keys, rendered: renderedCount(render), touched: [...touched], takenBytes, phases };
+  return { kind: 'ready', preparation, rows, keys, toRender: renderedCount(render), touched: [...touched], takenBytes, phases };
 }
 
 /** The preparation, and its downloads' hashes where they are cached and whole. */

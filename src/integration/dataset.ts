@@ -8,7 +8,7 @@
 import { addresses, datasetState } from 'virtual:listing/dataset';
 import { readFileSync } from 'node:fs';
 import { deserialize } from 'node:v8';
-import { openRecordFile } from '../data/record-store.ts';
+import { openRecordFile } from '../data/records-file.ts';
 import { pageNumbers } from '../listing/pagination.ts';
 import type { Addresses } from '../listing/serialise.ts';
 import { listingInMemory, listingFrom, summaryFrom, type ListingPages } from '../listing/summary.ts';

@@ -13,7 +13,7 @@ import { formatReport } from '../data/problems.ts';
 import { counted } from '../listing/format.ts';
 import { serveListingInDev, WATCH_SETTLE_MS } from '../serve/dev-server.ts';
 import { resolve } from 'node:path';
-import { readRecordFile } from '../data/record-store.ts';
+import { readRecordFile } from '../data/records-file.ts';
 import type { CarModel } from '../data/schema.ts';
 import { shareWithDevPages } from './astro-internals.ts';
 import type { DatasetState } from './virtual-module.ts';
@@ -27,7 +27,7 @@ export interface DevData {
   records: (preparation: PreparationWithDownloads) => readonly CarModel[];
 }
 
-export function devData(config: Config, root: string, preparedDir: string, logger: AstroIntegrationLogger): DevData {
+export function devData(config: Config, root: string, preparationsDir: string, logger: AstroIntegrationLogger): DevData {
   let current: PreparationWithDownloads | undefined;
   /** The current data's records, once read (or as the validation made them). */
   let held: { key: string; records: readonly CarModel[] } | undefined;
@@ -39,7 +39,7 @@ export function devData(config: Config, root: string, preparedDir: string, logge
   const refresh = async () => {
     const result = await prepareData({
       root,
-      cacheDir: preparedDir,
+      preparationsDir,
       dataFile: config.dataFile,
       assetsUrl: config.assetsUrl,
       // An edit of the data shown: its unchanged rows keep their records.

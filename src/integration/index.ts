@@ -15,7 +15,7 @@ import type { AstroIntegration } from 'astro';
 import type { ViteDevServer } from 'vite';
 import { loadConfig, type Config } from '../config.ts';
 import { awaitDataBeforePages } from './astro-internals.ts';
-import { awaitData, closeBuild, finishBuild, PREPARED_DIR, type Rendering, type StartedBuild } from './build.ts';
+import { awaitData, closeBuild, finishBuild, PREPARATIONS_DIR, type Rendering, type StartedBuild } from './build.ts';
 import { devData, serveDev, type DevData } from './dev.ts';
 import { buildFolders, faultMessage } from './faults.ts';
 import { isRefusal, Refusal, stopWith } from './refusals.ts';
@@ -89,7 +89,7 @@ export default function listing(): AstroIntegration {
           return;
         }
         if (command === 'dev') {
-          dev = devData(config, root, join(cacheDir, PREPARED_DIR), logger);
+          dev = devData(config, root, join(cacheDir, PREPARATIONS_DIR), logger);
           await dev.refresh();
           // The origin sends no CORS headers and answers OPTIONS itself; so does the dev server.
           updateConfig({ vite: { plugins: [datasetPlugin(config, dev.state, { live: true })], server: { cors: false } } });

@@ -30,8 +30,8 @@ export interface BuildSession {
   stopWriters: () => void;
   /** Removes the folder of a build that did not publish (again at exit: harmless). */
   abandon: () => void;
-  /** From now on the session's messages go through the integration's logger. */
-  tellThrough: (logger: AstroIntegrationLogger) => void;
+  /** From now on the session's warnings go through the integration's logger. */
+  warnThrough: (logger: AstroIntegrationLogger) => void;
   /** Whether `npm run build` began it before Astro was loaded (see the header). */
   readonly beganBeforeAstro: boolean;
   /** Ends a session that will not build: its data side stopped, its folder and the build lock let go, then its signal and exit handlers removed. Once, however often called. */
@@ -54,13 +54,13 @@ const keyOf = (config: Config, root: string, cacheDir: string) => JSON.stringify
  * A session: the build started, and the handlers that end it from outside. `root` and `cacheDir`
  * are taken as absolute paths without a trailing separator, however given (Astro's end with one).
  */
-function begin(config: Config, givenRoot: string, givenCacheDir: string, warn: Warn, beganBeforeAstro: boolean): KeyedSession {
+function begin(config: Config, givenRoot: string, givenCacheDir: string, firstWarn: Warn, beganBeforeAstro: boolean): KeyedSession {
   const [root, cacheDir] = [resolve(givenRoot), resolve(givenCacheDir)];
   let build: StartedBuild | undefined;
-  let tell = warn;
+  let warn = firstWarn;
   let ending: Promise<void> | undefined;
   const session: BuildSession = {
-    started: startBuild(config, root, cacheDir, (message) => tell(message)),
+    started: startBuild(config, root, cacheDir, (message) => warn(message)),
     published: false,
     stopWriters: () => undefined,
     abandon: () => {
@@ -68,8 +68,8 @@ function begin(config: Config, givenRoot: string, givenCacheDir: string, warn: W
       session.stopWriters();
       abandonBuild(build);
     },
-    tellThrough: (logger) => {
-      tell = (message) => logger.warn(message);
+    warnThrough: (logger) => {
+      warn = (message) => logger.warn(message);
     },
     beganBeforeAstro,
     end: () => (ending ??= endSession()),
@@ -91,7 +91,7 @@ function begin(config: Config, givenRoot: string, givenCacheDir: string, warn: W
   const stopHandlingSignals = stopOnInterrupt(
     () => session.published,
     config.outDir,
-    (message) => tell(message),
+    (message) => warn(message),
   );
   const onExit = (code: number) => {
     if (session.published || build === undefined) return;
@@ -135,7 +135,7 @@ export async function takeSession(config: Config, root: string, cacheDir: string
   delete handover[EARLY_SESSION];
   const key = keyOf(config, resolve(root), resolve(cacheDir));
   if (early?.key === key) {
-    early.session.tellThrough(logger);
+    early.session.warnThrough(logger);
     return early.session;
   }
   await early?.session.end();

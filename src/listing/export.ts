@@ -5,7 +5,7 @@
  * a million rows are written without one giant string or all the records in memory.
  */
 import { stringify } from 'csv-stringify/sync';
-import type { RecordText } from '../data/record-store.ts';
+import type { RecordText } from '../data/records-file.ts';
 import { FIELDS, type CarModel } from '../data/schema.ts';
 import { pythonFloat, serialiseRecord } from './serialise.ts';
 

@@ -6,7 +6,7 @@
  * records file, so that nothing but `npm run dev` holds a million records to show ten.
  */
 import { deserialize } from 'node:v8';
-import type { RecordSlices } from '../data/record-store.ts';
+import type { RecordSlices } from '../data/records-file.ts';
 import type { CarModel } from '../data/schema.ts';
 import { keepsMakes, makeTable, makeTableFrom, type Make, type MakeTable } from './makes.ts';
 import { pageRange, pageSlice } from './pagination.ts';
@@ -48,7 +48,7 @@ export function listingInMemory(records: readonly CarModel[]): ListingPages {
 }
 
 /**
- * The listing of records read by position (an open records file, see src/data/record-store.ts, or
+ * The listing of records read by position (an open records file, see src/data/records-file.ts, or
  * an array) and the summary made of them: its make table is the summary's, not made again.
  */
 export function listingFrom(records: RecordSlices, summary: ListingSummary): ListingPages {

@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveThread } from '../threads.ts';
 import { damagedCacheLine, firstDamaged } from '../data/checked-files.ts';
-import { openRecordFile } from '../data/record-store.ts';
+import { openRecordFile } from '../data/records-file.ts';
 import { writeDownloadFiles } from './downloads.ts';
 import type { DownloadsWork } from './preparation.ts';
 

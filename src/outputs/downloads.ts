@@ -8,7 +8,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync }
 import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { allCsv, allJson } from '../listing/export.ts';
-import type { RecordChunks, RecordSlices, RecordText } from '../data/record-store.ts';
+import type { RecordChunks, RecordSlices, RecordText } from '../data/records-file.ts';
 import type { CarModel } from '../data/schema.ts';
 import { PUBLISHED } from '../listing/routes.ts';
 import { keepsMakes } from '../listing/makes.ts';

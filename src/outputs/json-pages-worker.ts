@@ -3,7 +3,7 @@
  * while Astro renders the HTML pages on the main one; notes its progress, then answers with each
  * page's hash (and every page's keys, where asked).
  */
-import { openRecordFile } from '../data/record-store.ts';
+import { openRecordFile } from '../data/records-file.ts';
 import { serveThread } from '../threads.ts';
 import { keysOfSummary, writeJsonPages, type JsonPagesInput } from './json-pages.ts';
 

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { runOnThread } from '../threads.ts';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { RecordChunks, RecordSlices } from '../data/record-store.ts';
+import type { RecordChunks, RecordSlices } from '../data/records-file.ts';
 import type { CarModel } from '../data/schema.ts';
 import { makeTableFrom } from '../listing/makes.ts';
 import { keysOfListing, keysOfWrittenPage, type KeysOfListing, type PageKeys } from '../listing/page-keys.ts';
@@ -123,7 +123,7 @@ export function keysOfSummary(summaryFile: string, addresses: Addresses): KeysOf
 /** What the JSON pages' thread is given: plain data. */
 export interface JsonPagesInput {
   siteDir: string;
-  /** The prepared records (src/data/record-store.ts), read a chunk at a time. */
+  /** The prepared records (src/data/records-file.ts), read a chunk at a time. */
   recordsFile: string;
   count: number;
   /** The pages to write, ascending. */

@@ -1,6 +1,6 @@
 /**
  * The preparation cache: the validated listing, prepared once per distinct data file: the records
- * (see src/data/record-store.ts, for the pages to read back), the listing's summary
+ * (see src/data/records-file.ts, for the pages to read back), the listing's summary
  * (src/listing/summary.ts) and the downloads made from them (`all.json`, `all.csv`, the search
  * index; see downloads.ts), in a folder named after a hash of everything they
  * are made from: the file's bytes, the assets address and the code that reads and writes them. The
@@ -22,7 +22,7 @@ import { loadTextOnThreads } from '../data/load-threads.ts';
 import { loadAgainstEarlier, type EarlierValidation } from '../data/edit.ts';
 import type { Problem } from '../data/problems.ts';
 import { checkedJson, damagedCacheLine, firstDamaged, readCheckedJson, rememberSha256, writtenFileSha256 } from '../data/checked-files.ts';
-import { isRecordFile, openRecordFile, writeRecordFile } from '../data/record-store.ts';
+import { isRecordFile, openRecordFile, writeRecordFile } from '../data/records-file.ts';
 import { readSettled, StillChanging } from '../data/settled-read.ts';
 import type { CarModel } from '../data/schema.ts';
 import { summaryFrom, summaryOf, type EarlierSummary } from '../listing/summary.ts';
@@ -70,7 +70,7 @@ export interface Preparation extends z.infer<typeof preparedSchema> {
   key: string;
   /** The data file as the manifest names it: relative to the project, `/`-separated. */
   dataFile: string;
-  /** The records (see record-store.ts). */
+  /** The records (see records-file.ts). */
   recordsFile: string;
   /** The listing's summary (`summaryOf`), V8-serialised. */
   summaryFile: string;
@@ -109,7 +109,7 @@ export interface PrepareOptions {
   /** The project folder (where `src/` and the lock file are). */
   root: string;
   /** Where preparations are cached. */
-  cacheDir: string;
+  preparationsDir: string;
   dataFile: string;
   assetsUrl: string;
   progress?: LoadProgress;
@@ -119,7 +119,7 @@ export interface PrepareOptions {
    */
   earlier?: string;
   /** Told a line for each cached file found damaged (and not used). */
-  say?: (line: string) => void;
+  warn?: (line: string) => void;
   /**
    * How long the data file must have been still before it is read as saved (see settled-read.ts);
    * the default where not told. `npm run dev` tells less: its watcher already waited for the
@@ -136,17 +136,17 @@ export interface PrepareOptions {
  */
 export async function prepareRecords({
   root,
-  cacheDir,
+  preparationsDir,
   dataFile,
   assetsUrl,
   progress,
   earlier,
-  say = console.error,
+  warn = console.error,
   quietMs,
 }: PrepareOptions): Promise<PreparationResult> {
   let bytes: Buffer;
   try {
-    bytes = await readSettled(dataFile, say, quietMs);
+    bytes = await readSettled(dataFile, warn, quietMs);
   } catch (error) {
     const reason =
       error instanceof StillChanging ? error.message : `cannot be read: ${error instanceof Error ? error.message : String(error)}`;
@@ -155,7 +155,7 @@ export async function prepareRecords({
   const dataSha256 = createHash('sha256').update(bytes).digest('hex');
   const code = sourceFingerprint(root, ['src/data', 'src/listing', 'src/outputs']);
   const key = createHash('sha256').update(`${dataSha256}\0${assetsUrl}\0${code}`).digest('hex').slice(0, 32);
-  const dir = join(cacheDir, key);
+  const dir = join(preparationsDir, key);
   const located = (prepared: z.infer<typeof preparedSchema>, validated: boolean): Preparation => ({
     ...prepared,
     key,
@@ -166,7 +166,7 @@ export async function prepareRecords({
     validated,
   });
 
-  const existing = wholePreparation(dir, say);
+  const existing = wholePreparation(dir, warn);
   if (existing) {
     // Touched, so that pruning keeps the preparations used most recently.
     const now = new Date();
@@ -176,7 +176,8 @@ export async function prepareRecords({
 
   const text = decodeCsv(bytes, dataFile);
   if ('problems' in text) return { problems: text.problems };
-  const earlierVersion = earlier === undefined || earlier === key ? undefined : earlierValidation(join(cacheDir, earlier), code, say);
+  const earlierVersion =
+    earlier === undefined || earlier === key ? undefined : earlierValidation(join(preparationsDir, earlier), code, warn);
   let edited: ReturnType<typeof loadAgainstEarlier>;
   let earlierSummary: EarlierSummary | undefined;
   try {
@@ -224,7 +225,7 @@ export async function prepareRecords({
   writeFileSync(join(staging, PREPARED_FILE), checkedJson(prepared));
   rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
-  prune(cacheDir, key);
+  prune(preparationsDir, key);
   return { preparation: located(prepared, true), records };
 }
 
@@ -236,9 +237,9 @@ export async function prepareRecords({
 function earlierValidation(
   dir: string,
   code: string,
-  say: (line: string) => void,
+  warn: (line: string) => void,
 ): (EarlierValidation & { summary: Buffer; close: () => void }) | undefined {
-  const prepared = wholePreparation(dir, say);
+  const prepared = wholePreparation(dir, warn);
   const recordsFile = join(dir, RECORDS_FILE);
   if (prepared?.code !== code || !isRecordFile(recordsFile)) return undefined;
   // Touched, as a preparation taken whole is: pruning keeps the preparations used most recently.
@@ -259,9 +260,9 @@ function earlierValidation(
  * The preparation in `dir`, if it is complete and every file of it still has the hash it was
  * written with; a damaged one is said, removed and not used (it is made again where needed).
  */
-function wholePreparation(dir: string, say: (line: string) => void): z.infer<typeof preparedSchema> | undefined {
+function wholePreparation(dir: string, warn: (line: string) => void): z.infer<typeof preparedSchema> | undefined {
   const damaged = (path: string) => {
-    say(damagedCacheLine(path));
+    warn(damagedCacheLine(path));
     rmSync(dir, { recursive: true, force: true });
   };
   const prepared = readCheckedJson(join(dir, PREPARED_FILE), preparedSchema, damaged);
@@ -281,28 +282,33 @@ export function readEarlier(dir: string): z.infer<typeof earlierSchema> | undefi
 }
 
 /** Removes all but the most recently used preparations (and any left half-written). */
-function prune(cacheDir: string, keep: string): void {
-  const entries = readdirSync(cacheDir)
+function prune(preparationsDir: string, keep: string): void {
+  const entries = readdirSync(preparationsDir)
     // Never one whose downloads are being written.
-    .filter((name) => name !== keep && !inUse.has(join(cacheDir, name)))
-    .map((name) => ({ name, used: statSync(join(cacheDir, name)).mtimeMs }))
+    .filter((name) => name !== keep && !inUse.has(join(preparationsDir, name)))
+    .map((name) => ({ name, used: statSync(join(preparationsDir, name)).mtimeMs }))
     .sort((a, b) => b.used - a.used);
   const staleTemporary = Date.now() - 60 * 60_000;
   for (const [position, { name, used }] of entries.entries()) {
     const temporary = name.endsWith('.tmp');
-    if (temporary ? used < staleTemporary : position >= CACHED_PREPARATIONS) rmSync(join(cacheDir, name), { recursive: true, force: true });
+    if (temporary ? used < staleTemporary : position >= CACHED_PREPARATIONS)
+      rmSync(join(preparationsDir, name), { recursive: true, force: true });
   }
 }
 
 /** The downloads folder of the preparation named `key` (it may have been pruned). */
-function preparedDownloadsDir(cacheDir: string, key: string): string {
-  return join(cacheDir, key, DOWNLOADS_DIR);
+function preparedDownloadsDir(preparationsDir: string, key: string): string {
+  return join(preparationsDir, key, DOWNLOADS_DIR);
 }
 
 /** The records file of the preparation named `key`, where it is still cached and whole (see `wholePreparation`). */
-export function preparedRecordsFile(cacheDir: string, key: string, say: (line: string) => void = console.error): string | undefined {
-  const dir = join(cacheDir, key);
-  return existsSync(dir) && wholePreparation(dir, say) ? join(dir, RECORDS_FILE) : undefined;
+export function preparedRecordsFile(
+  preparationsDir: string,
+  key: string,
+  warn: (line: string) => void = console.error,
+): string | undefined {
+  const dir = join(preparationsDir, key);
+  return existsSync(dir) && wholePreparation(dir, warn) ? join(dir, RECORDS_FILE) : undefined;
 }
 
 // The downloads of a preparation (`all.json`, `all.csv`, the search index): written once per

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRecordFile, recordChunks, type RecordSlices } from '../data/record-store.ts';
+import { isRecordFile, recordChunks, type RecordSlices } from '../data/records-file.ts';
 import { FIELDS, type CarModel, type FieldName } from '../data/schema.ts';
 import type { Changes } from '../listing/changes-schema.ts';
 import { PUBLISHED } from '../listing/routes.ts';

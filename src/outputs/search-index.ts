@@ -6,7 +6,7 @@
  * this module stays out of the bundle.
  */
 import { makeTableFrom, makeTableOf, type Make, type MakeTable } from '../listing/makes.ts';
-import type { RecordText } from '../data/record-store.ts';
+import type { RecordText } from '../data/records-file.ts';
 import type { CarModel } from '../data/schema.ts';
 import { AUTO, MANUAL, type IndexEntry } from '../listing/search.ts';
 

@@ -89,10 +89,10 @@ const describe = (owner: Owner) =>
   `pid ${owner.pid}${owner.host === hostname() ? '' : ` on ${owner.host}`}, started ${owner.startedAt.slice(11, 19)} UTC`;
 
 /**
- * Takes the build lock kept in the folder `dir`, waiting while another build holds it (`onWait` is
+ * Takes the build lock kept in the folder `dir`, waiting while another build holds it (`warn` is
  * told once, with a sentence naming that build). Released by `release`, or when the process exits.
  */
-export async function acquireBuildLock(dir: string, onWait: (message: string) => void): Promise<BuildLock> {
+export async function acquireBuildLock(dir: string, warn: (message: string) => void): Promise<BuildLock> {
   mkdirSync(dir, { recursive: true });
   const lock = join(dir, LOCK);
   const me: Owner = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), token: randomUUID() };
@@ -117,7 +117,7 @@ export async function acquireBuildLock(dir: string, onWait: (message: string) =>
       }
       if (!told) {
         const remote = owner.host === hostname() ? '' : ` If no build runs on ${owner.host} any more, remove ${lock}.`;
-        onWait(`Another build is running in this project (${describe(owner)}); waiting for it to finish…${remote}`);
+        warn(`Another build is running in this project (${describe(owner)}); waiting for it to finish…${remote}`);
         told = true;
       }
       await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));

@@ -12,7 +12,7 @@ import {
   type RecordSpans,
   type ValidatedAgainstEarlier,
 } from '../../src/data/edit.ts';
-import { inChunks } from '../../src/data/record-store.ts';
+import { inChunks } from '../../src/data/records-file.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 
 const FILE = 'cars.csv';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { rowChanges, type PublishedRecords } from '../../src/outputs/row-changes.ts';
 import { pageKeysOf, type EarlierKeys } from '../../src/listing/page-keys.ts';
 import { listingInMemory, listingFrom, summaryOf, type ListingSummary } from '../../src/listing/summary.ts';
-import { openRecordFile, writeRecordFile } from '../../src/data/record-store.ts';
+import { openRecordFile, writeRecordFile } from '../../src/data/records-file.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';

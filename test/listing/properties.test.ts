@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { writeDownloadFiles } from '../../src/outputs/downloads.ts';
 import { PAGE_SIZE, pageCount, pageFromQuery, pageNumbers } from '../../src/listing/pagination.ts';
 import { loadCsv } from '../../src/data/load.ts';
-import { inChunks } from '../../src/data/record-store.ts';
+import { inChunks } from '../../src/data/records-file.ts';
 import { carModelSchema, LIMITS, type CarModel } from '../../src/data/schema.ts';
 import { pythonFloat, serialisePage } from '../../src/listing/serialise.ts';
 

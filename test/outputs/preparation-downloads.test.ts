@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { inChunks, readRecordFile } from '../../src/data/record-store.ts';
+import { inChunks, readRecordFile } from '../../src/data/records-file.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 import { DOWNLOADS, writeDownloadFiles } from '../../src/outputs/downloads.ts';
 import { prepareData, withDownloads, type PreparationWithDownloads } from '../../src/outputs/preparation.ts';
@@ -34,10 +34,10 @@ function project(text: string) {
   save(text);
   const options: PrepareOptions = {
     root: dir,
-    cacheDir: join(dir, 'cache'),
+    preparationsDir: join(dir, 'cache'),
     dataFile,
     assetsUrl: ASSETS,
-    say: () => undefined,
+    warn: () => undefined,
   };
   return { dir, options, save };
 }

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, utimesSync
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { prepareRecords, preparedRecordsFile, type PrepareOptions, type PreparationResult } from '../../src/outputs/preparation.ts';
-import { readRecordFile } from '../../src/data/record-store.ts';
+import { readRecordFile } from '../../src/data/records-file.ts';
 import { fixture, tempDir } from '../support/site.ts';
 import { summaryOf } from '../../src/listing/summary.ts';
 import { deserialize } from 'node:v8';
@@ -38,10 +38,10 @@ function project(text: string) {
   save(text);
   const options: PrepareOptions = {
     root: dir,
-    cacheDir: join(dir, 'cache'),
+    preparationsDir: join(dir, 'cache'),
     dataFile,
     assetsUrl: ASSETS,
-    say: (line) => said.push(line),
+    warn: (line) => said.push(line),
   };
   return { dir, dataFile, options, said, save };
 }
@@ -72,7 +72,7 @@ describe('prepared data', () => {
     const again = prepared(await prepareRecords(options));
     expect(again.preparation).toEqual({ ...first.preparation, validated: false });
     expect(again.records).toBeUndefined();
-    expect(preparedRecordsFile(options.cacheDir, first.preparation.key)).toBe(first.preparation.recordsFile);
+    expect(preparedRecordsFile(options.preparationsDir, first.preparation.key)).toBe(first.preparation.recordsFile);
   });
 
   it('is another preparation for other bytes or another assets address', async () => {
@@ -92,7 +92,7 @@ describe('prepared data', () => {
     const { options } = project(readFileSync(fixture('bad/many-problems.csv'), 'utf8'));
     const result = await prepareRecords(options);
     expect('problems' in result && result.problems.length).toBeGreaterThan(1);
-    expect(existsSync(options.cacheDir) ? readdirSync(options.cacheDir) : []).toEqual([]);
+    expect(existsSync(options.preparationsDir) ? readdirSync(options.preparationsDir) : []).toEqual([]);
   });
 
   it('of an edit is checked row by row against the earlier one, and gives the records of a whole validation', async () => {
@@ -105,7 +105,7 @@ describe('prepared data', () => {
       await prepareRecords({ ...options, earlier: earlier.preparation.key, progress: { onChangedRows: (rows) => (counts = rows) } }),
     );
     expect(counts).toEqual({ validated: 1, changed: 1, added: 0, unchanged: 22, removed: 0 });
-    const whole = prepared(await prepareRecords({ ...options, cacheDir: join(options.cacheDir, '..', 'other-cache') }));
+    const whole = prepared(await prepareRecords({ ...options, preparationsDir: join(options.preparationsDir, '..', 'other-cache') }));
     expect(edited.records).toEqual(whole.records);
     expect(readFileSync(edited.preparation.recordsFile)).toEqual(readFileSync(whole.preparation.recordsFile));
     // Their values: V8 may write the same array densely or sparsely (its elements' kind), so not their bytes.
@@ -123,7 +123,7 @@ describe('prepared data', () => {
       .join('\n');
     save(edit);
     const edited = prepared(await prepareRecords({ ...options, earlier: earlier.preparation.key }));
-    const whole = prepared(await prepareRecords({ ...options, cacheDir: join(options.cacheDir, '..', 'other-cache') }));
+    const whole = prepared(await prepareRecords({ ...options, preparationsDir: join(options.preparationsDir, '..', 'other-cache') }));
     expect(summaryOfFile(edited.preparation.summaryFile)).toEqual(summaryOfFile(whole.preparation.summaryFile));
     expect(summaryOfFile(edited.preparation.summaryFile).makes.map((make) => make.latin)).toContain('Newmake');
     expect(summaryOfFile(edited.preparation.summaryFile)).not.toEqual(summaryOfFile(earlier.preparation.summaryFile));
@@ -152,7 +152,7 @@ describe('prepared data', () => {
     const { options, said } = project(LISTING);
     const first = prepared(await prepareRecords(options));
     const name = what.split(' ')[0]!;
-    damage(join(options.cacheDir, first.preparation.key, name));
+    damage(join(options.preparationsDir, first.preparation.key, name));
     const again = prepared(await prepareRecords(options));
     expect(said).toEqual([
       expect.stringMatching(

@@ -1,5 +1,5 @@
 /** A download's whole text by the definition of `RecordText`, for tests: the real writer is `writeDownloadFiles`. */
-import type { RecordText } from '../../src/data/record-store.ts';
+import type { RecordText } from '../../src/data/records-file.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 
 /** Its start, each record's text with the separator between two, its end. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { isRecordFile, openRecordFile, readRecordFile, recordChunks, writeRecordFile } from '../../src/data/record-store.ts';
+import { isRecordFile, openRecordFile, readRecordFile, recordChunks, writeRecordFile } from '../../src/data/records-file.ts';
 import { carModel } from '../support/models.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'record-file-'));
