@@ -19,8 +19,8 @@ export default defineConfig({
     assets: FINGERPRINTED_FOLDER,
     // The Content-Security-Policy allows no inline style or script: everything goes in files.
     inlineStylesheets: 'never',
-    // Several pages rendered at once: measured 10 % faster than one at a time, though the listing's
-    // pages are written synchronously (src/integration/astro-internals.ts, assumption 4).
+    // Several pages rendered at once: each page's file writes wait on the thread pool meanwhile
+    // (docs/performance.md).
     concurrency: 4,
   },
   vite: {

@@ -3,10 +3,9 @@
  * preceded by its length, so that a reader can go through a million records one chunk at a time
  * (comparing with the published build, writing the downloads) and nothing ever holds the whole
  * file as one buffer. A chunk is written as columns, one per field: numbers and booleans in typed
- * arrays, which V8 writes as raw bytes, the rest (names, logos) in arrays. As objects, every record
- * would repeat its thirteen field names: the file was three times the size (about 350 MB at a
- * million rows) and took two and a half times as long to read back, and every build and every
- * edit in `npm run dev` reads it several times.
+ * arrays, which V8 writes as raw bytes, the rest (names, logos) in arrays: as objects, every record
+ * would repeat its thirteen field names, and every build and every edit in `npm run dev` reads the
+ * file several times (BENCHMARKS.md, what each optimisation bought).
  */
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
