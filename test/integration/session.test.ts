@@ -74,7 +74,7 @@ describe('the build session', () => {
     await taken.end();
     // And lets it go when it ends: taken at once, without a wait to tell of.
     const lock = await acquireBuildLock(join(root, 'node_modules/.astro'), (message) => warned.push(message));
-    await lock.release();
+    lock.release();
     expect(warned).toEqual([]);
   });
 
