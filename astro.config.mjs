@@ -1,4 +1,5 @@
 // @ts-check
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'astro/config';
 import listing from './src/integration/index.ts';
 import { loadConfigOrExit } from './src/config.ts';
@@ -19,9 +20,9 @@ export default defineConfig({
     assets: FINGERPRINTED_FOLDER,
     // The Content-Security-Policy allows no inline style or script: everything goes in files.
     inlineStylesheets: 'never',
-    // Several pages rendered at once: each page's file writes wait on the thread pool meanwhile
-    // (docs/performance.md).
-    concurrency: 4,
+    // Pages under way at once: two for each thread that renders them (src/integration/render-threads.ts),
+    // so that none waits while Astro writes the one before.
+    concurrency: Math.max(4, 16 * availableParallelism()),
   },
   vite: {
     build: { assetsInlineLimit: 0 },

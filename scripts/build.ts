@@ -29,7 +29,9 @@ await beginEarly(config, process.cwd());
 const { build } = await import('astro');
 
 try {
-  await build({});
+  // Astro's own lines (a line per page: hundreds of thousands at a million rows) only where they warn:
+  // the build says what it does itself, on standard error (src/integration/build.ts, its report).
+  await build({ logLevel: 'warn' });
 } catch (error) {
   const fault = faultMessage(error, projectBuildFolders(config, process.cwd()), 'Astro built the site', config.outDir);
   if (fault === undefined) throw error;

@@ -12,6 +12,8 @@ const DEFAULT_OUT_DIR = 'dist';
 /** Where the host configurations that do not live in the site itself are written. */
 const DEFAULT_DEPLOY_DIR = 'deploy';
 const DEFAULT_PORT = 4321;
+/** How many builds' change documents the site keeps (docs/api.md, a mirror's history). */
+const DEFAULT_CHANGES_KEPT = 30;
 const DEFAULT_HOST = '127.0.0.1';
 
 export interface Config {
@@ -28,6 +30,8 @@ export interface Config {
   reportFile: string;
   /** Publish even when the new data removes more than 20 % of the published rows. */
   allowShrink: boolean;
+  /** How many builds that changed anything keep their change document in the site (`history/<build id>.json`). */
+  changesKept: number;
   port: number;
   host: string;
 }
@@ -63,6 +67,12 @@ const environmentSchema = z.object({
   DEPLOY_DIR: z.string().min(1, 'DEPLOY_DIR must be a folder path').optional(),
   REPORT_FILE: z.string().min(1, 'REPORT_FILE must be a file path').optional(),
   ALLOW_SHRINK: z.enum(['1', '0', 'true', 'false'], { error: 'ALLOW_SHRINK must be 1 (or true) to allow, 0 (or false) not to' }).optional(),
+  CHANGES_KEPT: z
+    .string()
+    .regex(/^[0-9]{1,4}$/, { message: 'CHANGES_KEPT must be a whole number from 1 to 9999', abort: true })
+    .transform(Number)
+    .refine((kept) => kept >= 1, 'CHANGES_KEPT must be a whole number from 1 to 9999')
+    .optional(),
 });
 
 /**
@@ -91,7 +101,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const { PORT, HOST, BASE_URL, ASSETS_URL, DATA_FILE, OUT_DIR, DEPLOY_DIR, REPORT_FILE, ALLOW_SHRINK } = parsed.data;
+  const { PORT, HOST, BASE_URL, ASSETS_URL, DATA_FILE, OUT_DIR, DEPLOY_DIR, REPORT_FILE, ALLOW_SHRINK, CHANGES_KEPT } = parsed.data;
   const port = PORT ?? DEFAULT_PORT;
   const baseUrl = BASE_URL ?? `http://localhost:${port}`;
   const outDir = (OUT_DIR ?? DEFAULT_OUT_DIR).replace(/\/+$/, '');
@@ -103,6 +113,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     deployDir: DEPLOY_DIR ?? DEFAULT_DEPLOY_DIR,
     reportFile: REPORT_FILE ?? `${outDir}-report.json`,
     allowShrink: ALLOW_SHRINK === '1' || ALLOW_SHRINK === 'true',
+    changesKept: CHANGES_KEPT ?? DEFAULT_CHANGES_KEPT,
     port,
     host: HOST ?? DEFAULT_HOST,
   };

@@ -54,3 +54,81 @@ export async function serveThread<I, A, N = never>(work: (input: I, note: (note:
   const answer = await work(workerData as I, (note) => port.postMessage({ kind: 'note', note } satisfies Message<A, N>));
   port.postMessage({ kind: 'answer', answer } satisfies Message<A, N>);
 }
+
+type PoolMessage<R> = { id: number; result: R } | { id: number; error: string };
+
+export interface ThreadPool<T, R> {
+  /** Runs `task` on the thread with the fewest tasks under way. */
+  run: (task: T, transfer?: ArrayBuffer[]) => Promise<R>;
+  /** The fewest tasks under way on any one thread. */
+  leastBusy: () => number;
+  /** Ends every thread; settles once they have ended. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * `size` threads of the module `script` (whose top level calls `servePool`), each given `input`,
+ * taking tasks one message each. The same rule as `runOnThread`: a task fails with the error it
+ * threw on its thread; a thread that fails or ends fails every task under way there, and the pool
+ * takes no task after.
+ */
+export function threadPool<T, R>(name: string, script: URL, input: unknown, size: number): ThreadPool<T, R> {
+  const pending = new Map<number, { done: (result: R) => void; fail: (error: Error) => void; thread: number }>();
+  const busy = Array.from({ length: size }, () => 0);
+  let failure: Error | undefined;
+  let next = 0;
+  const fail = (error: Error, thread?: number) => {
+    failure ??= error;
+    for (const [id, task] of pending) {
+      if (thread !== undefined && task.thread !== thread) continue;
+      pending.delete(id);
+      task.fail(error);
+    }
+  };
+  const threads = busy.map((_, thread) => {
+    const worker = new Worker(script, { workerData: input });
+    worker.on('message', (message: PoolMessage<R>) => {
+      const task = pending.get(message.id);
+      if (task === undefined) return;
+      pending.delete(message.id);
+      busy[thread]! -= 1;
+      if ('error' in message) task.fail(new Error(message.error));
+      else task.done(message.result);
+    });
+    worker.once('error', (error) => fail(error, thread));
+    worker.once('exit', (code) => fail(new Error(`the ${name} thread stopped (exit code ${code})`), thread));
+    return worker;
+  });
+  return {
+    leastBusy: () => Math.min(...busy),
+    run: (task, transfer = []) =>
+      new Promise<R>((done, reject) => {
+        if (failure) return reject(failure);
+        const thread = busy.indexOf(Math.min(...busy));
+        const id = next++;
+        busy[thread]! += 1;
+        pending.set(id, { done, fail: reject, thread });
+        threads[thread]!.postMessage({ id, task }, transfer);
+      }),
+    stop: async () => {
+      failure ??= new Error(`the ${name} threads were stopped`);
+      await Promise.all(threads.map((worker) => worker.terminate()));
+    },
+  };
+}
+
+/** A pool thread's side: answers each task with what `work` makes of it (given the thread's input), or with the error it threw. */
+export async function servePool<I, T, R>(
+  start: (input: I) => Promise<(task: T) => Promise<{ result: R; transfer?: ArrayBuffer[] }>>,
+): Promise<void> {
+  const port = parentPort;
+  if (port === null) throw new Error('servePool runs only on a worker thread');
+  const work = await start(workerData as I);
+  port.on('message', ({ id, task }: { id: number; task: T }) => {
+    work(task).then(
+      ({ result, transfer = [] }) => port.postMessage({ id, result } satisfies PoolMessage<R>, transfer),
+      (error: unknown) =>
+        port.postMessage({ id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies PoolMessage<R>),
+    );
+  });
+}

@@ -12,11 +12,13 @@ import type { z } from 'zod';
 import { ifPresent } from './missing.ts';
 
 const BLOCK = 1 << 20;
+/** One block for every file hashed (on this thread): a build hashes tens of thousands of pages. */
+let block: Buffer | undefined;
 
 /** SHA-256 (hex) of a file's bytes, read a block at a time (a million-row file is hundreds of MB). */
 export function fileSha256(path: string): string {
   const hash = createHash('sha256');
-  const block = Buffer.allocUnsafe(BLOCK);
+  block ??= Buffer.allocUnsafe(BLOCK);
   const fd = openSync(path, 'r');
   try {
     for (let read = readSync(fd, block, 0, BLOCK, null); read > 0; read = readSync(fd, block, 0, BLOCK, null))

@@ -19,16 +19,15 @@ import { readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { deserialize } from 'node:v8';
-import type { AstroIntegrationLogger } from 'astro';
 import type { Config } from '../config.ts';
 import { sourceFingerprint } from '../outputs/preparation.ts';
 import { formatReport } from '../data/problems.ts';
-import type { Changes } from '../listing/changes-schema.ts';
+import type { RowChanges } from '../listing/documents.ts';
 import { counted } from '../listing/format.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
 import { pageCount } from '../listing/pagination.ts';
 import type { Addresses } from '../listing/serialise.ts';
-import { changesOf, summariseChanges } from '../outputs/changes.ts';
+import { summariseChanges, type ChangeSummary } from '../outputs/changes.ts';
 import { startJsonPages, type JsonPagesRun } from '../outputs/json-pages.ts';
 import { withDownloads, type PreparationWithDownloads } from '../outputs/preparation.ts';
 import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
@@ -47,6 +46,7 @@ import {
   storeDirOf,
   type BuildFolder,
 } from '../publish/store.ts';
+import { clearPrerenderFolder } from './astro-internals.ts';
 import { startDataSide } from './data-side.ts';
 import {
   buildDescribed,
@@ -97,6 +97,10 @@ export interface StartedBuild {
   /** What the build is compared with and may take from; none for a first build. */
   readonly baseline: Baseline | undefined;
   readonly clock: PhaseClock;
+  /** Says what the maintainer should know meanwhile, in one line. */
+  readonly warn: (message: string) => void;
+  /** The SHA-256 of each HTML page rendered, by site path, as the render threads took it (render-threads.ts). */
+  readonly pageHashes: Map<string, string>;
   /** The data, once ready; rejected with a `Refusal` when it is bad or would shrink the site too much. */
   readonly data: Promise<ReadyData>;
   /** Ends the data side's thread now, for a build that will not render (see session.ts); settles once it has ended. */
@@ -106,7 +110,7 @@ export interface StartedBuild {
 /** The data side's result, and its downloads, written from when Astro renders (`beginDownloads`) where they are not cached. */
 interface ReadyData {
   preparation: PreparationWithDownloads;
-  rows: Changes['rows'];
+  rows: RowChanges;
   /** Every page's key; undefined where every page is rendered: the JSON pages' thread makes them then (see json-pages.ts). */
   keys: PageKeys | undefined;
   /** How many pages of each kind Astro renders. */
@@ -169,6 +173,7 @@ function newFolder(store: OpenStore, published: PublishedBuild | undefined, root
   const folder = (published ? recycledBuildFolder(store.dir, VERCEL_STATIC) : undefined) ?? newBuildFolder(store.dir);
   clearRenderFolders(cacheDir);
   const renderDir = renderFolderFor(folder, { store: store.dir, projectRoot: root, cacheDir });
+  clearPrerenderFolder(renderDir);
   return {
     ...folder,
     renderDir,
@@ -256,7 +261,16 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
     const clock = new PhaseClock();
     const folder = newFolder(store, published, root, cacheDir);
     const fingerprint = fingerprintOf(root, { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl });
-    const started = { config, store, folder, fingerprint, baseline: baselineOf(published, fingerprint), clock };
+    const started = {
+      config,
+      store,
+      folder,
+      fingerprint,
+      baseline: baselineOf(published, fingerprint),
+      clock,
+      warn,
+      pageHashes: new Map<string, string>(),
+    };
     return { ...started, ...startData(started, root, cacheDir) };
   } catch (error) {
     lock.release();
@@ -274,7 +288,7 @@ export interface Rendering {
 }
 
 /** Step 2: the data (and a recycled folder's pages made this build's), awaited before Astro renders any page; the progress of the pages reported meanwhile. */
-export async function awaitData(build: StartedBuild, logger: AstroIntegrationLogger): Promise<Rendering> {
+export async function awaitData(build: StartedBuild): Promise<Rendering> {
   const { config, folder } = build;
   const data = await build.data;
   data.beginDownloads();
@@ -282,7 +296,8 @@ export async function awaitData(build: StartedBuild, logger: AstroIntegrationLog
   build.clock.end('start');
   const reused = data.preparation.validated ? '' : ' (unchanged since an earlier build: not validated again)';
   const pages = pageCount(data.preparation.rows);
-  logger.info(
+  // On standard error, as the progress lines and the report: `npm run build` shows Astro's warnings alone.
+  console.error(
     `${config.dataFile}: ${counted(data.preparation.rows)} rows valid${reused}; rendering ${counted(data.toRender.json)} of ${counted(pages)} JSON and ${counted(data.toRender.html + 1)} of ${counted(pages)} HTML pages`,
   );
   const jsonPages = startJsonPages({
@@ -298,10 +313,14 @@ export async function awaitData(build: StartedBuild, logger: AstroIntegrationLog
 
 /** What step 3 hands to step 4: what the published build holds and changed, for the report. */
 export interface Publication {
+  buildId: string;
+  /** The build that last changed a published file: this one, unless it changed none. */
+  changedBy: string;
   rows: number;
   files: number;
   bytes: number;
-  changes: ReturnType<typeof changesOf>;
+  /** What it changed; none where it changed no published file. */
+  changes: ChangeSummary | undefined;
   unchangedFiles: number;
   dataValidated: boolean;
 }
@@ -314,12 +333,16 @@ export async function finishBuild(build: StartedBuild, rendering: Rendering): Pr
   await step('kept pages', () => sitemapsPlaced(build, rendering));
   const downloads = await step('downloads', () => downloadsPlaced(build, rendering.data.preparation));
   const hostFiles = await step('host configs', () => hostFilesPlaced(build, rendering.data.preparation.rows));
-  const compared = await step('keep unchanged files', () => unchangedFilesKept(build, rendering, pages, downloads));
-  const described = await step('changes', () => buildDescribed(build, rendering, { pages, downloads, hostFiles, compared }));
+  const compared = await step('keep unchanged files', () =>
+    unchangedFilesKept(build, rendering, { pages, downloads, hostFiles }, build.warn),
+  );
+  const described = await step('changes', () => buildDescribed(build, rendering, compared));
   await step('Vercel copy', () => vercelCopyRefreshed(build, rendering, pages, compared));
   const bytes = recordWritten(build, rendering, pages, compared);
   published(build);
   return {
+    buildId: described.manifest.buildId,
+    changedBy: described.manifest.changedBy,
     rows: rendering.data.preparation.rows,
     files: compared.files.length,
     bytes,
@@ -341,6 +364,8 @@ export async function closeBuild(
   clock.end('publish');
 
   const report = reportBuild(clock, {
+    buildId: publication.buildId,
+    changedBy: publication.changedBy,
     outDir: config.outDir,
     dataFile: config.dataFile,
     rows: publication.rows,

@@ -14,7 +14,7 @@ import { preparedRecordsFile, prepareRecords, readEarlier, type Preparation } fr
 import type { Problem } from '../data/problems.ts';
 import { isRecordFile, openRecordFile, type OpenRecordFile, type RecordSlices } from '../data/records-file.ts';
 import type { CarModel } from '../data/schema.ts';
-import type { Changes } from '../listing/changes-schema.ts';
+import type { RowChanges } from '../listing/documents.ts';
 import { pageKeysOf, type PageKeys } from '../listing/page-keys.ts';
 import { logoUrl, type Addresses } from '../listing/serialise.ts';
 import { listingFrom, summaryFrom, type ListingPages } from '../listing/summary.ts';
@@ -73,7 +73,7 @@ type DataSide =
   | {
       kind: 'ready';
       preparation: Preparation;
-      rows: Changes['rows'];
+      rows: RowChanges;
       /** Undefined where every page is rendered (nothing to take pages from): the JSON pages' thread makes them as it writes them, beside Astro. */
       keys: PageKeys | undefined;
       /** How many JSON and HTML pages Astro renders. */
@@ -96,7 +96,7 @@ function compareRows(
   input: DataSideInput,
   preparation: Preparation,
   records: RecordsOfPreparation,
-): { rows: Changes['rows']; refusal?: string; changedInPlace?: number[] } {
+): { rows: RowChanges; refusal?: string; changedInPlace?: number[] } {
   const { baseline, addresses } = input;
   if (baseline && baseline.dataSha256 === preparation.dataSha256 && baseline.assetsUrl === addresses.assetsUrl) {
     return { rows: NO_ROW_CHANGES, changedInPlace: [] };
@@ -215,7 +215,7 @@ export async function prepareDataSide(
   onRecords({ preparation, downloads: cachedDownloads(preparation) });
   const records = recordsOf(preparation, result.records);
   let keys: PageKeys | undefined;
-  let rows: Changes['rows'];
+  let rows: RowChanges;
   try {
     const compared = compareRows(input, preparation, records);
     if (compared.refusal) return { kind: 'refused', message: compared.refusal };

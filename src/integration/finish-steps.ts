@@ -3,16 +3,20 @@
  * runs them: each takes the build and what earlier steps gave, and gives the next what it needs.
  * Nothing here changes what is published until `published`, the last step, one rename.
  */
-import { constants, copyFileSync, linkSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { constants, copyFileSync, linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileSha256 } from '../data/checked-files.ts';
+import type { ChangeDocument, HistoryEntry } from '../listing/documents.ts';
+import type { PageKeys } from '../listing/page-keys.ts';
 import { pageCount } from '../listing/pagination.ts';
-import { pageFile, pagePath, PUBLISHED } from '../listing/routes.ts';
-import { changesJson, changesOf } from '../outputs/changes.ts';
+import { pageFile } from '../listing/routes.ts';
+import { changedDownloads, changedUrls, changeDocumentJson, changesJson, type ChangeSummary } from '../outputs/changes.ts';
 import { DOWNLOADS } from '../outputs/downloads.ts';
-import { manifestJson, manifestOf, manifestPath } from '../outputs/manifest.ts';
+import { CHANGES_FILE, CHANGES_FILES_FOLDER, changeDocumentFile, publishedHistory } from '../outputs/history.ts';
+import { MANIFEST_FILE, manifestJson, manifestOf, manifestPath, type Manifest } from '../outputs/manifest.ts';
 import type { PhaseClock } from '../outputs/report.ts';
 import { takeSitemaps, writeSitemaps } from '../outputs/sitemap.ts';
-import type { PageKeys } from '../listing/page-keys.ts';
 import { linkUnchangedFiles } from '../publish/file-times.ts';
 import { refreshCopy } from '../publish/host-copies.ts';
 import { killPoint } from '../publish/kill-points.ts';
@@ -79,7 +83,7 @@ export async function downloadsPlaced(
   const downloads = await preparation.downloads;
   for (const path of DOWNLOADS) {
     const name = path.slice(1);
-    if (baseline && baseline.hashes[path] === downloads[path] && linkedFrom(baseline.siteDir, name, folder.siteDir)) continue;
+    if (baseline && baseline.hashes[name] === downloads[path] && linkedFrom(baseline.siteDir, name, folder.siteDir)) continue;
     copyFileSync(join(preparation.downloadsDir, name), join(folder.siteDir, name), constants.COPYFILE_FICLONE);
   }
   return downloads;
@@ -116,77 +120,145 @@ export async function hostFilesPlaced({ config, store, folder, fingerprint }: St
 export interface ComparedFiles {
   /** Every file of the new site (site paths), `manifest.json` and `changes.json` last. */
   files: string[];
-  changed: ReadonlySet<string>;
+  /** The files a host serves, with their SHA-256: the manifest's (all but the hosts' own configuration, and the manifest). */
+  served: Map<string, string>;
+  /** Files a host serves that are new or whose bytes changed; the published ones gone. */
+  changed: Set<string>;
+  removed: string[];
   unchanged: number;
+  /** The published history, carried into this site (its documents linked). */
+  history: HistoryEntry[];
 }
 
 /**
- * Every file whose bytes are the published file's is made that file (see file-times.ts). A
- * download or a JSON page written now whose hash the published manifest lists is compared by hash,
- * not read (hundreds of MB of downloads at 1M rows; a JSON page is hashed as it is written).
+ * The published history's documents carried into the site (see src/outputs/history.ts); then every
+ * file whose bytes are the published file's made that file (see file-times.ts), each file hashed
+ * for the manifest: a download or a JSON page written now has its hash already (hundreds of MB of
+ * downloads at 1M rows; a JSON page is hashed as it is written), a page taken the published one's.
  */
 export function unchangedFilesKept(
-  { baseline, folder }: StartedBuild,
+  { config, baseline, folder, pageHashes }: StartedBuild,
   { data, render }: Rendering,
-  pages: WrittenPages,
-  downloads: Record<string, string>,
+  { pages, downloads, hostFiles }: { pages: WrittenPages; downloads: Record<string, string>; hostFiles: HostFile[] },
+  warn: (message: string) => void,
 ): ComparedFiles {
+  const history = baseline ? publishedHistory(baseline.siteDir, warn).slice(0, config.changesKept) : [];
+  for (const entry of history) linkInto(join(baseline!.siteDir, entry.file), join(folder.siteDir, entry.file));
   const files = siteFilesOf(folder.siteDir, pageCount(data.preparation.rows));
-  const known = new Map<string, boolean>();
-  for (const path of DOWNLOADS) {
-    const hash = baseline?.hashes[path];
-    if (hash !== undefined) known.set(path.slice(1), hash === downloads[path]);
-  }
-  for (const page of flaggedPages(render.json)) {
-    const [before, after] = [baseline?.hashes[pagePath(page)], pages.jsonHashes.get(page)];
-    if (before !== undefined && after !== undefined) known.set(pageFile(page), before === after);
-  }
-  const { changed, unchanged } = linkUnchangedFiles({
+  const knownHashes = new Map<string, string>([
+    ...pageHashes,
+    ...Object.entries(downloads).map(([path, hash]) => [path.slice(1), hash] as const),
+  ]);
+  for (const page of flaggedPages(render.json)) knownHashes.set(pageFile(page), pages.jsonHashes.get(page)!);
+  const { changed, unchanged, hashes } = linkUnchangedFiles({
     publishedSiteDir: baseline?.siteDir,
     siteDir: folder.siteDir,
     files,
     taken: pages.taken,
-    known,
+    publishedHashes: baseline?.hashes ?? {},
+    knownHashes,
   });
-  // Both describe this build (its time, its changes): new files every time.
-  return { files: [...files, PUBLISHED.manifest.slice(1), PUBLISHED.changes.slice(1)], changed, unchanged };
+  // The hosts' own configuration files are read by the host, never served: no mirror fetches them.
+  const configuration = new Set(hostFiles.filter((file) => file.place === 'site').map((file) => file.path));
+  const served = new Map([...hashes].filter(([path]) => !configuration.has(path)));
+  const newFiles = new Set(files);
+  const publishedFiles = baseline ? (baseline.files ?? filesIn(baseline.siteDir)) : [];
+  const describing = new Set<string>([MANIFEST_FILE, CHANGES_FILE]);
+  return {
+    files,
+    served,
+    changed: new Set([...changed].filter((path) => !configuration.has(path) && !describing.has(path))),
+    removed: publishedFiles.filter((path) => !newFiles.has(path) && !configuration.has(path) && !describing.has(path)),
+    unchanged,
+    history,
+  };
 }
 
-/** `manifest.json` and `changes.json`, written into the site. */
-export function buildDescribed(
-  { config, baseline, folder }: StartedBuild,
-  { data }: Rendering,
-  {
-    pages,
-    downloads,
-    hostFiles,
-    compared,
-  }: { pages: WrittenPages; downloads: Record<string, string>; hostFiles: HostFile[]; compared: ComparedFiles },
-): { changes: ReturnType<typeof changesOf> } {
+/** Links `from` at `to`, making `to`'s folder. */
+function linkInto(from: string, to: string): void {
+  mkdirSync(dirname(to), { recursive: true });
+  linkSync(from, to);
+}
+
+/** What a build said of itself: its change summary for the report (none where it changed nothing), and its manifest. */
+export interface Described {
+  changes: ChangeSummary | undefined;
+  manifest: Manifest;
+}
+
+/**
+ * `changes.json`, this build's change document and `manifest.json`, written into the site. A build
+ * that changed no file a host serves adds no change document and keeps the published `changes.json`
+ * (the same file): its manifest names the build that last changed anything (`changedBy`), so a mirror
+ * at that build has nothing to fetch but the manifest. Any other build adds its document, the
+ * history keeping at most CHANGES_KEPT of them (an older one past that is removed, and said so).
+ */
+export function buildDescribed({ config, baseline, folder }: StartedBuild, { data }: Rendering, compared: ComparedFiles): Described {
   const { preparation } = data;
-  const manifest = manifestOf(folder.siteDir, {
+  const site = folder.siteDir;
+  const builtAt = new Date();
+  const unchangedSite = baseline?.changedBy !== undefined && compared.changed.size === 0 && compared.removed.length === 0;
+  let summary: ChangeSummary | undefined;
+  if (unchangedSite && linkedFrom(baseline.siteDir, CHANGES_FILE, site)) {
+    compared.served.set(CHANGES_FILE, baseline.hashes[CHANGES_FILE] ?? fileSha256(join(site, CHANGES_FILE)));
+    compared.files.push(CHANGES_FILE);
+  } else {
+    const entry = {
+      buildId: folder.id,
+      previousBuildId: baseline?.changedBy ?? null,
+      builtAt: builtAt.toISOString(),
+      file: changeDocumentFile(folder.id),
+    };
+    const history = [entry, ...compared.history].slice(0, config.changesKept);
+    const pruned = compared.history.slice(history.length - 1).map((old) => old.file);
+    for (const file of pruned) {
+      rmSync(join(site, file));
+      compared.served.delete(file);
+      compared.files.splice(compared.files.indexOf(file), 1);
+    }
+    const changedFiles = new Set([...compared.changed, CHANGES_FILE, entry.file]);
+    const removedFiles = [...compared.removed, ...pruned];
+    const { urls, pages } = changedUrls(baseline?.pageCount, {
+      pageCount: pageCount(preparation.rows),
+      baseUrl: config.baseUrl,
+      // manifest.json too: it changes with every build.
+      changedFiles: new Set([...changedFiles, MANIFEST_FILE]),
+      removedFiles,
+    });
+    const document: ChangeDocument = {
+      buildId: entry.buildId,
+      previousBuildId: entry.previousBuildId,
+      builtAt: entry.builtAt,
+      dataSha256: preparation.dataSha256,
+      previousDataSha256: baseline?.dataSha256 ?? null,
+      rows: data.rows,
+      files: { changed: [...changedFiles].sort(), removed: removedFiles.sort() },
+      urls,
+    };
+    mkdirSync(join(site, CHANGES_FILES_FOLDER), { recursive: true });
+    for (const [file, text] of [
+      [entry.file, changeDocumentJson(document)],
+      [CHANGES_FILE, changesJson({ ...document, history })],
+    ] as const) {
+      writeFileSync(join(site, file), text);
+      compared.served.set(file, createHash('sha256').update(text).digest('hex'));
+      compared.files.push(file);
+    }
+    summary = { rows: data.rows, pages, downloads: changedDownloads(compared.changed) };
+  }
+  const manifest = manifestOf({
+    buildId: folder.id,
+    changedBy: unchangedSite ? baseline.changedBy! : folder.id,
     count: preparation.rows,
     baseUrl: config.baseUrl,
     assetsUrl: config.assetsUrl,
     data: { file: preparation.dataFile, sha256: preparation.dataSha256 },
-    downloads,
-    // A page file that is the published one has its published hash; one written now, the hash taken as it was written.
-    knownPageHash: (page) =>
-      (baseline && !compared.changed.has(pageFile(page)) ? baseline.hashes[pagePath(page)] : undefined) ?? pages.jsonHashes.get(page),
+    files: compared.served,
+    builtAt,
   });
-  writeFileSync(manifestPath(folder.siteDir), manifestJson(manifest));
-  const newFiles = new Set(compared.files);
-  const publishedFiles = baseline ? (baseline.files ?? filesIn(baseline.siteDir)) : [];
-  const changes = changesOf(baseline, {
-    manifest,
-    rows: data.rows,
-    // Both describe this build (its time, its changes): changed every time.
-    changedFiles: new Set([...compared.changed, PUBLISHED.manifest.slice(1), PUBLISHED.changes.slice(1)]),
-    removedFiles: publishedFiles.filter((path) => !newFiles.has(path)),
-    notServed: new Set(hostFiles.filter((file) => file.place === 'site').map((file) => file.path)),
-  });
-  writeFileSync(join(folder.siteDir, PUBLISHED.changes.slice(1)), changesJson(changes));
-  return { changes };
+  writeFileSync(manifestPath(site), manifestJson(manifest));
+  compared.files.push(MANIFEST_FILE);
+  return { changes: summary, manifest };
 }
 
 /** Vercel's copy of the site (hard links) brought up to date: the pages the data side touched, and every file not taken. */

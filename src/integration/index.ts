@@ -20,6 +20,7 @@ import { devData, serveDev, type DevData } from './dev.ts';
 import { buildFolders, faultMessage } from './faults.ts';
 import { isRefusal, Refusal, stopWith } from './refusals.ts';
 import { takeSession, type BuildSession } from './session.ts';
+import { renderingOnThreads } from './render-threads.ts';
 import { datasetPlugin } from './virtual-module.ts';
 
 export default function listing(): AstroIntegration {
@@ -64,7 +65,7 @@ export default function listing(): AstroIntegration {
           closing = stopOn('closing the published build', () => undefined);
 
           const whenReady = async () => {
-            ready = await awaitData(started, logger).catch(stop);
+            ready = await awaitData(started).catch(stop);
             // The JSON pages' thread writes into the folder that goes with an unpublished build: stopped first.
             session.stopWriters = ready.jsonPages.stop;
           };
@@ -103,6 +104,12 @@ export default function listing(): AstroIntegration {
       },
       'astro:server:setup': ({ server }) => {
         if (dev) serveDev(server as unknown as ViteDevServer, config, dev);
+      },
+      'astro:build:start': ({ setPrerenderer }) => {
+        if (!build) return;
+        // On standard error, as the build's other lines: Astro's own info lines are not shown (scripts/build.ts).
+        console.error('Astro: bundling the pages');
+        setPrerenderer(renderingOnThreads(build.folder.renderDir, build.pageHashes));
       },
       'astro:build:done': async () => {
         if (!build || !ready || !buildSession) return;

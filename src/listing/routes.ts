@@ -30,10 +30,6 @@ export function pageLink(baseUrl: string, page: number): string {
 
 /** Stable URLs of what the build publishes beside the pages, for programs. */
 export const PUBLISHED = {
-  /** JSON Schema (2020-12) of one record of `results`. */
-  recordSchema: '/schema/car-model.schema.json',
-  /** JSON Schema (2020-12) of a page envelope. */
-  pageSchema: '/schema/page.schema.json',
   /** OpenAPI 3.1 description of the listing endpoint. */
   openApi: '/openapi.json',
   /** Every record, in listing order, as one JSON array. */
@@ -46,9 +42,16 @@ export const PUBLISHED = {
   searchIndex: '/search-index.json',
   /** What the last build changed: rows by id, and every URL whose answer changed. */
   changes: '/changes.json',
-  /** JSON Schema (2020-12) of `changes.json`. */
-  changesSchema: '/schema/changes.schema.json',
 } as const;
+
+/** The folder of the JSON Schemas (`/schema/<name>.schema.json`: src/listing/contract.ts names them). */
+const SCHEMA_FOLDER = '/schema/';
+/** The URL path of the JSON Schema `name` (src/listing/contract.ts names them). */
+export const schemaPath = (name: string): string => `${SCHEMA_FOLDER}${name}.schema.json`;
+/** The folder of each build's change document. */
+export const CHANGES_FOLDER = '/history/';
+/** The URL path of the change document of build `buildId`. */
+export const changeDocumentPath = (buildId: string): string => `${CHANGES_FOLDER}${buildId}.json`;
 
 /** Where the shipped logo images live in the built site: the default assets address is `{base_url}/assets`. */
 export const SHIPPED_ASSETS_PATH = '/assets';
@@ -80,7 +83,15 @@ export const QUERY = { page: 'page', format: 'format' } as const;
 
 /** Max-age of listing responses: short, as the listing changes whenever the data is rebuilt. */
 const CACHE_MAX_AGE_SECONDS = 300;
-const CACHE_STALE_WHILE_REVALIDATE_SECONDS = 86_400;
+/**
+ * How long past that a cache may still serve a page while it fetches it again: a minute, so that a
+ * reader who follows a new manifest (always revalidated) gets last build's page for at most
+ * `max-age` plus this; a mirror fetches by build (docs/api.md) and never does.
+ */
+const CACHE_STALE_WHILE_REVALIDATE_SECONDS = 60;
+
+/** Headers of the listing's answers a script on another origin may read. */
+export const CORS_EXPOSED_HEADERS = 'ETag, Link';
 
 /** Headers on every listing response, success or error, on every host that can set them. */
 export const LISTING_HEADERS = {
@@ -88,9 +99,15 @@ export const LISTING_HEADERS = {
   Allow: ALLOWED_METHODS.join(', '),
   Vary: 'Accept',
   'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': CORS_EXPOSED_HEADERS,
   'Cache-Control': `public, max-age=${CACHE_MAX_AGE_SECONDS}, stale-while-revalidate=${CACHE_STALE_WHILE_REVALIDATE_SECONDS}`,
   'X-Content-Type-Options': 'nosniff',
 } as const;
+
+/** Headers on the site's data files (downloads, schemas, OpenAPI): readable by a script on any origin. */
+const DATA_FILE_HEADERS = { 'Access-Control-Allow-Origin': '*' } as const;
+/** Headers on what a mirror reads first (`manifest.json`, `changes.json`): revalidated every time (a 304 keeps that cheap). */
+export const DOCUMENT_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-cache' } as const;
 
 /**
  * Headers on the HTML pages and other files of the site: no MIME sniffing, no full referrer sent
@@ -119,6 +136,35 @@ export const FINGERPRINTED_FOLDER = '_astro';
  * browser or CDN may keep one for a year and never ask again. Every host's configuration uses them.
  */
 export const FINGERPRINTED_HEADERS = { 'Cache-Control': 'public, max-age=31536000, immutable' } as const;
+
+/** Where a header rule applies: one file, or every file under a folder (both as URL paths). */
+export type PathMatch = { exact: string } | { folder: string };
+
+/**
+ * Headers on the site's own files by path, beside the site headers (`siteHeaders`): every host's
+ * configuration and the preview server apply these, and nothing else.
+ */
+export const FILE_HEADER_RULES: readonly { match: PathMatch; headers: HeaderFields }[] = [
+  ...[PUBLISHED.allJson, PUBLISHED.allCsv, PUBLISHED.searchIndex, PUBLISHED.openApi].map((exact) => ({
+    match: { exact },
+    headers: DATA_FILE_HEADERS,
+  })),
+  { match: { folder: SCHEMA_FOLDER }, headers: DATA_FILE_HEADERS },
+  { match: { exact: PUBLISHED.manifest }, headers: DOCUMENT_HEADERS },
+  { match: { exact: PUBLISHED.changes }, headers: DOCUMENT_HEADERS },
+  // Each names a build, whose changes never change.
+  { match: { folder: CHANGES_FOLDER }, headers: { ...DATA_FILE_HEADERS, ...FINGERPRINTED_HEADERS } },
+  { match: { folder: `/${FINGERPRINTED_FOLDER}/` }, headers: FINGERPRINTED_HEADERS },
+];
+
+/** The FILE_HEADER_RULES headers of the site file at `path`, every matching rule's (for a server that applies them itself). */
+export const fileHeaders = (path: string): HeaderFields =>
+  Object.assign(
+    {},
+    ...FILE_HEADER_RULES.filter(({ match }) => ('exact' in match ? path === match.exact : path.startsWith(match.folder))).map(
+      ({ headers }) => headers,
+    ),
+  ) as HeaderFields;
 
 /** Response bodies of the origin, byte for byte. */
 export const BODIES = {

@@ -1,16 +1,13 @@
 /**
- * What a build changes in the site it replaces: rows added, removed and changed (by `id`, with the
- * fields), and every URL whose answer changed (the query forms a CDN caches separately included,
- * and every other published file whose bytes changed or that is gone: sitemaps, OpenAPI, schemas,
- * error pages, downloads), published as `changes.json` for a CDN purge or a mirror.
+ * What a build changes in the site it replaces, as its change document says it (schema in
+ * src/listing/documents.ts): rows added, removed and changed (by `id`, with the fields), the files
+ * changed and removed (what a mirror fetches and deletes), and every URL whose answer changed (the
+ * query forms a CDN caches separately included): for a CDN purge or a mirror.
  */
 import { counted } from '../listing/format.ts';
-import type { Changes } from '../listing/changes-schema.ts';
+import type { ChangeDocument, Changes, RowChanges } from '../listing/documents.ts';
 import { htmlPageFile, htmlPagePath, LISTING_PATH, pageFile, pagePath } from '../listing/routes.ts';
 import { DOWNLOADS } from './downloads.ts';
-import type { Manifest } from './manifest.ts';
-
-export type { Changes } from '../listing/changes-schema.ts';
 
 /** Every URL that answers with page `page` of the listing, as a CDN keys them. */
 function pageUrls(page: number, last: boolean): string[] {
@@ -36,65 +33,68 @@ function fileUrl(path: string): string {
   return path === 'index.html' || path.endsWith('/index.html') ? `/${path.slice(0, -'index.html'.length)}` : `/${path}`;
 }
 
-interface BuiltSite {
-  manifest: Manifest;
-  rows: Changes['rows'];
+/** What a build changed in the site it replaced, as its change document says it, and how it counts for the report. */
+export interface BuiltChanges {
   /** Site paths (`index.html`, `all.json`) of the new site's files that are new or whose bytes changed. */
   changedFiles: ReadonlySet<string>;
   /** Site paths of the replaced site's files that the new one does not have. */
   removedFiles: readonly string[];
-  /** Site paths of files a host reads but does not serve (`_headers`, `.htaccess`…): no URL. */
-  notServed: ReadonlySet<string>;
 }
 
 /**
- * What this build changes, against its baseline (src/publish/baseline.ts: the site it replaces; none,
- * and everything changed, for a first build).
+ * Every URL whose answer changed, against the site this build replaces (its page count; none, and
+ * everything changed, for a first build), with how many JSON and HTML pages changed: the page files'
+ * own URLs, every query form a CDN keys separately, and every other file's URL.
  */
-export function changesOf(
-  baseline: { dataSha256: string; pageCount: number; hashes: Readonly<Record<string, string>> } | undefined,
-  built: BuiltSite,
-): Changes & { pages: { json: number; html: number }; downloads: string[] } {
-  const { manifest } = built;
-  const oldPages = baseline?.pageCount ?? 0;
-  const pages = Math.max(oldPages, manifest.pageCount);
+export function changedUrls(
+  oldPages: number | undefined,
+  { pageCount, baseUrl, changedFiles, removedFiles }: BuiltChanges & { pageCount: number; baseUrl: string },
+): { urls: string[]; pages: { json: number; html: number } } {
+  const before = oldPages ?? 0;
+  const pages = Math.max(before, pageCount);
   const urls = new Set<string>();
   const pageFiles = new Set<string>();
   let json = 0;
   let html = 0;
   for (let page = 1; page <= pages; page += 1) {
     pageFiles.add(pageFile(page)).add(htmlPageFile(page));
-    const jsonChanged = baseline?.hashes[pagePath(page)] !== manifest.files[pagePath(page)];
     // A page that is gone changed too (the host now answers 404).
-    const htmlChanged = !baseline || page > manifest.pageCount || built.changedFiles.has(htmlPageFile(page));
+    const jsonChanged = page > pageCount || changedFiles.has(pageFile(page));
+    const htmlChanged = page > pageCount || changedFiles.has(htmlPageFile(page));
     // `page=last` moves when the page count does.
-    const lastMoved = oldPages !== manifest.pageCount && (page === oldPages || page === manifest.pageCount);
+    const lastMoved = before !== pageCount && (page === before || page === pageCount);
     if (jsonChanged) json += 1;
     if (htmlChanged) html += 1;
     if (jsonChanged || lastMoved)
-      for (const url of pageUrls(page, page === manifest.pageCount || page === oldPages)) if (url !== htmlPagePath(page)) urls.add(url);
+      for (const url of pageUrls(page, page === pageCount || page === before)) if (url !== htmlPagePath(page)) urls.add(url);
     if (htmlChanged) urls.add(htmlPagePath(page));
   }
-  const downloads = DOWNLOADS.filter((path) => !baseline || built.changedFiles.has(path.slice(1)));
-  const others = [...built.changedFiles, ...built.removedFiles].filter((path) => !pageFiles.has(path) && !built.notServed.has(path));
+  const others = [...changedFiles, ...removedFiles].filter((path) => !pageFiles.has(path));
   for (const url of others.map(fileUrl).sort()) urls.add(url);
-  return {
-    previousDataSha256: baseline?.dataSha256 ?? null,
-    dataSha256: manifest.data.sha256,
-    rows: built.rows,
-    urls: [...urls].map((path) => `${manifest.baseUrl}${path}`),
-    pages: { json, html },
-    downloads,
-  };
+  return { urls: [...urls].map((path) => `${baseUrl}${path}`), pages: { json, html } };
 }
 
-/** `changes.json`, as published: the schema's fields only. */
-export function changesJson({ previousDataSha256, dataSha256, rows, urls }: Changes): string {
-  return `${JSON.stringify({ previousDataSha256, dataSha256, rows, urls }, null, 2)}\n`;
+/** A change document (`history/<build id>.json`) as published. */
+export const changeDocumentJson = (document: ChangeDocument): string => `${JSON.stringify(document, null, 2)}\n`;
+
+/** `changes.json`: the latest change document and the history, as published. */
+export const changesJson = (changes: Changes): string => `${JSON.stringify(changes, null, 2)}\n`;
+
+/** What the closing report says a build changed. */
+export interface ChangeSummary {
+  rows: RowChanges;
+  pages: { json: number; html: number };
+  /** The downloads' URL paths that changed. */
+  downloads: string[];
 }
+
+/** The downloads among `changedFiles`, by URL path. */
+export const changedDownloads = (changedFiles: ReadonlySet<string>): string[] =>
+  DOWNLOADS.filter((path) => changedFiles.has(path.slice(1)));
 
 /** The closing report's line: `+2 −1 ~3 rows; 3 JSON and 26 HTML pages; downloads /all.json, /all.csv`. */
-export function summariseChanges(changes: ReturnType<typeof changesOf>): string {
+export function summariseChanges(changes: ChangeSummary | undefined): string {
+  if (changes === undefined) return 'none: every published file is as it was';
   const { added, removed, changed } = changes.rows;
   const downloads = changes.downloads.length > 0 ? changes.downloads.join(', ') : 'none';
   return `+${counted(added.length)} −${counted(removed.length)} ~${counted(changed.length)} rows; ${counted(changes.pages.json)} JSON and ${counted(changes.pages.html)} HTML pages; downloads ${downloads}`;

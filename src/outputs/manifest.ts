@@ -1,66 +1,46 @@
 /**
- * The build manifest (`/manifest.json`): what the built listing holds and a content hash of every
- * published page and download, so a deploy step or a consumer can see what changed since the last
- * build. The preview server reads the page count and base URL it was built with from here.
+ * The build manifest (`/manifest.json`, its schema in src/listing/documents.ts): the build's id,
+ * what the listing holds, and the SHA-256 of every file of the site, by its path, so a deploy step,
+ * a mirror or a CDN can see what changed and check what it fetched. The preview server reads the
+ * page count, the base URL and the pages' hashes (their ETags) from it. A manifest of the earlier
+ * shape (version 1: no build id, pages and downloads only, keyed by URL path) is still read, so that
+ * the first build after an upgrade compares with the site before it.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { PAGE_SIZE, pageCount, pageNumbers } from '../listing/pagination.ts';
-import { pageFile, pagePath, PUBLISHED } from '../listing/routes.ts';
+import { MANIFEST_VERSION, manifestSchema, type Manifest } from '../listing/documents.ts';
+import { PAGE_SIZE, pageCount } from '../listing/pagination.ts';
+import { PAGE_FILE_EXTENSION, PAGE_PATH_PREFIX, PUBLISHED } from '../listing/routes.ts';
+
+export type { Manifest } from '../listing/documents.ts';
 
 export const MANIFEST_FILE = PUBLISHED.manifest.slice(1);
 
-export const manifestSchema = z.object({
-  count: z.int().min(0),
-  pageCount: z.int().min(1),
-  pageSize: z.int().min(1),
-  baseUrl: z.string(),
-  assetsUrl: z.string(),
-  builtAt: z.iso.datetime(),
-  data: z.object({ file: z.string(), sha256: z.string() }),
-  /** URL path → SHA-256 of its bytes, for every page and download. */
-  files: z.record(z.string(), z.string()),
-});
-
-export type Manifest = z.infer<typeof manifestSchema>;
-
 export interface ManifestInput {
+  buildId: string;
+  changedBy: string;
   count: number;
   baseUrl: string;
   assetsUrl: string;
   data: Manifest['data'];
-  /** The downloads' hashes by URL path; the manifest lists all.json and all.csv. */
-  downloads: Record<string, string>;
-  /** A page's hash where it is known without reading the file (its bytes did not change). */
-  knownPageHash?: (page: number) => string | undefined;
+  /** Every file of the site but the manifest, by path: its SHA-256. */
+  files: ReadonlyMap<string, string>;
   builtAt?: Date;
 }
 
-/** The manifest of the built site `siteDir`, its pages hashed as Astro wrote them. */
-export function manifestOf(siteDir: string, input: ManifestInput): Manifest {
+export function manifestOf(input: ManifestInput): Manifest {
   const files: Record<string, string> = {};
-  // Small files read synchronously: three times faster here than batches of promises, which pay a
-  // thread-pool round trip per open, read and close.
-  for (const page of pageNumbers(input.count)) {
-    files[pagePath(page)] =
-      input.knownPageHash?.(page) ??
-      createHash('sha256')
-        .update(readFileSync(join(siteDir, pageFile(page))))
-        .digest('hex');
-  }
-  for (const path of [PUBLISHED.allJson, PUBLISHED.allCsv]) {
-    const hash = input.downloads[path];
-    if (hash !== undefined) files[path] = hash;
-  }
+  for (const path of [...input.files.keys()].sort()) files[path] = input.files.get(path)!;
   return {
+    version: MANIFEST_VERSION,
+    buildId: input.buildId,
+    builtAt: (input.builtAt ?? new Date()).toISOString(),
+    changedBy: input.changedBy,
     count: input.count,
     pageCount: pageCount(input.count),
     pageSize: PAGE_SIZE,
     baseUrl: input.baseUrl,
     assetsUrl: input.assetsUrl,
-    builtAt: (input.builtAt ?? new Date()).toISOString(),
     data: input.data,
     files,
   };
@@ -69,3 +49,23 @@ export function manifestOf(siteDir: string, input: ManifestInput): Manifest {
 export const manifestJson = (manifest: Manifest): string => JSON.stringify(manifest, null, 2);
 
 export const manifestPath = (siteDir: string): string => join(siteDir, MANIFEST_FILE);
+
+/** A manifest as read from a published site: of this version, or of version 1, which names no build. */
+export type PublishedManifest = Omit<Manifest, 'version' | 'buildId' | 'changedBy'> & Partial<Pick<Manifest, 'buildId' | 'changedBy'>>;
+
+/** Version 1: no version, no build id; the hashes of the pages and the downloads alone, by URL path. */
+const versionOneSchema = manifestSchema.omit({ version: true, buildId: true, changedBy: true });
+
+/** The file a version 1 manifest's URL path names: `/all.json` is `all.json`, a page's path its `.json` file. */
+const fileOfUrlPath = (path: string) => `${path.slice(1)}${path.startsWith(PAGE_PATH_PREFIX) ? PAGE_FILE_EXTENSION : ''}`;
+
+/** A published manifest's JSON, of either version; the problems of this version's schema where it is neither. */
+export function readManifest(json: unknown): { manifest: PublishedManifest } | { problems: z.ZodError } {
+  const current = manifestSchema.safeParse(json);
+  if (current.success) return { manifest: current.data };
+  const isVersionOne = typeof json === 'object' && json !== null && !('version' in json);
+  const old = isVersionOne ? versionOneSchema.safeParse(json) : undefined;
+  if (!old?.success) return { problems: current.error };
+  const files = Object.fromEntries(Object.entries(old.data.files).map(([path, hash]) => [fileOfUrlPath(path), hash]));
+  return { manifest: { ...old.data, files } };
+}

@@ -11,6 +11,9 @@ import { htmlPagePath } from '../listing/routes.ts';
 import { ifPresent } from '../data/missing.ts';
 
 const buildReportSchema = z.object({
+  /** The build's id (the manifest's `buildId`), and the build that last changed a published file (`changedBy`: this one, unless it changed none). */
+  buildId: z.string(),
+  changedBy: z.string(),
   /** The published site's folder. */
   outDir: z.string(),
   dataFile: z.string(),
@@ -67,13 +70,25 @@ export function reportBuild(
   clock: PhaseClock,
   outcome: Pick<
     BuildReport,
-    'outDir' | 'dataFile' | 'rows' | 'files' | 'bytes' | 'changes' | 'unchangedFiles' | 'dataValidated' | 'beganBeforeAstro'
+    | 'buildId'
+    | 'changedBy'
+    | 'outDir'
+    | 'dataFile'
+    | 'rows'
+    | 'files'
+    | 'bytes'
+    | 'changes'
+    | 'unchangedFiles'
+    | 'dataValidated'
+    | 'beganBeforeAstro'
   >,
 ): BuildReport {
-  const { outDir, dataFile, rows, files, bytes, changes, unchangedFiles, dataValidated, beganBeforeAstro } = outcome;
+  const { buildId, changedBy, outDir, dataFile, rows, files, bytes, changes, unchangedFiles, dataValidated, beganBeforeAstro } = outcome;
   const pages = pageCount(rows);
   // In the report's own order (it is written as JSON).
   return {
+    buildId,
+    changedBy,
     outDir,
     dataFile,
     rows,
@@ -109,7 +124,7 @@ export function formatBuildReport(report: BuildReport): string {
   const phases = report.phases.map(([name, duration], index) => `${name} ${seconds(duration)}${index === 0 ? beside : ''}`).join(', ');
   return [
     '',
-    `Built ${report.outDir}/`,
+    `Built ${report.outDir}/: build ${report.buildId}${report.changedBy === report.buildId ? '' : ` (no published file changed: the files of build ${report.changedBy})`}`,
     `  rows          ${counted(report.rows)}${report.dataValidated ? '' : ' (data unchanged since an earlier build: not validated again)'}`,
     `  pages         ${counted(report.pages.json)} JSON + ${counted(report.pages.html)} HTML`,
     `  files         ${counted(report.files)} (${counted(report.unchangedFiles)} unchanged, keeping their published time)`,

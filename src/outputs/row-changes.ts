@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRecordFile, recordChunks, type RecordSlices } from '../data/records-file.ts';
 import { FIELDS, type CarModel, type FieldName } from '../data/schema.ts';
-import type { Changes } from '../listing/changes-schema.ts';
+import type { RowChanges } from '../listing/documents.ts';
 import { PUBLISHED } from '../listing/routes.ts';
 import { logoUrl } from '../listing/serialise.ts';
 
@@ -73,7 +73,7 @@ function readAllJson(file: string, shown: string): Record<string, unknown>[] {
 
 /** A build's rows against the published ones, and how many were published. */
 export interface RowComparison {
-  rows: Changes['rows'];
+  rows: RowChanges;
   published: number;
   /** Whether every published row is where it was (none added, removed or moved). */
   inPlace: boolean;
@@ -109,7 +109,7 @@ export function rowChanges(published: PublishedRecords | undefined, records: rea
     }
   }
   const added: number[] = [];
-  const changed: Changes['rows']['changed'] = [];
+  const changed: RowChanges['changed'] = [];
   for (const [index, record] of records.entries()) {
     if (found[index] === 0) added.push(record.id);
     const fields = changedFields.get(index);
@@ -150,7 +150,7 @@ export function rowChangesAt(
   assetsUrl: string,
 ): RowComparison | undefined {
   if (!holdsExactly(published, count)) return undefined;
-  const changed: Changes['rows']['changed'] = [];
+  const changed: RowChanges['changed'] = [];
   const changedPositions: number[] = [];
   for (const position of candidates) {
     const [old] = published.slice(position, position + 1);
@@ -171,4 +171,4 @@ function holdsExactly(records: RecordSlices, count: number): boolean {
 }
 
 /** No row added, removed or changed. */
-export const NO_ROW_CHANGES: Changes['rows'] = { added: [], removed: [], changed: [] };
+export const NO_ROW_CHANGES: RowChanges = { added: [], removed: [], changed: [] };

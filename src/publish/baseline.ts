@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { PageKeys } from '../listing/page-keys.ts';
-import { MANIFEST_FILE, manifestPath, manifestSchema, type Manifest } from '../outputs/manifest.ts';
+import { MANIFEST_FILE, manifestPath, readManifest, type PublishedManifest } from '../outputs/manifest.ts';
 import { readRecord, type BuildRecord } from './record.ts';
 import type { RenderSet } from './reuse.ts';
 import { publishedBuild, type BuildFolder } from './store.ts';
@@ -16,7 +16,7 @@ import { publishedBuild, type BuildFolder } from './store.ts';
 /** The published build as read from the store: its folders, its manifest and its record (none where it has no whole one). */
 export interface PublishedBuild {
   folder: BuildFolder;
-  manifest: Manifest;
+  manifest: PublishedManifest;
   record: BuildRecord | undefined;
 }
 
@@ -35,11 +35,11 @@ export class UnreadableManifest extends Error {}
 export function readPublishedBuild(store: string, outDir: string): PublishedBuild | undefined {
   const folder = publishedBuild(store, outDir);
   if (!folder) return undefined;
-  return { folder, manifest: readManifest(folder.siteDir, join(outDir, MANIFEST_FILE)), record: readRecord(folder.dir) };
+  return { folder, manifest: readPublishedManifest(folder.siteDir, join(outDir, MANIFEST_FILE)), record: readRecord(folder.dir) };
 }
 
 /** The manifest of the site in `siteDir`, which the maintainer knows as `shown`. */
-function readManifest(siteDir: string, shown: string): Manifest {
+function readPublishedManifest(siteDir: string, shown: string): PublishedManifest {
   let text: string;
   try {
     text = readFileSync(manifestPath(siteDir), 'utf8');
@@ -55,10 +55,10 @@ function readManifest(siteDir: string, shown: string): Manifest {
   } catch (error) {
     throw new UnreadableManifest(`${shown} is not JSON (${error instanceof Error ? error.message : String(error)})`);
   }
-  const manifest = manifestSchema.safeParse(json);
-  if (!manifest.success)
-    throw new UnreadableManifest(`${shown} is not a manifest this build can read:\n${z.prettifyError(manifest.error)}`);
-  return manifest.data;
+  const read = readManifest(json);
+  if ('problems' in read)
+    throw new UnreadableManifest(`${shown} is not a manifest this build can read:\n${z.prettifyError(read.problems)}`);
+  return read.manifest;
 }
 
 /** What a build is compared with and may take from. */
@@ -68,9 +68,12 @@ export interface Baseline {
   /** SHA-256 of the data file it was built from, and its assets address: the same two, no row changed. */
   readonly dataSha256: string;
   readonly assetsUrl: string;
-  /** Its page count, and the SHA-256 of each of its pages and downloads by URL path (its manifest's). */
+  /** Its page count, and the SHA-256 of each of its files by path (its manifest's). */
   readonly pageCount: number;
   readonly hashes: Readonly<Record<string, string>>;
+  /** Its build's id and the build that last changed its files (none for a site whose manifest names none: version 1). */
+  readonly buildId: string | undefined;
+  readonly changedBy: string | undefined;
   /** The preparation of its data (see src/outputs/preparation.ts), which an edit is validated against, where its record says. */
   readonly dataKey: string | undefined;
   /** Its page keys, only where the same code and addresses made it: only then may its pages be taken. */
@@ -94,6 +97,8 @@ export function baselineOf(published: PublishedBuild | undefined, fingerprint: s
     assetsUrl: manifest.assetsUrl,
     pageCount: manifest.pageCount,
     hashes: manifest.files,
+    buildId: manifest.buildId,
+    changedBy: manifest.changedBy,
     dataKey: record?.dataKey,
     keys: record?.fingerprint === fingerprint ? record.keys : undefined,
     rendered: record?.rendered,

@@ -8,6 +8,7 @@
 import { closeSync, copyFileSync, linkSync, openSync, readFileSync, readSync, statSync, utimesSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { replaceAside } from './replace-aside.ts';
+import { fileSha256 } from '../data/checked-files.ts';
 import { ifPresent } from '../data/missing.ts';
 
 const statOrUndefined = (path: string): BigIntStats | undefined => ifPresent(() => statSync(path, { bigint: true }));
@@ -21,8 +22,10 @@ interface SiteFiles {
   files: readonly string[];
   /** Files that are the published ones already (the pages taken from it). */
   taken: ReadonlySet<string>;
-  /** For files whose hashes are known on both sides (the downloads), whether they are the same: then they are not read. */
-  known?: ReadonlyMap<string, boolean>;
+  /** The published files' SHA-256 by path (its manifest's): a file with another hash changed. */
+  publishedHashes: Readonly<Record<string, string>>;
+  /** The new files' SHA-256 where it is known without reading them (JSON pages hashed as written, downloads). */
+  knownHashes?: ReadonlyMap<string, string>;
 }
 
 export interface Comparison {
@@ -30,18 +33,35 @@ export interface Comparison {
   changed: Set<string>;
   /** How many files are unchanged: the published ones (linked now or before). */
   unchanged: number;
+  /** Every file's SHA-256, by path (for the manifest). */
+  hashes: Map<string, string>;
 }
 
-/** Compares each of the new site's files with the published site's and applies the rule above. */
-export function linkUnchangedFiles({ publishedSiteDir, siteDir, files, taken, known = new Map() }: SiteFiles): Comparison {
+/**
+ * Compares each of the new site's files with the published site's and applies the rule above: by
+ * hash, where the published manifest lists the file's, else (a manifest of version 1) by its bytes.
+ */
+export function linkUnchangedFiles({
+  publishedSiteDir,
+  siteDir,
+  files,
+  taken,
+  publishedHashes,
+  knownHashes = new Map(),
+}: SiteFiles): Comparison {
   const changed = new Set<string>();
+  const hashes = new Map<string, string>();
   let unchanged = 0;
   for (const path of files) {
+    const file = join(siteDir, path);
+    const publishedHash = publishedHashes[path];
     if (taken.has(path)) {
+      hashes.set(path, publishedHash ?? fileSha256(file));
       unchanged += 1;
       continue;
     }
-    const file = join(siteDir, path);
+    const hash = knownHashes.get(path) ?? fileSha256(file);
+    hashes.set(path, hash);
     const published = publishedSiteDir === undefined ? undefined : join(publishedSiteDir, path);
     const before = published === undefined ? undefined : statOrUndefined(published);
     if (published === undefined || before === undefined || !before.isFile()) {
@@ -49,17 +69,16 @@ export function linkUnchangedFiles({ publishedSiteDir, siteDir, files, taken, kn
       continue;
     }
     const after = statSync(file, { bigint: true });
-    const same =
-      after.ino === before.ino && after.dev === before.dev ? true : (known.get(path) ?? sameBytes(published, before, file, after));
-    if (same) {
-      if (after.ino !== before.ino) replaceWithLink(published, file);
+    const sameFile = after.ino === before.ino && after.dev === before.dev;
+    if (sameFile || (publishedHash === undefined ? sameBytes(published, before, file, after) : publishedHash === hash)) {
+      if (!sameFile) replaceWithLink(published, file);
       unchanged += 1;
       continue;
     }
     changed.add(path);
     if (after.mtimeNs <= before.mtimeNs) makeNewer(file, before);
   }
-  return { changed, unchanged };
+  return { changed, unchanged, hashes };
 }
 
 /** Makes `file` the published file: a link renamed over it. */

@@ -13,7 +13,8 @@ import type { PreparationWithDownloads } from '../outputs/preparation.ts';
 import { DOWNLOADS } from '../outputs/downloads.ts';
 import { manifestJson, manifestOf } from '../outputs/manifest.ts';
 import { listingReply } from './handler.ts';
-import { PUBLISHED, isListingPath, siteHeaders, staticMethodAnswer } from '../listing/routes.ts';
+import { fileHeaders, pageFile, PUBLISHED, isListingPath, siteHeaders, staticMethodAnswer } from '../listing/routes.ts';
+import { pageNumbers } from '../listing/pagination.ts';
 import type { CarModel } from '../data/schema.ts';
 import { serialisePage, type Addresses } from '../listing/serialise.ts';
 
@@ -71,7 +72,8 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
         return;
       }
       if (!isDownload && path !== PUBLISHED.manifest) {
-        for (const [name, value] of Object.entries(devSiteHeaders(listing.addresses.assetsUrl))) response.setHeader(name, value);
+        const headers = { ...devSiteHeaders(listing.addresses.assetsUrl), ...fileHeaders(path) };
+        for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
         next();
         return;
       }
@@ -94,21 +96,31 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
       response.end(method === 'HEAD' || reply.status === 304 ? undefined : reply.body);
       return;
     }
-    const headers = { ...devSiteHeaders(listing.addresses.assetsUrl), 'Cache-Control': 'no-cache' };
+    // The downloads change with every edit here: revalidated each time, as the manifest is everywhere.
+    const headers = { ...devSiteHeaders(listing.addresses.assetsUrl), ...fileHeaders(path), 'Cache-Control': 'no-cache' };
     if (path === PUBLISHED.manifest) {
       if (manifest?.key !== prepared.key) {
         const all = records(prepared);
         const downloads = await prepared.downloads;
+        // Dev builds nothing: its manifest names the preparation, and holds the JSON pages and the downloads.
+        const id = `dev-${prepared.key.slice(0, 8)}`;
+        const files = new Map<string, string>();
+        for (const page of pageNumbers(prepared.rows))
+          files.set(
+            pageFile(page),
+            createHash('sha256')
+              .update(serialisePage(all, page, listing.addresses))
+              .digest('hex'),
+          );
+        for (const [path, hash] of Object.entries(downloads)) files.set(path.slice(1), hash);
         const json = manifestJson(
-          manifestOf('', {
+          manifestOf({
+            buildId: id,
+            changedBy: id,
             count: prepared.rows,
             ...listing.addresses,
             data: { file: prepared.dataFile, sha256: prepared.dataSha256 },
-            downloads,
-            knownPageHash: (page) =>
-              createHash('sha256')
-                .update(serialisePage(all, page, listing.addresses))
-                .digest('hex'),
+            files,
           }),
         );
         manifest = { key: prepared.key, json };

@@ -73,7 +73,12 @@ export async function listingReply(request: ListingRequestLine, site: ListingSit
   if (body === undefined) return { status: 500, headers: JSON_TYPE, body: '{"detail":"The page file is missing from the built site."}' };
   const hash = site.pageHash?.(answer.page) ?? (await sha256Hex(body));
   const headers = { ...answer.headers, ETag: `"${hash.slice(0, 32)}"` };
-  if (matchesEtag(request.ifNoneMatch, headers.ETag)) return { status: 304, headers, body: '' };
+  if (matchesEtag(request.ifNoneMatch, headers.ETag)) {
+    // A 304 sends no representation, so no Content-Type (RFC 9110, 15.4.5).
+    const notModified: HeaderFields = { ...headers };
+    delete notModified['Content-Type'];
+    return { status: 304, headers: notModified, body: '' };
+  }
   return { status: 200, headers: { ...headers, 'Content-Length': String(body.byteLength) }, body };
 }
 

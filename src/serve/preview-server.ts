@@ -9,16 +9,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join, resolve } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import serveHandler from 'serve-handler';
-import { MANIFEST_FILE, manifestSchema, type Manifest } from '../outputs/manifest.ts';
+import { MANIFEST_FILE, readManifest, type PublishedManifest } from '../outputs/manifest.ts';
 import { compressFiles } from './compress.ts';
 import { listingReply } from './handler.ts';
 import {
-  FINGERPRINTED_FOLDER,
-  FINGERPRINTED_HEADERS,
+  FILE_HEADER_RULES,
   headerList,
   isListingPath,
   pageFile,
-  pagePath,
   siteHeaders,
   staticMethodAnswer,
   type HeaderFields,
@@ -43,7 +41,10 @@ type HeaderRules = { source: string; headers: { key: string; value: string }[] }
 
 const headerRules = (assetsUrl: string | undefined): HeaderRules => [
   { source: '**', headers: headerList(siteHeaders(assetsUrl)) },
-  { source: `${FINGERPRINTED_FOLDER}/**`, headers: headerList(FINGERPRINTED_HEADERS) },
+  ...FILE_HEADER_RULES.map(({ match, headers }) => ({
+    source: 'exact' in match ? match.exact.slice(1) : `${match.folder.slice(1)}**`,
+    headers: headerList(headers),
+  })),
 ];
 
 /**
@@ -51,7 +52,7 @@ const headerRules = (assetsUrl: string | undefined): HeaderRules => [
  * files most recently served, dropped with the manifest they belong to.
  */
 class SiteState {
-  private manifest: Manifest | undefined;
+  private manifest: PublishedManifest | undefined;
   private stamp = '';
   private checkedAt = 0;
   private readonly pages = new LRUCache<number, Buffer>({ maxSize: PAGE_CACHE_BYTES, sizeCalculation: (body) => body.length });
@@ -62,7 +63,7 @@ class SiteState {
     this.root = root;
   }
 
-  current(): Manifest | undefined {
+  current(): PublishedManifest | undefined {
     const now = Date.now();
     if (this.manifest && now - this.checkedAt < MANIFEST_RECHECK_MS) return this.manifest;
     this.checkedAt = now;
@@ -74,7 +75,9 @@ class SiteState {
     }
     const stamp = `${stats.ino}:${stats.mtimeMs}:${stats.size}`;
     if (stamp !== this.stamp) {
-      this.manifest = manifestSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+      const read = readManifest(JSON.parse(readFileSync(file, 'utf8')));
+      if ('problems' in read) throw new Error(`${file} is not a manifest this server can read: build again.`);
+      this.manifest = read.manifest;
       this.stamp = stamp;
       this.pages.clear();
       this.staticHeaders = headerRules(this.manifest.assetsUrl);
@@ -140,7 +143,7 @@ async function sendListingReply(
   const ifNoneMatch = request.headers['if-none-match'] ?? null;
   const reply = await listingReply(
     { method, url: new URL(request.url ?? '/', 'http://preview.invalid'), ifNoneMatch },
-    { state: manifest, readPage: (page) => site.page(page), pageHash: (page) => manifest.files[pagePath(page)] },
+    { state: manifest, readPage: (page) => site.page(page), pageHash: (page) => manifest.files[pageFile(page)] },
   );
   if (reply.status === 304) {
     response.writeHead(304, reply.headers).end();

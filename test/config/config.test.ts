@@ -12,9 +12,16 @@ describe('loadConfig', () => {
       deployDir: 'deploy',
       reportFile: 'dist-report.json',
       allowShrink: false,
+      changesKept: 30,
       port: 4321,
       host: '127.0.0.1',
     });
+  });
+
+  it('keeps CHANGES_KEPT change documents, a whole number from 1', () => {
+    expect(loadConfig({ CHANGES_KEPT: '5' }).changesKept).toBe(5);
+    for (const value of ['0', '-1', 'ten', '1.5'])
+      expect(() => loadConfig({ CHANGES_KEPT: value }), value).toThrow(/CHANGES_KEPT must be a whole number from 1 to 9999/);
   });
 
   it('follows PORT in the default addresses and drops trailing slashes', () => {
@@ -64,6 +71,7 @@ describe('a child process started by the tests', () => {
     DEPLOY_DIR: 'shell-deploy',
     REPORT_FILE: 'shell-report.json',
     ALLOW_SHRINK: '1',
+    CHANGES_KEPT: '7',
   };
 
   it('gets none of the configuration the shell that ran them holds (ALLOW_SHRINK included)', () => {

@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { projectRoot, runBuild, tempDir, treeHashes } from '../support/site.ts';
+import { describesBuild, projectRoot, runBuild, tempDir, treeHashes } from '../support/site.ts';
 import { runsWith } from '../support/software.ts';
 
 const AWS = '/usr/bin/aws';
@@ -22,9 +22,8 @@ const RSYNC = '/usr/bin/rsync';
 const runs = runsWith(existsSync(AWS) && existsSync(RSYNC), 'the deploy suite', 'the AWS CLI or rsync', 'apt-get install awscli rsync');
 
 const BUCKET = 'site';
-/** Written anew by every build (they describe the build), so they may travel whatever their bytes. */
-const PER_BUILD = new Set(['manifest.json', 'changes.json']);
-const withoutPerBuild = (files: readonly string[]) => files.filter((file) => !PER_BUILD.has(file));
+/** Written anew by a build (they describe the build), so they may travel whatever their bytes. */
+const withoutPerBuild = (files: readonly string[]) => files.filter((file) => !describesBuild(file));
 
 const [header, ...shippedRows] = readFileSync(join(projectRoot, 'data/captured-car-models.csv'), 'utf8').replace(/\r?\n$/, '').split(/\r?\n/) as [string, ...string[]];
 /** Five pages, the last with one row: a build of a few seconds, and removing a row removes a page, so deletions travel too. */

@@ -2,13 +2,13 @@
  * What programs rely on: the published JSON Schemas and OpenAPI document describe every emitted
  * page, the full export round-trips through the build, and the same CSV builds the same bytes.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PUBLISHED } from '../../src/listing/routes.ts';
-import { buildSite, fixture, tempDir, treeHashes } from '../support/site.ts';
+import { pageFile, PUBLISHED, schemaPath } from '../../src/listing/routes.ts';
+import { buildSite, fixture, publishedTree, tempDir, treeHashes, withoutBuildDescription } from '../support/site.ts';
 import { FIXTURE_BASE_URL } from '../support/global-setup.ts';
 
 const origin = inject('origin');
@@ -36,7 +36,7 @@ describe('the published JSON Schemas', () => {
 
   it('validate every page the build emitted, as served', async () => {
     const ajv = validator();
-    const validatePage = ajv.compile((await getJson(PUBLISHED.pageSchema)) as object);
+    const validatePage = ajv.compile((await getJson(schemaPath('page'))) as object);
     for (let page = 1; page <= manifest.pageCount; page += 1) {
       const body = await getJson(`/car/api/capture_car/latest?page=${page}`);
       expect(validatePage(body), JSON.stringify(validatePage.errors)).toBe(true);
@@ -44,7 +44,7 @@ describe('the published JSON Schemas', () => {
   });
 
   it('reject a page that breaks the contract', async () => {
-    const validatePage = validator().compile((await getJson(PUBLISHED.pageSchema)) as object);
+    const validatePage = validator().compile((await getJson(schemaPath('page'))) as object);
     const page = (await getJson('/car/api/capture_car/latest?page=1')) as { results: Record<string, unknown>[] };
     expect(validatePage({ ...page, count: -1 })).toBe(false);
     expect(validatePage({ ...page, results: [{ ...page.results[0], min_seat: '5' }] })).toBe(false);
@@ -53,13 +53,13 @@ describe('the published JSON Schemas', () => {
     // Spec rule 1: at least one transmission.
     const neither = { ...page.results[0], has_operation_type_auto: false, has_operation_type_hand: false };
     expect(validatePage({ ...page, results: [neither] })).toBe(false);
-    const validateRecord = validator().compile((await getJson(PUBLISHED.recordSchema)) as object);
+    const validateRecord = validator().compile((await getJson(schemaPath('car-model'))) as object);
     expect(validateRecord(neither)).toBe(false);
     expect(validateRecord({ ...neither, has_operation_type_hand: true })).toBe(true);
   });
 
   it("validate every record of all.json, which lists the pages' records in order", async () => {
-    const validateRecord = validator().compile((await getJson(PUBLISHED.recordSchema)) as object);
+    const validateRecord = validator().compile((await getJson(schemaPath('car-model'))) as object);
     const all = (await getJson(PUBLISHED.allJson)) as unknown[];
     for (const record of all) expect(validateRecord(record), JSON.stringify(validateRecord.errors)).toBe(true);
     const paged: unknown[] = [];
@@ -78,21 +78,53 @@ describe('the published JSON Schemas', () => {
     };
     expect(openApi.openapi).toBe('3.1.0');
     expect(openApi.servers[0]?.url).toBe(FIXTURE_BASE_URL);
-    expect(Object.keys(openApi.paths)).toEqual(['/car/api/capture_car/latest', '/car/api/capture_car/latest/page/{page}']);
-    expect(Object.keys(openApi.paths['/car/api/capture_car/latest']?.['get']?.responses ?? {})).toEqual(['200', '404', '405']);
-    const { $id: _id, ...pageSchema } = (await getJson(PUBLISHED.pageSchema)) as Record<string, unknown>;
-    expect(openApi.components.schemas['Page']).toEqual(pageSchema);
-    const validatePage = validator().compile(openApi.components.schemas['Page'] ?? {});
-    expect(validatePage(await getJson('/car/api/capture_car/latest?page=last'))).toBe(true);
+    expect(Object.keys(openApi.paths)).toEqual([
+      '/car/api/capture_car/latest',
+      '/car/api/capture_car/latest/page/{page}',
+      '/car/api/capture_car/latest/page/{page}.json',
+      '/all.json',
+      '/all.csv',
+      '/manifest.json',
+      '/changes.json',
+      '/history/{buildId}.json',
+      '/openapi.json',
+      '/schema/{name}.schema.json',
+    ]);
+    const listing = openApi.paths['/car/api/capture_car/latest'] ?? {};
+    expect(Object.keys(listing)).toEqual(['get', 'head', 'options', 'post', 'put', 'patch', 'delete']);
+    // 405 where it happens: on the methods the listing refuses, never on GET.
+    expect(Object.keys(listing['get']?.responses ?? {})).toEqual(['200', '304', '404']);
+    expect(Object.keys(listing['post']?.responses ?? {})).toEqual(['404', '405']);
+    // The page schema refers to the record's component, as the published schema refers to its $defs.
+    const { $id: _id, $schema: _dialect, $defs, ...pageSchema } = (await getJson(schemaPath('page'))) as Record<string, unknown>;
+    expect(JSON.stringify(openApi.components.schemas['Page'])).toBe(
+      JSON.stringify(pageSchema).replaceAll('#/$defs/', '#/components/schemas/'),
+    );
+    expect($defs).toEqual({ CarModel: JSON.parse(JSON.stringify(openApi.components.schemas['CarModel'])) as unknown });
   });
 
-  it('match the manifest, whose hashes are those of the served bytes', async () => {
+  it('match the manifest, which lists every served file with the hash of its served bytes', async () => {
     const { createHash } = await import('node:crypto');
     for (const [path, hash] of Object.entries(manifest.files)) {
-      const bytes = Buffer.from(await (await fetch(`${origin}${path}`)).arrayBuffer());
+      const bytes = Buffer.from(await (await fetch(`${origin}/${path}`)).arrayBuffer());
       expect(createHash('sha256').update(bytes).digest('hex'), path).toBe(hash);
     }
-    expect(Object.keys(manifest.files)).toHaveLength(manifest.pageCount + 2);
+    const served = Object.keys(treeHashes(outDir)).filter((path) => path !== 'manifest.json');
+    const configuration = served.filter((path) => !(path in manifest.files));
+    // Every file but the hosts' own configuration (read by the host, never served).
+    expect(configuration.sort()).toEqual([
+      '.assetsignore',
+      '.htaccess',
+      '_errors/apache/invalid-page/.htaccess',
+      '_errors/apache/not-found/.htaccess',
+      '_errors/invalid-page.json',
+      '_errors/not-found.json',
+      '_errors/options.json',
+      '_headers',
+      'vercel.json',
+    ]);
+    expect(Object.keys(manifest.files)).toContain(pageFile(manifest.pageCount));
+    expect(Object.keys(manifest.files)).toContain('openapi.json');
   });
 
   it('name the data file relative to the project, never by a path of the build machine', async () => {
@@ -103,19 +135,14 @@ describe('the published JSON Schemas', () => {
 });
 
 describe('stable, round-tripping output', () => {
-  const withoutManifest = (hashes: Record<string, string>) => {
-    const { 'manifest.json': _manifest, ...rest } = hashes;
-    return rest;
-  };
+  const withoutManifest = withoutBuildDescription;
   const env = { BASE_URL: FIXTURE_BASE_URL, ASSETS_URL: `${origin}/assets` };
 
-  it('builds the same CSV twice into byte-identical files; only the manifest build time differs', () => {
+  it('builds the same CSV twice into byte-identical files; only what describes the build differs (its id, time and changes)', () => {
     const again = join(workspace, 'again');
     buildSite({ DATA_FILE: fixture('listing-23.csv'), OUT_DIR: again, ...env });
     expect(withoutManifest(treeHashes(again))).toEqual(withoutManifest(treeHashes(outDir)));
-    const first = JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
-    const second = JSON.parse(readFileSync(join(again, 'manifest.json'), 'utf8')) as Record<string, unknown>;
-    expect({ ...second, builtAt: undefined }).toEqual({ ...first, builtAt: undefined });
+    expect(publishedTree(again)).toEqual(publishedTree(outDir));
   });
 
   it('builds the exported all.csv back into byte-identical pages and exports', async () => {
@@ -123,9 +150,7 @@ describe('stable, round-tripping output', () => {
     writeFileSync(exported, Buffer.from(await (await fetch(`${origin}${PUBLISHED.allCsv}`)).arrayBuffer()));
     const rebuilt = join(workspace, 'rebuilt');
     buildSite({ DATA_FILE: exported, OUT_DIR: rebuilt, ...env });
-    // changes.json names the data file's hash, as the manifest does: another file, another hash.
-    const { 'changes.json': _changes, ...rebuiltTree } = withoutManifest(treeHashes(rebuilt));
-    const { 'changes.json': _original, ...originalTree } = withoutManifest(treeHashes(outDir));
-    expect(rebuiltTree).toEqual(originalTree);
+    // The manifest and the changes name the data file's hash: another file, another hash.
+    expect(withoutManifest(treeHashes(rebuilt))).toEqual(withoutManifest(treeHashes(outDir)));
   });
 });

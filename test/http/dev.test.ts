@@ -8,7 +8,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { listingBehaviour } from '../support/listing-behaviour.ts';
-import { ASTRO_BUILD, fixture, projectRoot, tempDir, treeHashes } from '../support/site.ts';
+import { ASTRO_BUILD, fixture, projectRoot, tempDir, treeHashes, withoutBuildDescription } from '../support/site.ts';
 import { cleanEnvironment, startDevServer, type RunningDevServer } from '../../scripts/lib/servers.ts';
 
 describe('astro dev with the listing integration', () => {
@@ -30,7 +30,7 @@ describe('astro dev with the listing integration', () => {
     origin: () => dev?.origin ?? '',
     outDir,
     baseUrl: inject('baseUrl'),
-    differences: { ownStaticMethodNotAllowed: true, noFingerprintedFiles: true },
+    differences: { ownStaticMethodNotAllowed: true, noFingerprintedFiles: true, noBuildHistory: true },
   });
 
   it.each(['/all.json', '/all.csv', '/search-index.json'])('serves %s with the bytes the build publishes', async (path) => {
@@ -39,11 +39,27 @@ describe('astro dev with the listing integration', () => {
     expect(await response.text()).toBe(readFileSync(join(outDir, path.slice(1)), 'utf8'));
   });
 
-  it('serves a manifest with the hashes of the pages the build writes', async () => {
+  it("serves a manifest as the build's, naming the preparation, with the hashes of the JSON pages and downloads the build writes", async () => {
     const response = await fetch(`${dev!.origin}/manifest.json`);
-    const { builtAt: _devTime, ...served } = (await response.json()) as Record<string, unknown>;
-    const { builtAt: _buildTime, ...built } = JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    type Manifest = { builtAt: string; buildId: string; changedBy: string; files: Record<string, string> };
+    const { builtAt: _devTime, buildId, changedBy, files: servedFiles, ...served } = (await response.json()) as Manifest;
+    const {
+      builtAt: _buildTime,
+      buildId: _buildId,
+      changedBy: _changedBy,
+      files: builtFiles,
+      ...built
+    } = JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8')) as Manifest;
     expect(served).toEqual(built);
+    expect(buildId).toMatch(/^dev-[0-9a-f]{8}$/);
+    expect(changedBy).toBe(buildId);
+    const pagesAndDownloads = Object.fromEntries(
+      Object.entries(builtFiles).filter(([path]) =>
+        /^car\/api\/capture_car\/latest\/page\/\d+\.json$|^all\.(json|csv)$|^search-index\.json$/.test(path),
+      ),
+    );
+    expect(servedFiles).toEqual(pagesAndDownloads);
   });
 
   it('renders the HTML pages from the same data', async () => {
@@ -71,8 +87,8 @@ describe('astro dev with the listing integration', () => {
       expect(await exited).toBe(0);
       expect(statuses.length).toBeGreaterThan(5);
       expect(new Set(statuses)).toEqual(new Set([200]));
-      const { 'manifest.json': _builtManifest, 'changes.json': _builtChanges, ...builtTree } = treeHashes(site);
-      const { 'manifest.json': _fixtureManifest, 'changes.json': _fixtureChanges, ...fixtureTree } = treeHashes(outDir);
+      const builtTree = withoutBuildDescription(treeHashes(site));
+      const fixtureTree = withoutBuildDescription(treeHashes(outDir));
       expect(builtTree).toEqual(fixtureTree);
       const page = await fetch(`${dev!.origin}/car/api/capture_car/latest?page=3`);
       expect(await page.text()).toBe(readFileSync(join(outDir, 'car/api/capture_car/latest/page/3.json'), 'utf8'));

@@ -46,8 +46,8 @@ function cleanTree(bytes: Buffer): { tree: Record<string, string>; folders: stri
 /** The published site, without the data file's name in the manifest (the clean build's has another name). */
 function sitePublished(site: string): { tree: Record<string, string>; folders: string[] } {
   const tree = publishedTree(site);
-  const manifest = tree['manifest.json (without builtAt)']!.replace(/"file":"[^"]*"/, '"file":"…"');
-  return { tree: { ...tree, 'manifest.json (without builtAt)': manifest }, folders: foldersIn(site) };
+  const manifest = tree['manifest.json (what describes the data)']!.replace(/"file":"[^"]*"/, '"file":"…"');
+  return { tree: { ...tree, 'manifest.json (what describes the data)': manifest }, folders: foldersIn(site) };
 }
 
 const manifestSha = (site: string) =>
@@ -161,7 +161,7 @@ describe('Ctrl-C and SIGTERM during a build', () => {
 
   // Astro loading (the build begun before it, its folder made: no output yet); Vite bundling; the
   // data ready (Astro about to render); Astro rendering the pages.
-  const moments = [FOLDER_MADE, 'Building static entrypoints', 'rendering', 'generating static routes'];
+  const moments = [FOLDER_MADE, 'Astro: bundling', 'rows valid', 'Astro: rendering the pages'];
   const cases = moments.flatMap((moment) => [
     { signal: 'SIGINT' as const, moment, exitCode: 130 },
     { signal: 'SIGTERM' as const, moment, exitCode: 143 },
@@ -186,7 +186,7 @@ describe('Ctrl-C and SIGTERM during a build', () => {
       const { code, log } = await build.exited;
       expect(code, log).toBe(exitCode);
       expect(log).toContain(`Interrupted (${signal}): the build stopped; nothing was published, ${site}/ is unchanged.`);
-      if (moment === FOLDER_MADE) expect(log, 'stopped before Vite bundled').not.toContain('Building static entrypoints');
+      if (moment === FOLDER_MADE) expect(log, 'stopped before Vite bundled').not.toContain('Astro: bundling');
       expect(log, 'no stack trace').not.toMatch(/\n\s+at .+:\d+:\d+/);
       expect(publishedState(site)).toEqual(before);
       // Its own folder is gone (it may have been the kept build before the published one, taken as its own).

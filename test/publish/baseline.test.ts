@@ -20,6 +20,9 @@ afterEach(() => {
 });
 
 const manifest: Manifest = {
+  version: 2,
+  buildId: '0mwwse4wy-a12e793a',
+  changedBy: '0mwwse3aa-00c0ffee',
   count: 12,
   pageCount: 2,
   pageSize: 10,
@@ -27,7 +30,7 @@ const manifest: Manifest = {
   assetsUrl: 'https://assets.example.org',
   builtAt: '2026-01-02T03:04:05.000Z',
   data: { file: 'data/listing.csv', sha256: 'a'.repeat(64) },
-  files: { '/car/api/capture_car/latest/': 'b'.repeat(64), '/all.json': 'c'.repeat(64) },
+  files: { 'car/api/capture_car/latest/page/1.json': 'b'.repeat(64), 'all.json': 'c'.repeat(64) },
 };
 
 const record: Omit<BuildRecord, 'version'> = {
@@ -57,6 +60,8 @@ describe('the baseline', () => {
       assetsUrl: manifest.assetsUrl,
       pageCount: 2,
       hashes: manifest.files,
+      buildId: manifest.buildId,
+      changedBy: manifest.changedBy,
       dataKey: record.dataKey,
       keys: record.keys,
       rendered: record.rendered,

@@ -33,6 +33,7 @@ describe('file times a new site gets', () => {
       siteDir: site,
       files: ['same.json', 'changed.json', 'added.json'],
       taken: new Set(),
+      publishedHashes: {},
     });
     expect([...changed].sort()).toEqual(['added.json', 'changed.json']);
     expect(unchanged).toBe(1);
@@ -49,7 +50,13 @@ describe('file times a new site gets', () => {
     utimesSync(join(preparation, 'all.json'), 1_600_000_000, 1_600_000_000);
     writeFileSync(join(published, 'all.json'), '[2]');
     linkSync(join(preparation, 'all.json'), join(site, 'all.json'));
-    const { changed } = linkUnchangedFiles({ publishedSiteDir: published, siteDir: site, files: ['all.json'], taken: new Set() });
+    const { changed } = linkUnchangedFiles({
+      publishedSiteDir: published,
+      siteDir: site,
+      files: ['all.json'],
+      taken: new Set(),
+      publishedHashes: {},
+    });
     expect([...changed]).toEqual(['all.json']);
     expect(stat(join(site, 'all.json')).mtimeNs > stat(join(published, 'all.json')).mtimeNs).toBe(true);
     expect(stat(join(site, 'all.json')).ino).not.toBe(stat(join(preparation, 'all.json')).ino);
@@ -65,7 +72,7 @@ describe('file times a new site gets', () => {
     const future = Date.now() / 1000 + 3600;
     utimesSync(join(published, 'a.json'), future, future);
     writeFileSync(join(site, 'a.json'), 'new');
-    linkUnchangedFiles({ publishedSiteDir: published, siteDir: site, files: ['a.json'], taken: new Set() });
+    linkUnchangedFiles({ publishedSiteDir: published, siteDir: site, files: ['a.json'], taken: new Set(), publishedHashes: {} });
     expect(stat(join(site, 'a.json')).mtimeNs > stat(join(published, 'a.json')).mtimeNs).toBe(true);
   });
 });

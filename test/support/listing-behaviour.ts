@@ -24,8 +24,14 @@ interface HostDifferences {
   ownStaticMethodNotAllowed?: boolean;
   /** `astro dev` serves the sources as they are: there are no fingerprinted files. */
   noFingerprintedFiles?: boolean;
+  /** `astro dev` builds nothing: there is no history of builds (`changes.json`). */
+  noBuildHistory?: boolean;
   /** The host's local server sends this Cache-Control on every file, over the configuration's (`netlify dev`). */
   ownCacheControl?: string;
+  /** The host's header rules apply to every answer, a 304 too: it carries the rules' Content-Type. */
+  headerRulesOnNotModified?: boolean;
+  /** The static files' server sends a 304 without the tag (serve-handler, standing in for Vercel's file server). */
+  notModifiedWithoutETag?: boolean;
 }
 
 export interface ListingTarget {
@@ -178,6 +184,16 @@ export function listingBehaviour(target: ListingTarget): void {
       expect(etag).toMatch(/^".+"$/);
       const again = await get(`${LISTING}/page/2`, { headers: { 'If-None-Match': etag ?? '' } });
       expect(again.status).toBe(304);
+      // No representation, so no Content-Type (RFC 9110, 15.4.5), where the host's header rules allow; the tag again.
+      expect(again.headers.get('content-type')).toBe(differences.headerRulesOnNotModified ? 'application/json' : null);
+      expect(again.headers.get('etag')).toBe(differences.notModifiedWithoutETag ? null : etag);
+    });
+
+    it('lets a script on another origin read the answers and their ETag and Link headers; caches keep a page a short while', async () => {
+      const response = await get(`${LISTING}?page=2`);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('access-control-expose-headers')).toBe('ETag, Link');
+      expect(response.headers.get('cache-control')).toBe('public, max-age=300, stale-while-revalidate=60');
     });
   });
 
@@ -294,6 +310,22 @@ export function listingBehaviour(target: ListingTarget): void {
           expect((await get(path)).headers.get('cache-control') ?? '', path).not.toContain('immutable');
       },
     );
+
+    it('lets any origin read the downloads, schemas and documents; a mirror always revalidates the manifest and the changes', async () => {
+      const documents = differences.noBuildHistory ? ['/manifest.json'] : ['/manifest.json', '/changes.json'];
+      for (const path of ['/all.json', '/all.csv', '/openapi.json', '/schema/page.schema.json', ...documents]) {
+        const response = await get(path);
+        // Read to the end: undici asserts on a connection closed under a body left unread.
+        await response.arrayBuffer();
+        expect(response.status, path).toBe(200);
+        expect(response.headers.get('access-control-allow-origin'), path).toBe('*');
+      }
+      for (const path of documents) {
+        const response = await get(path);
+        await response.arrayBuffer();
+        expect(response.headers.get('cache-control'), path).toBe(differences.ownCacheControl ?? 'no-cache');
+      }
+    });
 
     it('serves the build manifest with the count and page count', async () => {
       const manifest = (await (await get('/manifest.json')).json()) as { count: number; pageCount: number };

@@ -249,14 +249,30 @@ function treeOf(dir: string): Tree {
   return { files, folders: folders.sort() };
 }
 
-/** A tree's bytes as a clean build is compared with: the manifest without its time, no change report. */
+/**
+ * A tree's bytes as a clean build is compared with: what describes the build (its id, time, the build
+ * that changed the files, the change documents) left out, as `publishedTree` does.
+ */
 function comparable(tree: Tree, site: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
+  const describes = (name: string) => name.endsWith('changes.json') || /(^|\/)history\//.test(name);
   for (const [name, { hash }] of tree.files) {
-    if (name.endsWith('changes.json')) continue;
+    if (describes(name)) continue;
     if (name.endsWith('manifest.json') && site !== undefined) {
-      const { builtAt: _builtAt, ...manifest } = JSON.parse(readFileSync(join(site, name), 'utf8')) as { builtAt: string };
-      out[name] = JSON.stringify(manifest);
+      const {
+        builtAt: _builtAt,
+        buildId: _buildId,
+        changedBy: _changedBy,
+        files,
+        ...manifest
+      } = JSON.parse(readFileSync(join(site, name), 'utf8')) as {
+        builtAt: string;
+        buildId: string;
+        changedBy: string;
+        files: Record<string, string>;
+      };
+      const dataFiles = Object.fromEntries(Object.entries(files).filter(([path]) => !describes(path)));
+      out[name] = JSON.stringify({ ...manifest, files: dataFiles });
     } else out[name] = hash;
   }
   return out;

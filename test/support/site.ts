@@ -71,13 +71,40 @@ export function projectCopy(workspace: string): string {
   return copy;
 }
 
-/** A site's files by hash; the manifest without its build time and the change report left out (they describe the build, not the data). */
+/** Whether a site path is one that describes a build (its id, time, changes) rather than the data. */
+export const describesBuild = (path: string): boolean => path === 'manifest.json' || path === 'changes.json' || path.startsWith('history/');
+
+/** A tree's hashes (`treeHashes`) without the files that describe the build: what the data and the code make. */
+export const withoutBuildDescription = (hashes: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(hashes).filter(([path]) => !describesBuild(path)));
+
+/**
+ * A site's files by hash, without what describes the build rather than the data: the manifest's
+ * build id, time and the build that changed the files (and its entries of the change documents),
+ * `changes.json` and the change documents (named by build id).
+ */
 export function publishedTree(dir: string): Record<string, string> {
   const { 'changes.json': changes, 'manifest.json': _manifest, ...files } = treeHashes(dir);
   expect(changes).toBeDefined();
-  const { builtAt, ...manifest } = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { builtAt: string };
+  const {
+    builtAt,
+    buildId,
+    changedBy,
+    files: hashes,
+    ...manifest
+  } = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as {
+    builtAt: string;
+    buildId: string;
+    changedBy: string;
+    files: Record<string, string>;
+  };
   expect(builtAt).toMatch(/^\d{4}-/);
-  return { ...files, 'manifest.json (without builtAt)': JSON.stringify(manifest) };
+  expect(buildId).toMatch(/^[0-9a-z]+-[0-9a-f]+$/);
+  expect(changedBy).toMatch(/^[0-9a-z]+-[0-9a-f]+$/);
+  const isDescription = (path: string) => path === 'changes.json' || path.startsWith('history/');
+  const data = Object.fromEntries(Object.entries(files).filter(([path]) => !isDescription(path)));
+  const dataHashes = Object.fromEntries(Object.entries(hashes).filter(([path]) => !isDescription(path)));
+  return { ...data, 'manifest.json (what describes the data)': JSON.stringify({ ...manifest, files: dataHashes }) };
 }
 
 /** The folders of a tree (a host may answer for an empty folder). */

@@ -9,7 +9,7 @@
 import { relative, resolve } from 'node:path';
 import { LAST_PAGE_STRING, pageNumbers } from '../../listing/pagination.ts';
 import { ERROR_FILES, LISTING_HEADERS, LISTING_PATH, PAGE_PATH_PREFIX, pageFile, pagePath, siteHeaders } from '../../listing/routes.ts';
-import { FINGERPRINTED_FOLDER, FINGERPRINTED_HEADERS } from '../../listing/routes.ts';
+import { FILE_HEADER_RULES } from '../../listing/routes.ts';
 import { bundleEdge } from './edge-bundle.ts';
 import { PER_PAGE_RULE_LIMIT, type HostFile, type HostInput } from './shared.ts';
 
@@ -74,7 +74,7 @@ function sharedHeaders({ assetsUrl }: HostInput): string {
     block(`${LISTING_PATH}/*`, LISTING_HEADERS),
     block('/_errors/*', LISTING_HEADERS),
     block('/*', siteHeaders(assetsUrl)),
-    block(`/${FINGERPRINTED_FOLDER}/*`, FINGERPRINTED_HEADERS),
+    ...FILE_HEADER_RULES.map(({ match, headers }) => block('exact' in match ? match.exact : `${match.folder}*`, headers)),
   ].join('\n')}\n`;
 }
 

@@ -11,8 +11,7 @@ import {
   ACCEPTED_FORMATS,
   ALLOWED_METHODS,
   BODIES,
-  FINGERPRINTED_FOLDER,
-  FINGERPRINTED_HEADERS,
+  FILE_HEADER_RULES,
   LISTING_HEADERS,
   LISTING_PATH,
   linkHeader,
@@ -102,11 +101,13 @@ ${addHeaders(siteHeaders(input.assetsUrl), '        ')}
         try_files $uri $uri.html $uri/index.html =404;
     }
 
-    # A location's add_header replaces the server's: the site headers again, with the fingerprinted files' own.
-    location ^~ /${FINGERPRINTED_FOLDER}/ {
-${addHeaders({ ...siteHeaders(input.assetsUrl), ...FINGERPRINTED_HEADERS }, '        ')}
+    # A location's add_header replaces the server's: the site headers again, with each file's own.
+${FILE_HEADER_RULES.map(
+  ({ match, headers }) => `    location ${'exact' in match ? `= ${match.exact}` : `^~ ${match.folder}`} {
+${addHeaders({ ...siteHeaders(input.assetsUrl), ...headers }, '        ')}
         try_files $uri =404;
-    }
+    }`,
+).join('\n')}
 
     location = ${LISTING_PATH} {
     ${json}

@@ -13,8 +13,7 @@ import { LAST_PAGE_STRING, pageCount, pageNumbers } from '../../listing/paginati
 import {
   ACCEPTED_FORMATS,
   ERROR_FILES,
-  FINGERPRINTED_FOLDER,
-  FINGERPRINTED_HEADERS,
+  FILE_HEADER_RULES,
   headerList,
   LISTING_HEADERS,
   LISTING_PATH,
@@ -93,7 +92,10 @@ function vercelConfig(input: HostInput): VercelConfig {
     rewrites,
     headers: [
       { source: '/(.*)', headers: headerList(siteHeaders(input.assetsUrl)) },
-      { source: `/${FINGERPRINTED_FOLDER}/(.*)`, headers: headerList(FINGERPRINTED_HEADERS) },
+      ...FILE_HEADER_RULES.map(({ match, headers }) => ({
+        source: 'exact' in match ? match.exact : `${match.folder}(.*)`,
+        headers: headerList(headers),
+      })),
       { source: LISTING_PATH, headers: headerList(LISTING_HEADERS) },
       { source: `${LISTING_PATH}/:path*`, headers: headerList(LISTING_HEADERS) },
       { source: '/_errors/:path*', headers: headerList(LISTING_HEADERS) },
@@ -165,7 +167,11 @@ function pageRoutes(input: HostInput): OutputRoute[] {
 function buildOutputConfig(input: HostInput): string {
   const routes: OutputRoute[] = [
     { src: `^(?!${escapeRegExp(LISTING_PATH)}(?:/|$)).*$`, headers: siteHeaders(input.assetsUrl), continue: true },
-    { src: `^/${FINGERPRINTED_FOLDER}/.*$`, headers: { ...FINGERPRINTED_HEADERS }, continue: true },
+    ...FILE_HEADER_RULES.map(({ match, headers }) => ({
+      src: 'exact' in match ? `^${escapeRegExp(match.exact)}$` : `^${escapeRegExp(match.folder)}.*$`,
+      headers: { ...headers },
+      continue: true,
+    })),
     { src: LISTING_SRC, headers: { ...LISTING_HEADERS }, important: true, continue: true },
     ...pageRoutes(input),
     { src: LISTING_SRC, middlewarePath: MIDDLEWARE_NAME, continue: true },

@@ -1,0 +1,111 @@
+/**
+ * People's pages rendered and written on every core: a prerenderer (Astro's public
+ * `setPrerenderer`) that hands the listing's pages to worker threads, each rendering them with the
+ * prerender bundle as Astro's own prerenderer does and writing each page's file itself
+ * (astro-internals.ts, assumption 3): Astro writes no file for a page answered without a body. Each
+ * page's SHA-256 is taken there too, for the manifest. Anything else (the schemas, the OpenAPI
+ * document, the 404 page), and every page where the assumption does not hold, is Astro's own
+ * prerenderer's; a page a thread could not write (a full disk) is handed back to Astro with its
+ * body, so that Astro's own write fails and is reported as every page write is.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { AstroPrerenderer } from 'astro';
+import { threadPool, type ThreadPool } from '../threads.ts';
+import { renderThreadInput } from './astro-internals.ts';
+
+/** The listing's page routes, by their component: rendered on the threads. */
+const LISTING_PAGES = new Set(['src/pages/index.astro', 'src/pages/page/[page].astro']);
+
+export interface RenderTask {
+  url: string;
+  /** The page's route (`/page/[page]`). */
+  route: string;
+}
+
+export interface RenderedPage {
+  status: number;
+  headers: [string, string][];
+  sha256: string;
+  /** The page's bytes, where the thread did not write them. */
+  body?: ArrayBuffer;
+}
+
+/** How many threads render beside this one: one for each other core. */
+const RENDER_THREADS = availableParallelism() - 1;
+/** Pages under way on each thread before this one renders one itself (so that none waits for a page to be posted). */
+const QUEUED_PER_THREAD = 2;
+
+/** The site path of the page Astro writes for `pathname` (build.format 'directory'). */
+const fileOf = (pathname: string) => (pathname.endsWith('/') ? `${pathname.slice(1)}index.html` : pathname.slice(1));
+
+/**
+ * A prerenderer for `setPrerenderer`: the listing's pages rendered and written into `renderDir` (where
+ * Astro renders) on RENDER_THREADS threads of render-worker.ts; `hashes` is given each page's
+ * SHA-256 by its site path.
+ */
+export function renderingOnThreads(renderDir: string, hashes: Map<string, string>): (astroDefault: AstroPrerenderer) => AstroPrerenderer {
+  return (astroDefault) => {
+    let pool: ThreadPool<RenderTask, RenderedPage> | undefined;
+    const writeHere = pageWriter(renderDir);
+    return {
+      ...astroDefault,
+      name: 'listing:threads',
+      setup: async () => {
+        await astroDefault.setup?.();
+        const input = renderThreadInput(astroDefault, renderDir);
+        if (input && RENDER_THREADS > 0)
+          pool = threadPool('render', new URL('./render-worker.ts', import.meta.url), { ...input, renderDir }, RENDER_THREADS);
+        console.error(`Astro: rendering the pages on ${pool === undefined ? 'this thread' : `${RENDER_THREADS + 1} threads`}`);
+      },
+      render: async (request, options) => {
+        const { component, route } = options.routeData;
+        if (options.collectMetadata || !LISTING_PAGES.has(component)) return astroDefault.render(request, options);
+        // The threads' queues full (or none): this thread renders the page, and writes it as they do.
+        const page =
+          pool === undefined || pool.leastBusy() >= QUEUED_PER_THREAD
+            ? (await writeHere(request.url, await rendered(astroDefault, request, options))).result
+            : await pool.run({ url: request.url, route });
+        if (page.status === 200) hashes.set(fileOf(new URL(request.url).pathname), page.sha256);
+        return new Response(page.body ?? null, { status: page.status, headers: page.headers });
+      },
+      teardown: async () => {
+        await pool?.stop();
+        await astroDefault.teardown?.();
+      },
+    };
+  };
+}
+
+/** Astro's own rendering of a page, as a Response. */
+async function rendered(astroDefault: AstroPrerenderer, ...[request, options]: Parameters<AstroPrerenderer['render']>): Promise<Response> {
+  const result = await astroDefault.render(request, options);
+  return result instanceof Response ? result : result.response;
+}
+
+/** A render thread's work (render-worker.ts, and this thread's where it renders a page itself): the page's file written into `renderDir` (each a new file), its hash taken. */
+export function pageWriter(
+  renderDir: string,
+): (url: string, response: Response) => Promise<{ result: RenderedPage; transfer: ArrayBuffer[] }> {
+  const folders = new Set<string>();
+  return async (url, response) => {
+    const body = new Uint8Array(await response.arrayBuffer());
+    const result = { status: response.status, headers: [...response.headers], sha256: createHash('sha256').update(body).digest('hex') };
+    if (response.status !== 200) return { result: { ...result, body: body.buffer }, transfer: [body.buffer] };
+    const file = join(renderDir, fileOf(new URL(url).pathname));
+    try {
+      if (!folders.has(dirname(file))) {
+        mkdirSync(dirname(file), { recursive: true });
+        folders.add(dirname(file));
+      }
+      // A new file: a page to render was removed from the folder first (src/publish/reuse.ts).
+      writeFileSync(file, body, { flag: 'wx' });
+      return { result, transfer: [] };
+    } catch {
+      // Handed back to Astro, whose own write then fails and is reported as every page write is.
+      return { result: { ...result, body: body.buffer }, transfer: [body.buffer] };
+    }
+  };
+}

@@ -1,0 +1,10 @@
+/** A thread that renders and writes the listing's pages (render-threads.ts) with the prerender bundle's app. */
+import { servePool } from '../threads.ts';
+import { appOnThread, type RenderThreadInput } from './astro-internals.ts';
+import { pageWriter, type RenderTask } from './render-threads.ts';
+
+await servePool(async (input: RenderThreadInput & { renderDir: string }) => {
+  const render = await appOnThread(input);
+  const write = pageWriter(input.renderDir);
+  return async ({ url, route }: RenderTask) => write(url, await render(new Request(url), route));
+});

@@ -1,0 +1,192 @@
+/**
+ * The published OpenAPI document, judged by the tools its consumers use, on the fixture site the
+ * preview server serves: both linters pass it with no error and no warning (@redocly/cli's
+ * recommended rules, every spectral:oas rule; the few turned off are in redocly.yaml and
+ * .spectral.yaml with their reasons); openapi-typescript's types and openapi-fetch give a client
+ * that walks every page and reads every field under `tsc --strict` without a cast; and Prism, as a
+ * proxy in front of the preview server, finds no violation in any form of request a client sends.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { cleanEnvironment } from '../../scripts/lib/servers.ts';
+import { openApiDocument } from '../../src/listing/contract.ts';
+import { freePort, projectRoot } from '../support/site.ts';
+
+const origin = inject('origin');
+const outDir = inject('outDir');
+const openApi = join(outDir, 'openapi.json');
+/**
+ * The document as a site published at a real address has it: the linters rightly refuse a server at
+ * example.com, the fixture site's address. The same function writes the published file.
+ */
+const published = join(projectRoot, 'test/tools', `openapi-${process.pid}.json`);
+beforeAll(() => writeFileSync(published, JSON.stringify(openApiDocument('https://cars.hk-listing.net'), null, 2)));
+afterAll(() => rmSync(published, { force: true }));
+/** The consumers' tools, installed apart (test/tools: openapi-typescript wants TypeScript 5, the project builds with 6). */
+const tools = join(projectRoot, 'test/tools');
+const bin = (name: string) => join(tools, 'node_modules/.bin', name);
+/** Inside the tools' folder, so that the client's imports (openapi-fetch) resolve from its node_modules. */
+const workspace = join(tools, `typed-client-${process.pid}`);
+afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+
+const run = (command: string, args: string[]) =>
+  spawnSync(command, args, {
+    cwd: projectRoot,
+    encoding: 'utf8',
+    timeout: 120_000,
+    // No telemetry or update checks: there is no network here, and a linter's verdict must not depend on one.
+    env: { ...cleanEnvironment(), REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_UPDATE_NOTIFIER: '1' },
+  });
+
+describe('the OpenAPI document, as its consumers’ tools read it', () => {
+  it('passes @redocly/cli lint (recommended) with no error and no warning', () => {
+    const result = run(bin('redocly'), ['lint', published, '--config', join(projectRoot, 'redocly.yaml'), '--format', 'json']);
+    const report = JSON.parse(result.stdout) as {
+      totals: { errors: number; warnings: number };
+      problems: { ruleId: string; message: string }[];
+    };
+    expect(report.problems.map(({ ruleId, message }) => `${ruleId}: ${message}`)).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    expect(result.status, result.stderr).toBe(0);
+  });
+
+  it('passes spectral lint with every spectral:oas rule, with no error and no warning', () => {
+    const result = run(bin('spectral'), [
+      'lint',
+      published,
+      '--ruleset',
+      join(projectRoot, '.spectral.yaml'),
+      '--format',
+      'json',
+      '--quiet',
+    ]);
+    const findings = JSON.parse(result.stdout || '[]') as { code: string; message: string; path: string[] }[];
+    expect(findings.map(({ code, message, path }) => `${code} at ${path.join('.')}: ${message}`)).toEqual([]);
+    expect(result.status, result.stderr).toBe(0);
+  });
+
+  it('generates types with which a typed openapi-fetch client walks every page and reads every field, under tsc --strict', () => {
+    mkdirSync(workspace, { recursive: true });
+    const types = run(bin('openapi-typescript'), [openApi, '--output', join(workspace, 'listing.d.ts')]);
+    expect(types.status, types.stderr).toBe(0);
+    copyFileSync(join(projectRoot, 'test/fixtures/typed-client/walk.ts'), join(workspace, 'walk.ts'));
+    const tsconfig = {
+      compilerOptions: {
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        exactOptionalPropertyTypes: true,
+        noEmit: true,
+        module: 'nodenext',
+        target: 'es2024',
+        allowImportingTsExtensions: true,
+        skipLibCheck: false,
+        types: ['node'],
+        typeRoots: [join(tools, 'node_modules/@types')],
+      },
+      files: ['walk.ts'],
+    };
+    writeFileSync(join(workspace, 'tsconfig.json'), JSON.stringify(tsconfig));
+    const compiled = run(process.execPath, [
+      join(projectRoot, 'node_modules/typescript/bin/tsc'),
+      '--project',
+      join(workspace, 'tsconfig.json'),
+    ]);
+    expect(compiled.stdout, 'tsc --strict').toBe('');
+    expect(compiled.status).toBe(0);
+    const walked = run(process.execPath, [join(workspace, 'walk.ts'), origin]);
+    expect(walked.status, walked.stderr).toBe(0);
+    const all = JSON.parse(readFileSync(join(outDir, 'all.json'), 'utf8')) as Record<string, unknown>[];
+    expect(JSON.parse(walked.stdout)).toEqual(all.map((record) => Object.values(record)));
+  });
+
+  describe('Prism as a proxy in front of the preview server', () => {
+    let prism: ReturnType<typeof spawn>;
+    let proxy = '';
+    beforeAll(async () => {
+      const port = await freePort();
+      proxy = `http://127.0.0.1:${port}`;
+      prism = spawn(bin('prism'), ['proxy', openApi, origin, '--port', String(port), '--host', '127.0.0.1', '--errors'], {
+        cwd: projectRoot,
+        env: cleanEnvironment(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      await new Promise<void>((ready, fail) => {
+        const timer = setTimeout(() => fail(new Error(`Prism did not start:\n${output}`)), 60_000);
+        const listen = (chunk: Buffer) => {
+          output += chunk.toString();
+          if (/Prism is listening/.test(output)) {
+            clearTimeout(timer);
+            ready();
+          }
+        };
+        prism.stdout?.on('data', listen);
+        prism.stderr?.on('data', listen);
+        prism.once('exit', (code) => fail(new Error(`Prism exited (${code}):\n${output}`)));
+      });
+    }, 90_000);
+    afterAll(() => {
+      prism.kill('SIGTERM');
+    });
+
+    /**
+     * Every form of request a client sends: each URL form and method, conditional requests, errors.
+     * Not HEAD: Prism 5's proxy parses a JSON answer's body, and a HEAD answer has none (it fails
+     * with "invalid json response body"); HEAD is checked against GET's headers by the listing's
+     * own suite (test/support/listing-behaviour.ts) on every server.
+     */
+    const requests = async (): Promise<{ method: string; path: string; headers?: Record<string, string>; status: number }[]> => {
+      const etagOf = async (path: string) => (await fetch(`${origin}${path}`)).headers.get('etag') ?? '';
+      const listing = '/car/api/capture_car/latest';
+      const forms = [];
+      for (const path of [listing, `${listing}?page=2`, `${listing}?format=api&page=last`, `${listing}/page/2`, `${listing}/page/2.json`]) {
+        forms.push({ method: 'GET', path, status: 200 });
+        forms.push({ method: 'GET', path, headers: { 'If-None-Match': await etagOf(path) }, status: 304 });
+        forms.push(
+          { method: 'OPTIONS', path, status: 200 },
+          { method: 'POST', path, status: 405 },
+          { method: 'DELETE', path, status: 405 },
+        );
+      }
+      forms.push(
+        { method: 'GET', path: `${listing}?page=99`, status: 404 },
+        { method: 'GET', path: `${listing}?format=xml`, status: 404 },
+        { method: 'GET', path: `${listing}/page/99`, status: 404 },
+        { method: 'GET', path: `${listing}?page=abc`, status: 404 },
+        { method: 'GET', path: `${listing}/page/99.json`, status: 404 },
+        { method: 'OPTIONS', path: `${listing}?format=xml`, status: 404 },
+        { method: 'PUT', path: `${listing}?format=xml`, status: 404 },
+      );
+      const manifest = JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8')) as { buildId: string };
+      for (const path of [
+        '/all.json',
+        '/all.csv',
+        '/manifest.json',
+        '/changes.json',
+        `/history/${manifest.buildId}.json`,
+        '/openapi.json',
+        '/schema/page.schema.json',
+        '/schema/manifest.schema.json',
+      ]) {
+        forms.push({ method: 'GET', path, status: 200 });
+        forms.push({ method: 'GET', path, headers: { 'If-None-Match': await etagOf(path) }, status: 304 });
+      }
+      return forms;
+    };
+
+    it('finds no violation in any of them, and answers each as the preview server does', async () => {
+      const violations: string[] = [];
+      for (const { method, path, headers = {}, status } of await requests()) {
+        const response = await fetch(`${proxy}${path}`, { method, headers, redirect: 'manual' });
+        const found = response.headers.get('sl-violations');
+        if (found !== null || response.status !== status)
+          violations.push(
+            `${method} ${path} ${JSON.stringify(headers)}: ${response.status} ${found ?? ''} ${response.status >= 400 ? await response.text() : ''}`,
+          );
+      }
+      expect(violations).toEqual([]);
+    });
+  });
+});
