@@ -104,6 +104,12 @@ export const LISTING_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 } as const;
 
+/**
+ * The listing's headers but its type, for hosts whose header rules apply to every answer, a 304 too
+ * (Netlify, Vercel): the type comes from the `.json` file the answer is, so a 304 carries none.
+ */
+export const { 'Content-Type': _listingType, ...LISTING_HEADERS_BUT_TYPE } = LISTING_HEADERS;
+
 /** Headers on the site's data files (downloads, schemas, OpenAPI): readable by a script on any origin. */
 const DATA_FILE_HEADERS = { 'Access-Control-Allow-Origin': '*' } as const;
 /** Headers on what a mirror reads first (`manifest.json`, `changes.json`): revalidated every time (a 304 keeps that cheap). */

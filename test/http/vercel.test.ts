@@ -65,7 +65,6 @@ describe.runIf(runsWith(hasVercelRouter, 'the Vercel suite', '@cloudflare/next-o
       credentials,
       differences: {
         ownStaticMethodNotAllowed: true,
-        headerRulesOnNotModified: true,
         notModifiedWithoutETag: true,
         repeatedPageTakesFirst: true,
       },

@@ -16,6 +16,7 @@ import {
   FILE_HEADER_RULES,
   headerList,
   LISTING_HEADERS,
+  LISTING_HEADERS_BUT_TYPE,
   LISTING_PATH,
   linkHeader,
   PAGE_FILE_EXTENSION,
@@ -30,7 +31,7 @@ import { bundleEdge } from './edge-bundle.ts';
 import { PER_PAGE_RULE_LIMIT, pageValuePattern, type HostFile, type HostInput } from './shared.ts';
 
 interface Condition {
-  type: 'query';
+  type: 'query' | 'header';
   key: string;
   value?: string;
 }
@@ -44,6 +45,7 @@ interface Rewrite {
 interface HeaderRule {
   source: string;
   has?: Condition[];
+  missing?: Condition[];
   headers: { key: string; value: string }[];
 }
 interface VercelConfig {
@@ -52,6 +54,10 @@ interface VercelConfig {
   rewrites: Rewrite[];
   headers: HeaderRule[];
 }
+
+/** A request that asks for no 304: header rules can only tell a 304 coming by what was asked. */
+const UNCONDITIONAL: Condition = { type: 'header', key: 'if-none-match' };
+const LISTING_TYPE = { 'Content-Type': LISTING_HEADERS['Content-Type'] };
 
 function vercelConfig(input: HostInput): VercelConfig {
   const last = pageCount(input.count);
@@ -96,9 +102,15 @@ function vercelConfig(input: HostInput): VercelConfig {
         source: 'exact' in match ? match.exact : `${match.folder}(.*)`,
         headers: headerList(headers),
       })),
-      { source: LISTING_PATH, headers: headerList(LISTING_HEADERS) },
-      { source: `${LISTING_PATH}/:path*`, headers: headerList(LISTING_HEADERS) },
-      { source: '/_errors/:path*', headers: headerList(LISTING_HEADERS) },
+      { source: LISTING_PATH, headers: headerList(LISTING_HEADERS_BUT_TYPE) },
+      { source: `${LISTING_PATH}/:path*`, headers: headerList(LISTING_HEADERS_BUT_TYPE) },
+      { source: '/_errors/:path*', headers: headerList(LISTING_HEADERS_BUT_TYPE) },
+      // The origin's type, but on a conditional request, whose 304 must carry none (a 200 then has the file's own JSON type).
+      ...[LISTING_PATH, `${LISTING_PATH}/:path*`, '/_errors/:path*'].map((source) => ({
+        source,
+        missing: [UNCONDITIONAL],
+        headers: headerList(LISTING_TYPE),
+      })),
       ...links,
     ],
   };
@@ -172,7 +184,9 @@ function buildOutputConfig(input: HostInput): string {
       headers: { ...headers },
       continue: true,
     })),
-    { src: LISTING_SRC, headers: { ...LISTING_HEADERS }, important: true, continue: true },
+    { src: LISTING_SRC, headers: { ...LISTING_HEADERS_BUT_TYPE }, important: true, continue: true },
+    // The origin's type, but on a conditional request, whose 304 must carry none (a 200 then has the file's own JSON type).
+    { src: LISTING_SRC, missing: [UNCONDITIONAL], headers: { ...LISTING_TYPE }, important: true, continue: true },
     ...pageRoutes(input),
     { src: LISTING_SRC, middlewarePath: MIDDLEWARE_NAME, continue: true },
     { handle: 'filesystem' },
