@@ -60,8 +60,6 @@ type PoolMessage<R> = { id: number; result: R } | { id: number; error: string };
 export interface ThreadPool<T, R> {
   /** Runs `task` on the thread with the fewest tasks under way. */
   run: (task: T, transfer?: ArrayBuffer[]) => Promise<R>;
-  /** The fewest tasks under way on any one thread. */
-  leastBusy: () => number;
   /** Ends every thread; settles once they have ended. */
   stop: () => Promise<void>;
 }
@@ -100,7 +98,6 @@ export function threadPool<T, R>(name: string, script: URL, input: unknown, size
     return worker;
   });
   return {
-    leastBusy: () => Math.min(...busy),
     run: (task, transfer = []) =>
       new Promise<R>((done, reject) => {
         if (failure) return reject(failure);

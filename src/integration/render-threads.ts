@@ -17,7 +17,12 @@ import { threadPool, type ThreadPool } from '../threads.ts';
 import { renderThreadInput } from './astro-internals.ts';
 
 /** The listing's page routes, by their component: rendered on the threads. */
-const LISTING_PAGES = new Set(['src/pages/index.astro', 'src/pages/page/[page].astro']);
+const LISTING_PAGES = new Set([
+  'src/pages/index.astro',
+  'src/pages/page/[page].astro',
+  'src/pages/zh-hk/index.astro',
+  'src/pages/zh-hk/page/[page].astro',
+]);
 
 export interface RenderTask {
   url: string;
@@ -33,10 +38,8 @@ export interface RenderedPage {
   body?: ArrayBuffer;
 }
 
-/** How many threads render beside this one: one for each other core. */
-const RENDER_THREADS = availableParallelism() - 1;
-/** Pages under way on each thread before this one renders one itself (so that none waits for a page to be posted). */
-const QUEUED_PER_THREAD = 2;
+/** How many threads render the listing's pages: one a core (this thread only hands them out and takes their answers). */
+const RENDER_THREADS = availableParallelism();
 
 /** The site path of the page Astro writes for `pathname` (build.format 'directory'). */
 const fileOf = (pathname: string) => (pathname.endsWith('/') ? `${pathname.slice(1)}index.html` : pathname.slice(1));
@@ -58,14 +61,14 @@ export function renderingOnThreads(renderDir: string, hashes: Map<string, string
         const input = renderThreadInput(astroDefault, renderDir);
         if (input && RENDER_THREADS > 0)
           pool = threadPool('render', new URL('./render-worker.ts', import.meta.url), { ...input, renderDir }, RENDER_THREADS);
-        console.error(`Astro: rendering the pages on ${pool === undefined ? 'this thread' : `${RENDER_THREADS + 1} threads`}`);
+        console.error(`Astro: rendering the pages on ${pool === undefined ? 'one thread' : `${RENDER_THREADS} threads`}`);
       },
       render: async (request, options) => {
         const { component, route } = options.routeData;
         if (options.collectMetadata || !LISTING_PAGES.has(component)) return astroDefault.render(request, options);
-        // The threads' queues full (or none): this thread renders the page, and writes it as they do.
+        // Without threads (the bundle is not as assumed), this thread renders the page, and writes it as they do.
         const page =
-          pool === undefined || pool.leastBusy() >= QUEUED_PER_THREAD
+          pool === undefined
             ? (await writeHere(request.url, await rendered(astroDefault, request, options))).result
             : await pool.run({ url: request.url, route });
         if (page.status === 200) hashes.set(fileOf(new URL(request.url).pathname), page.sha256);
