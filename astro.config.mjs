@@ -4,6 +4,7 @@ import { defineConfig } from 'astro/config';
 import listing from './src/integration/index.ts';
 import { loadConfigOrExit } from './src/config.ts';
 import { FINGERPRINTED_FOLDER } from './src/listing/routes.ts';
+import { DEFAULT_LANGUAGE, LANGUAGES } from './src/listing/languages.ts';
 
 // A bad environment exits here, with its message alone and code 2, before Astro can report it as a crash.
 const { baseUrl, outDir, deployDir } = loadConfigOrExit();
@@ -14,6 +15,14 @@ export default defineConfig({
   // Where the site is published; a build renders into a folder of its own beside it and publishes it in one rename.
   outDir,
   trailingSlash: 'ignore',
+  // The pages for people in each language (src/listing/languages.ts): the default at the root, the others under their own
+  // path. Manual routing (src/middleware.ts): the pages need none of Astro's redirects, and its automatic i18n middleware
+  // never ends a page's body on the render threads (src/integration/render-threads.ts).
+  i18n: {
+    locales: [...LANGUAGES],
+    defaultLocale: DEFAULT_LANGUAGE,
+    routing: 'manual',
+  },
   build: {
     format: 'directory',
     // Bundled CSS and scripts, named by their content: the hosts serve this folder as immutable.

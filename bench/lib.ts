@@ -14,8 +14,8 @@ export const out = join(root, 'bench/out');
 export const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 export const maxRuns = Number(option('runs') ?? 3);
 export const sizes = (option('sizes') ?? '10000,100000,1000000').split(',').map(Number);
-/** Which sections to run: `build` (clean builds, floor, validation, servers), `incremental`; both by default. */
-export const sections = (option('only') ?? 'build,incremental').split(',');
+/** Which sections to run: `build` (clean builds, floor, validation, servers), `incremental`, `search` (a phone's browser); all by default. */
+export const sections = (option('only') ?? 'build,incremental,search').split(',');
 
 export interface Sample {
   seconds: number;

@@ -4,7 +4,7 @@
  * framework-free floor, validation alone, and the preview server's throughput against nginx, then
  * writes the figures into BENCHMARKS.md between its bench markers.
  *
- *   node bench/run.ts [--sizes=10000,100000,1000000] [--runs=3] [--no-throughput] [--only=build|incremental] [--no-rest]
+ *   node bench/run.ts [--sizes=10000,100000,1000000] [--runs=3] [--no-throughput] [--only=build|incremental|search] [--search-sizes=100000] [--no-rest]
  *
  * It first removes what earlier runs left and waits six minutes for the disk (see `clearOutputs`).
  *
@@ -15,8 +15,25 @@ import { cpus, freemem, totalmem, release } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { incrementalFigures, incrementalSmoke } from './incremental.ts';
+import { searchSection } from './search.ts';
+import { LANGUAGES } from '../src/listing/languages.ts';
 import { counted } from '../src/listing/format.ts';
-import { buildOf, clearOutputs, dataFile, fresh, maxRuns, measure, median, out, repeat, root, runsFor, sections, sizes } from './lib.ts';
+import {
+  buildOf,
+  clearOutputs,
+  dataFile,
+  fresh,
+  maxRuns,
+  measure,
+  median,
+  option,
+  out,
+  repeat,
+  root,
+  runsFor,
+  sections,
+  sizes,
+} from './lib.ts';
 
 const throughput = !process.argv.includes('--no-throughput');
 
@@ -96,12 +113,12 @@ async function buildFigures(): Promise<string[]> {
     '',
     '| rows | pages (JSON + HTML) | build: median wall | build: peak RSS | floor: median wall | floor: peak RSS | build ÷ floor | runs (build, s) |',
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
-    `| 0 (header only) | 1 + 1 | ${seconds(fixed.seconds)} | ${mib(fixed.rssBytes)} | – | – | – | ${fixed.all.map((value) => value.toFixed(1)).join(', ')} |`,
+    `| 0 (header only) | 1 + ${LANGUAGES.length} | ${seconds(fixed.seconds)} | ${mib(fixed.rssBytes)} | – | – | – | ${fixed.all.map((value) => value.toFixed(1)).join(', ')} |`,
   );
   for (const [rows, { build, floor }] of results) {
     const pages = Math.max(1, Math.ceil(rows / 10));
     lines.push(
-      `| ${counted(rows)} | ${counted(pages)} + ${counted(pages)} | ${seconds(build.seconds)} | ${mib(build.rssBytes)} | ` +
+      `| ${counted(rows)} | ${counted(pages)} + ${counted(pages * LANGUAGES.length)} | ${seconds(build.seconds)} | ${mib(build.rssBytes)} | ` +
         `${seconds(floor.seconds)} | ${mib(floor.rssBytes)} | ${(build.seconds / floor.seconds).toFixed(1)}× | ${build.all.map((value) => value.toFixed(1)).join(', ')} |`,
     );
   }
@@ -118,7 +135,7 @@ async function buildFigures(): Promise<string[]> {
       const seconds = (name: string) => build.phases.find(([other]) => other === name)?.[1];
       const astro = seconds('pages (Astro)');
       const astroFixed = fixed.phases.find(([name]) => name === 'pages (Astro)')?.[1] ?? 0;
-      const pages = 2 * Math.max(1, Math.ceil(rows / 10));
+      const pages = (1 + LANGUAGES.length) * Math.max(1, Math.ceil(rows / 10));
       lines.push(
         `| ${counted(rows)} | ${phaseNames.map((name) => (seconds(name) === undefined ? '–' : `${seconds(name)!.toFixed(1)} s`)).join(' | ')} | ${astro === undefined || rows === 0 ? '–' : `${(((astro - astroFixed) * 1000) / pages).toFixed(2)} ms`} |`,
       );
@@ -199,3 +216,5 @@ if (sections.includes('incremental')) {
   if (incrementalSmoke) console.error('a smoke run (other sizes or shapes than the targets name): BENCHMARKS.md left as it was');
   else writeBlock('incremental', lines);
 }
+// In a phone's browser: 100k rows unless --search-sizes says otherwise (the 1M site takes 5 GiB).
+if (sections.includes('search')) writeBlock('search', await searchSection((option('search-sizes') ?? '100000').split(',').map(Number)));

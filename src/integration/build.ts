@@ -24,6 +24,7 @@ import { sourceFingerprint } from '../outputs/preparation.ts';
 import { formatReport } from '../data/problems.ts';
 import type { RowChanges } from '../listing/documents.ts';
 import { counted } from '../listing/format.ts';
+import { LANGUAGES } from '../listing/languages.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
 import { pageCount } from '../listing/pagination.ts';
 import type { Addresses } from '../listing/serialise.ts';
@@ -298,7 +299,7 @@ export async function awaitData(build: StartedBuild): Promise<Rendering> {
   const pages = pageCount(data.preparation.rows);
   // On standard error, as the progress lines and the report: `npm run build` shows Astro's warnings alone.
   console.error(
-    `${config.dataFile}: ${counted(data.preparation.rows)} rows valid${reused}; rendering ${counted(data.toRender.json)} of ${counted(pages)} JSON and ${counted(data.toRender.html + 1)} of ${counted(pages)} HTML pages`,
+    `${config.dataFile}: ${counted(data.preparation.rows)} rows valid${reused}; rendering ${counted(data.toRender.json)} of ${counted(pages)} JSON and ${counted(data.toRender.html)} of ${counted(pages * LANGUAGES.length)} HTML pages`,
   );
   const jsonPages = startJsonPages({
     siteDir: folder.siteDir,

@@ -12,7 +12,6 @@ import type { PageKeys } from '../listing/page-keys.ts';
 import { pageCount } from '../listing/pagination.ts';
 import { pageFile } from '../listing/routes.ts';
 import { changedDownloads, changedUrls, changeDocumentJson, changesJson, type ChangeSummary } from '../outputs/changes.ts';
-import { DOWNLOADS } from '../outputs/downloads.ts';
 import { CHANGES_FILE, CHANGES_FILES_FOLDER, changeDocumentFile, publishedHistory } from '../outputs/history.ts';
 import { MANIFEST_FILE, manifestJson, manifestOf, manifestPath, type Manifest } from '../outputs/manifest.ts';
 import type { PhaseClock } from '../outputs/report.ts';
@@ -81,9 +80,15 @@ export async function downloadsPlaced(
   preparation: Rendering['data']['preparation'],
 ): Promise<Record<string, string>> {
   const downloads = await preparation.downloads;
-  for (const path of DOWNLOADS) {
+  const folders = new Set<string>();
+  for (const [path, sha256] of Object.entries(downloads)) {
     const name = path.slice(1);
-    if (baseline && baseline.hashes[name] === downloads[path] && linkedFrom(baseline.siteDir, name, folder.siteDir)) continue;
+    const parent = dirname(join(folder.siteDir, name));
+    if (!folders.has(parent)) {
+      mkdirSync(parent, { recursive: true });
+      folders.add(parent);
+    }
+    if (baseline && baseline.hashes[name] === sha256 && linkedFrom(baseline.siteDir, name, folder.siteDir)) continue;
     copyFileSync(join(preparation.downloadsDir, name), join(folder.siteDir, name), constants.COPYFILE_FICLONE);
   }
   return downloads;
@@ -244,7 +249,7 @@ export function buildDescribed({ config, baseline, folder }: StartedBuild, { dat
       compared.served.set(file, createHash('sha256').update(text).digest('hex'));
       compared.files.push(file);
     }
-    summary = { rows: data.rows, pages, downloads: changedDownloads(compared.changed) };
+    summary = { rows: data.rows, pages, ...changedDownloads(compared.changed) };
   }
   const manifest = manifestOf({
     buildId: folder.id,

@@ -2,6 +2,7 @@
  * How a captured car model reads for people: ranges, prices, engine sizes, transmissions and the
  * two scripts of its name. Shared by the HTML pages and the search script so both show the same.
  */
+import type { Messages } from './languages.ts';
 
 const integerFormat = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
 /** What `count.toLocaleString('en')` formats with, made once rather than at each of the hundreds of calls a page makes. */
@@ -26,14 +27,18 @@ export function formatPriceRange(min: number, max: number): string {
 }
 
 /** Engine size range; 0 is an electric model (the unit is not given by the data). */
-export function formatEngineRange(min: number, max: number): string {
-  if (max === 0) return 'Electric';
+export function formatEngineRange(min: number, max: number, says: Pick<Messages, 'electric' | 'electricOr'>): string {
+  if (max === 0) return says.electric;
   const range = formatRange(min, max, (value) => integerFormat.format(value));
-  return min === 0 ? `Electric or ${range.replace(/^0–/, '')}` : range;
+  return min === 0 ? says.electricOr(range.replace(/^0–/, '')) : range;
 }
 
-export function formatTransmissions(auto: boolean, manual: boolean): string {
-  return [auto ? 'Automatic' : undefined, manual ? 'Manual' : undefined].filter(Boolean).join(', ');
+export function formatTransmissions(
+  auto: boolean,
+  manual: boolean,
+  says: Pick<Messages, 'automatic' | 'manual' | 'listSeparator'>,
+): string {
+  return [auto ? says.automatic : undefined, manual ? says.manual : undefined].filter(Boolean).join(says.listSeparator);
 }
 
 /** The parts of a display name: the make in a local script, then the rest in Latin script. */

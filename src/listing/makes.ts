@@ -3,7 +3,8 @@
  * script, then the make in Latin script, then the model). The data has no make column, so the
  * Latin make is read from what the models of one local make share; see `latinMakeOf`.
  */
-import { counted, splitName } from './format.ts';
+import { splitName } from './format.ts';
+import { countIn, type Language } from './languages.ts';
 import type { CarModel } from '../data/schema.ts';
 
 export interface Make {
@@ -112,7 +113,7 @@ export function makeTable(records: readonly CarModel[]): MakeTable {
  * The make table of models read in order, keeping a few words per make, not the models: so it can
  * be made from a listing read a chunk at a time.
  */
-export function makeTableOf(records: Iterable<CarModel>): MakeTable {
+function makeTableOf(records: Iterable<CarModel>): MakeTable {
   const modelsByKey = new Map<string, MakeModels>();
   for (const record of records) {
     const key = makeKeyOf(record.combined_car_model);
@@ -138,20 +139,26 @@ export function makeTableFrom(makes: readonly Make[]): MakeTable {
   return { makes, makeOf: (record) => byKey.get(makeKeyOf(record.combined_car_model))! };
 }
 
-/** One make in the search form's make filter: its key, and `Toyota 豐田 (1,234)` shown for it. */
+/** One make in the search form's make filter: its key, its Latin name, and `Toyota 豐田 (1,234)` shown for it. */
 export interface MakeFilterOption {
   value: string;
+  latin: string;
   label: string;
 }
 
-/** Options already made: every page of a build shows the same filter, so it is made once, not once a page (a million rows: 100,000 pages). */
-const filterOptions = new WeakMap<readonly Make[], readonly MakeFilterOption[]>();
+/** Options already made: every page of a build shows the same filter, so it is made once a language, not once a page (a million rows: 100,000 pages). */
+const filterOptions = new WeakMap<readonly Make[], Map<Language, readonly MakeFilterOption[]>>();
 
-/** The make filter's options for `makes`, in their order. */
-export function makeFilterOptions(makes: readonly Make[]): readonly MakeFilterOption[] {
-  const cached = filterOptions.get(makes);
+/** The make filter's options for `makes`, in their order, counts written for `language`. */
+export function makeFilterOptions(makes: readonly Make[], language: Language): readonly MakeFilterOption[] {
+  const byLanguage = filterOptions.get(makes) ?? filterOptions.set(makes, new Map()).get(makes)!;
+  const cached = byLanguage.get(language);
   if (cached) return cached;
-  const options = makes.map((make) => ({ value: make.key, label: `${make.latin} ${make.key} (${counted(make.count)})` }));
-  filterOptions.set(makes, options);
+  const options = makes.map((make) => ({
+    value: make.key,
+    latin: make.latin,
+    label: `${make.latin} ${make.key} (${countIn(language, make.count)})`,
+  }));
+  byLanguage.set(language, options);
   return options;
 }

@@ -4,6 +4,7 @@
  * ListAPIView with PageNumberPagination) answers it. The build, the preview server and the host
  * configurations all take their URLs and headers from here, so they cannot drift apart.
  */
+import { DEFAULT_LANGUAGE, LANGUAGES, languagePrefix, type Language } from './languages.ts';
 import { neighbours, pageCount, pageFromQuery } from './pagination.ts';
 
 /** The listing's path under {base_url}. */
@@ -38,8 +39,6 @@ export const PUBLISHED = {
   allCsv: '/all.csv',
   /** What the build holds: counts, content hashes, the data file's hash, build time. */
   manifest: '/manifest.json',
-  /** The compact index the browsable pages search in. */
-  searchIndex: '/search-index.json',
   /** What the last build changed: rows by id, and every URL whose answer changed. */
   changes: '/changes.json',
 } as const;
@@ -56,15 +55,26 @@ export const changeDocumentPath = (buildId: string): string => `${CHANGES_FOLDER
 /** Where the shipped logo images live in the built site: the default assets address is `{base_url}/assets`. */
 export const SHIPPED_ASSETS_PATH = '/assets';
 
-/** The HTML page of listing page `page`: the first is the home page, the others `/page/N/`. */
-export function htmlPagePath(page: number): string {
-  return page === 1 ? '/' : `/page/${page}/`;
+/**
+ * The HTML page of listing page `page` in `language`: the first is the language's home page, the
+ * others `/page/N/` under it (`/`, `/page/2/`, `/zh-hk/`, `/zh-hk/page/2/`).
+ */
+export function htmlPagePath(page: number, language: Language = DEFAULT_LANGUAGE): string {
+  return `${languagePrefix(language)}${page === 1 ? '/' : `/page/${page}/`}`;
 }
 
-/** The file of HTML page `page` in the built site (relative): `index.html`, `page/2/index.html`. */
-export function htmlPageFile(page: number): string {
-  return `${htmlPagePath(page).slice(1)}index.html`;
+/** The file of HTML page `page` in `language` in the built site (relative): `index.html`, `zh-hk/page/2/index.html`. */
+export function htmlPageFile(page: number, language: Language = DEFAULT_LANGUAGE): string {
+  return `${htmlPagePath(page, language).slice(1)}index.html`;
 }
+
+/** The files of HTML page `page` in every language: one page, rendered from the same data in each. */
+export const htmlPageFiles = (page: number): string[] => LANGUAGES.map((language) => htmlPageFile(page, language));
+
+/** The folders of the HTML pages after the first, one a language: `page/`, `zh-hk/page/`. */
+export const HTML_PAGE_FOLDERS: readonly string[] = LANGUAGES.map(
+  (language) => `${languagePrefix(language).slice(1)}${languagePrefix(language) ? '/' : ''}page`,
+);
 
 /** Files holding the error bodies, for static hosts that answer errors with a file. */
 export const ERROR_FILES = {
@@ -108,7 +118,8 @@ export const LISTING_HEADERS = {
  * The listing's headers but its type, for hosts whose header rules apply to every answer, a 304 too
  * (Netlify, Vercel): the type comes from the `.json` file the answer is, so a 304 carries none.
  */
-export const { 'Content-Type': _listingType, ...LISTING_HEADERS_BUT_TYPE } = LISTING_HEADERS;
+const { 'Content-Type': _listingType, ...listingHeadersButType } = LISTING_HEADERS;
+export const LISTING_HEADERS_BUT_TYPE = listingHeadersButType;
 
 /** Headers on the site's data files (downloads, schemas, OpenAPI): readable by a script on any origin. */
 const DATA_FILE_HEADERS = { 'Access-Control-Allow-Origin': '*' } as const;
@@ -151,7 +162,7 @@ export type PathMatch = { exact: string } | { folder: string };
  * configuration and the preview server apply these, and nothing else.
  */
 export const FILE_HEADER_RULES: readonly { match: PathMatch; headers: HeaderFields }[] = [
-  ...[PUBLISHED.allJson, PUBLISHED.allCsv, PUBLISHED.searchIndex, PUBLISHED.openApi].map((exact) => ({
+  ...[PUBLISHED.allJson, PUBLISHED.allCsv, PUBLISHED.openApi].map((exact) => ({
     match: { exact },
     headers: DATA_FILE_HEADERS,
   })),

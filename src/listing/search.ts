@@ -1,32 +1,169 @@
 /**
- * Search over the whole listing in the browser: the shape of the index the build publishes
- * (`search-index.ts` writes it), the criteria and sort order a search URL carries, and the filter
- * and sort themselves. Pure functions, bundled into the search script and unit-tested.
+ * Search over the whole listing at any size, from the sharded index the build publishes under
+ * `/search/` (src/outputs/search-files.ts writes it, src/scripts/search.ts reads it): the files'
+ * names and shapes, the criteria a search URL carries, how text is folded and split into words,
+ * what a row must meet, and the orders. Pure, so that the build and the browser agree on every
+ * one of them; docs/search.md says why the index has this shape.
+ *
+ * The index is lists of rows, each cut into files of CHUNK_ROWS rows: the whole listing in each
+ * order (listing; name, read backwards for a descending sort; price, seats and engine size from
+ * the lowest lower bound up and from the highest upper bound down),
+ * the rows of each filter value that is not most of the listing (a make, a seat count, a
+ * transmission, electric), and the rows of each word that is not common. A search reads the
+ * smallest list that holds every row it wants, in the order it wants, and checks each row itself.
  */
+import { makeKeyOf } from './makes.ts';
 import { splitName } from './format.ts';
 
+/** Where the index's files are in the site. */
+export const SEARCH_FOLDER = '/search/';
+/** Rows in each file of a list: one file holds more than a step of results. */
+export const CHUNK_ROWS = 64;
+/** Files of a price order under each entry of its range directory's top. */
+export const KEYS_PER_GROUP = 64;
+/** A filter value's rows are a list of their own unless they are more than this share of the listing (reading the listing finds them as fast). */
+export const FILTER_LIST_SHARE = 0.4;
+/** A word's rows are a list of their own unless they are more than this share of the listing. */
+export const WORD_LIST_SHARE = 0.05;
+/** Below this many rows a filter value or word always has its list. */
+export const LIST_ALWAYS_BELOW = 4 * CHUNK_ROWS;
 /**
- * One entry of the index: [id, name, min seat, max seat, min engine, max engine, min price,
- * max price, transmissions (1 auto, 2 manual, 3 both), logo (index into `logos`, or -1),
- * make (index into `makes`)].
+ * Up to this many rows a search reads the whole listing (16 files at most, about 35 KB compressed,
+ * in one step, as the one index of small listings always was), so no filter value or word has a
+ * list of its own and there are no word shards: a small listing's index is its five orders.
  */
-export type IndexEntry = [number, string, number, number, number, number, number, number, number, number, number];
+export const WHOLE_LISTING_UP_TO = 16 * CHUNK_ROWS;
 
-export interface SearchIndex {
-  /** The listing's order; the position of an entry is its place in the listing. */
-  entries: IndexEntry[];
-  /** Logo paths under the assets address, as the data gives them, each once (a make's models share one). */
-  logos: string[];
-  /** Each make once, as [local-script make (the `make=` value), Latin make], in Latin alphabetical order. */
-  makes: [string, string][];
-}
+/**
+ * One row of the index: [position in the listing (from 0), name, min seat, max seat, min engine,
+ * max engine, min price, max price, transmissions (AUTO | MANUAL), logo path under the assets
+ * address or null]. The make is the name's first word (`makeKeyOf`).
+ */
+export type Entry = [number, string, number, number, number, number, number, number, number, string | null];
 
 export const AUTO = 1;
 export const MANUAL = 2;
 
+/**
+ * The orders the listing is kept in, each a list of its own: `price` from the lowest min price up,
+ * `high-price` from the highest max price down (the same for seats and engine sizes), ties in
+ * listing order. No name is another's followed by a character before '/' (S3's key order).
+ */
+export const ORDERS = ['listing', 'name', 'price', 'high-price', 'seats', 'high-seats', 'engine', 'high-engine'] as const;
+export type Order = (typeof ORDERS)[number];
+/** The orders a price range is looked up in, each with a range directory. */
+export type PriceOrder = 'price' | 'high-price';
+
+/**
+ * The sorts a search can ask for, as the URL writes them: prices, seats and engine sizes low to
+ * high by their lower bound, high to low (`-`) by their upper bound, ties in listing order; names
+ * by their Latin part (numbers by value), then their Chinese part, `-name` that order backwards.
+ */
+export const SORT_KEYS = ['price', '-price', 'name', '-name', 'seats', '-seats', 'engine', '-engine'] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+
+export const orderOf = (sort: SortKey): { order: Order; descending: boolean } =>
+  sort === '-name'
+    ? { order: 'name', descending: true }
+    : { order: sort.startsWith('-') ? (`high-${sort.slice(1)}` as Order) : (sort as Order), descending: false };
+
+// The index's files.
+
+export const orderChunkPath = (order: Order, chunk: number): string => `${SEARCH_FOLDER}order/${order}/${chunk}.json`;
+export const listChunkPath = (list: string, chunk: number): string => `${SEARCH_FOLDER}in/${list}/${chunk}.json`;
+/** The filter values and word shards there are (`ListsDocument`). */
+export const LISTS_PATH = `${SEARCH_FOLDER}lists.json`;
+/**
+ * A price order's range directory (`PriceKeys`): its top, one entry a group of KEYS_PER_GROUP
+ * files, and each group's, one entry a file.
+ */
+export const priceKeysPath = (order: PriceOrder): string => `${SEARCH_FOLDER}range/${order}/top.json`;
+export const priceKeysGroupPath = (order: PriceOrder, group: number): string => `${SEARCH_FOLDER}range/${order}/${group}.json`;
+/** The words that begin with `shard` (`shardOf`), in a file named by its characters' code points. */
+export const wordShardPath = (shard: string): string =>
+  `${SEARCH_FOLDER}words/${[...shard].map((character) => character.codePointAt(0)!.toString(16)).join('-')}.json`;
+
+/** How many files a list of `rows` rows is cut into. */
+export const chunkCount = (rows: number): number => Math.ceil(rows / CHUNK_ROWS);
+
+/** `lists.json`: the listing's size, each filter value's rows (and its list, where it has one), the word shards. */
+export interface ListsDocument {
+  rows: number;
+  /** By filter (`filterId`): [its list's name or null (its rows are most of the listing), how many rows]. */
+  filters: Record<string, [string | null, number]>;
+  /** Every word shard there is (`shardOf`): none up to WHOLE_LISTING_UP_TO rows, where words are not looked up. */
+  shards: string[];
+}
+
+/** A word shard: its words in code point order, each [word, rows, its list's name or null (a common word)]. */
+export type WordShard = [string, number, string | null][];
+
+/** The price directory: for each file (or group of files), [its first row's min price, the highest max price in it]. */
+export type PriceKeys = [number, number][];
+
+/** The filters a row has a value of: its make, each seat count it offers, its transmissions, electric. */
+export const filterId = {
+  make: (key: string) => `make:${key}`,
+  seats: (seats: number) => `seats:${seats}`,
+  auto: 'auto',
+  manual: 'manual',
+  electric: 'electric',
+} as const;
+
+// Text.
+
+/** Text as it is matched: compatibility forms folded (ｔｏｙｏｔａ is toyota), accents dropped (Citroën is citroen), lower case. */
+export function fold(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .normalize('NFKC')
+    .toLowerCase();
+}
+
+/** A word: letters and digits, joined by - . : / + ' within it (cx-5, 2.0, e:hev). Han and other scripts are told apart. */
+const WORD = /[\p{L}\p{N}]+(?:[-.:/+'][\p{L}\p{N}]+)*/gu;
+const HAN_OR_NOT = /\p{Script=Han}+|[^\p{Script=Han}]+/gu;
+const HAN = /^\p{Script=Han}/u;
+const JOINERS = /[-.:/+']/g;
+
+/** The words of text as typed: folded, split at spaces and punctuation and where Han meets another script. */
+export function tokensOf(text: string): string[] {
+  const tokens: string[] = [];
+  for (const [word] of fold(text).matchAll(WORD)) for (const [part] of word.matchAll(HAN_OR_NOT)) tokens.push(part);
+  return tokens;
+}
+
+/**
+ * Every word a name is found by, by prefix: its words; each part after a joiner (`hev` of e:hev);
+ * and every ending of a Han word, since Chinese is written without spaces (羅密歐 finds 阿爾法·羅密歐).
+ */
+export function wordsOf(name: string): string[] {
+  const words = new Set<string>();
+  for (const token of tokensOf(name)) {
+    words.add(token);
+    if (HAN.test(token)) for (let from = 1; from < token.length; from += 1) words.add(token.slice(from));
+    else for (const joiner of token.matchAll(JOINERS)) words.add(token.slice(joiner.index + 1));
+  }
+  return [...words];
+}
+
+/** The shard a word (or a typed token) is in: its first Han character, or its first two characters; none for one non-Han character. */
+export function shardOf(word: string): string | undefined {
+  const characters = [...word];
+  if (HAN.test(word)) return characters[0];
+  return characters.length >= 2 ? characters.slice(0, 2).join('') : undefined;
+}
+
+/** Whether every token begins one of `words`. */
+const matchesTokens = (words: readonly string[], tokens: readonly string[]): boolean =>
+  tokens.every((token) => words.some((word) => word.startsWith(token)));
+
+// Criteria.
+
 /** What a search asks for; every part optional. */
 export interface Criteria {
-  /** Free text, matched against the Chinese and the Latin part of the name, ignoring case. */
+  /** Words, each the beginning of a word of the name, in either script. */
   q?: string;
   /** A seat count the model offers (within its seat range). */
   seats?: number;
@@ -37,29 +174,11 @@ export interface Criteria {
   electric?: boolean;
   /** The make in its local script, e.g. `豐田`. */
   make?: string;
-  /** The order of the results; without it, listing order. */
+  /** The order of the results; without it, listing order (price order where a price is asked for). */
   sort?: SortKey;
 }
 
-/**
- * Sort orders, as the URL writes them: a leading `-` is descending. Ranges sort by their lower
- * bound ascending and by their upper bound descending (cheapest first: the lowest starting price;
- * dearest first: the highest top price). Ties keep listing order.
- */
-export const SORT_LABELS = {
-  price: 'Price, low to high',
-  '-price': 'Price, high to low',
-  name: 'Name, A to Z',
-  '-name': 'Name, Z to A',
-  seats: 'Seats, fewest first',
-  '-seats': 'Seats, most first',
-  engine: 'Engine size, smallest first',
-  '-engine': 'Engine size, largest first',
-} as const;
-
-export type SortKey = keyof typeof SORT_LABELS;
-
-const isSortKey = (text: string | null): text is SortKey => text !== null && Object.hasOwn(SORT_LABELS, text);
+const isSortKey = (text: string | null): text is SortKey => text !== null && (SORT_KEYS as readonly string[]).includes(text);
 
 /** URL parameter names of the criteria (a shared search URL carries them). */
 export const CRITERIA_PARAMS = {
@@ -114,72 +233,71 @@ export function queryFromCriteria(criteria: Criteria): URLSearchParams {
   return query;
 }
 
-export function hasCriteria(criteria: Criteria): boolean {
-  return Object.keys(criteria).length > 0;
+export const hasCriteria = (criteria: Criteria): boolean => Object.keys(criteria).length > 0;
+
+/** The sort a search is shown in: the one asked for, else price order where a price bound is given. */
+export const effectiveSort = (criteria: Criteria): SortKey | undefined =>
+  criteria.sort ?? (criteria.priceMin !== undefined || criteria.priceMax !== undefined ? 'price' : undefined);
+
+/** The filters (`filterId`) a search asks for, each a set of rows every result is in. */
+export function filtersOf(criteria: Criteria): string[] {
+  const filters: string[] = [];
+  if (criteria.make !== undefined) filters.push(filterId.make(criteria.make));
+  if (criteria.seats !== undefined) filters.push(filterId.seats(criteria.seats));
+  if (criteria.transmission !== undefined) filters.push(filterId[criteria.transmission]);
+  if (criteria.electric) filters.push(filterId.electric);
+  return filters;
 }
 
-/** Case- and width-insensitive form of text for matching (ｔｏｙｏｔａ finds Toyota). */
-function normalise(text: string): string {
-  return text.normalize('NFKC').toLocaleLowerCase('en');
+/** Whether an entry meets every criterion but the words; the words (`tokensOf` the query) by `matchesTokens`. */
+export function entryMatches(entry: Entry, criteria: Criteria, tokens: readonly string[]): boolean {
+  const [, name, minSeat, maxSeat, , maxEngine, minPrice, maxPrice, transmissions] = entry;
+  if (criteria.make !== undefined && makeKeyOf(name) !== criteria.make) return false;
+  if (criteria.seats !== undefined && (criteria.seats < minSeat || criteria.seats > maxSeat)) return false;
+  if (criteria.priceMin !== undefined && maxPrice < criteria.priceMin) return false;
+  if (criteria.priceMax !== undefined && minPrice > criteria.priceMax) return false;
+  if (criteria.transmission === 'auto' && !(transmissions & AUTO)) return false;
+  if (criteria.transmission === 'manual' && !(transmissions & MANUAL)) return false;
+  if (criteria.electric && maxEngine !== 0) return false;
+  return tokens.length === 0 || matchesTokens(wordsOf(name), tokens);
 }
 
-/** Normalised names of an index's entries, computed on its first text search, not on every keystroke. */
-const haystacksOf = new WeakMap<readonly IndexEntry[], string[]>();
+// Orders.
 
-function haystacks(entries: readonly IndexEntry[]): string[] {
-  let names = haystacksOf.get(entries);
-  if (!names) {
-    names = entries.map(([, name]) => normalise(name));
-    haystacksOf.set(entries, names);
-  }
-  return names;
+/** A name's place in name order: its Latin part folded, numbers by value (Model 3 before Model 10), then its Chinese part. */
+export function nameSortKey(name: string): string {
+  const { local, latin } = splitName(name);
+  return `${fold(latin).replace(/\d+/g, (digits) => digits.padStart(12, '0'))}\u0000${local}`;
 }
 
-/**
- * The entries that meet every criterion, in listing order. `makes` is the index's make table: a
- * `make` criterion that names no make of it matches nothing.
- */
-export function filterEntries(entries: readonly IndexEntry[], criteria: Criteria, makes: SearchIndex['makes'] = []): IndexEntry[] {
-  const terms = criteria.q ? normalise(criteria.q).split(/\s+/).filter(Boolean) : [];
-  const names = terms.length > 0 ? haystacks(entries) : [];
-  const make = criteria.make === undefined ? undefined : makes.findIndex(([key]) => key === criteria.make);
-  return entries.filter(([, , minSeat, maxSeat, , maxEngine, minPrice, maxPrice, transmissions, , makeOf], position) => {
-    if (make !== undefined && makeOf !== make) return false;
-    if (terms.length > 0 && !terms.every((term) => names[position]!.includes(term))) return false;
-    if (criteria.seats !== undefined && (criteria.seats < minSeat || criteria.seats > maxSeat)) return false;
-    if (criteria.priceMin !== undefined && maxPrice < criteria.priceMin) return false;
-    if (criteria.priceMax !== undefined && minPrice > criteria.priceMax) return false;
-    if (criteria.transmission === 'auto' && !(transmissions & AUTO)) return false;
-    if (criteria.transmission === 'manual' && !(transmissions & MANUAL)) return false;
-    if (criteria.electric && maxEngine !== 0) return false;
-    return true;
-  });
-}
+/** Each numeric order's key: the Entry field it sorts by, and its direction (1 up, -1 down). */
+export const ORDER_KEYS = {
+  price: [6, 1],
+  'high-price': [7, -1],
+  seats: [2, 1],
+  'high-seats': [3, -1],
+  engine: [4, 1],
+  'high-engine': [5, -1],
+} as const satisfies Record<Exclude<Order, 'listing' | 'name'>, readonly [number, 1 | -1]>;
 
-const nameOrder = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
-const localNameOrder = new Intl.Collator('zh-Hant-HK');
-
-/** Where each sort key reads a range: [lower bound, upper bound] positions in an entry. */
-const RANGE_OF = { price: [6, 7], seats: [2, 3], engine: [4, 5] } as const;
-
-/**
- * The entries in the order `sort` asks for (a new array); ties keep their order in `entries`.
- * Names sort by their Latin part (the make, then the model; numbers by value: Model 3 before
- * Model 10), then by the local-script part.
- */
-export function sortEntries(entries: readonly IndexEntry[], sort: SortKey | undefined): IndexEntry[] {
-  if (sort === undefined) return [...entries];
-  const descending = sort.startsWith('-');
-  const key = (descending ? sort.slice(1) : sort) as 'price' | 'name' | 'seats' | 'engine';
-  if (key === 'name') {
-    const parts = new Map(entries.map((entry) => [entry, splitName(entry[1])]));
-    const compare = (a: IndexEntry, b: IndexEntry) => {
-      const first = parts.get(a)!;
-      const second = parts.get(b)!;
-      return nameOrder.compare(first.latin, second.latin) || localNameOrder.compare(first.local, second.local);
+/** Compares entries in `order`, ties in listing order: the order of the build's lists. */
+function compareIn(order: Order): (a: Entry, b: Entry) => number {
+  if (order === 'listing') return (a, b) => a[0] - b[0];
+  if (order === 'name') {
+    const keys = new Map<Entry, string>();
+    const keyOf = (entry: Entry) => keys.get(entry) ?? keys.set(entry, nameSortKey(entry[1])).get(entry)!;
+    return (a, b) => {
+      const [first, second] = [keyOf(a), keyOf(b)];
+      return first < second ? -1 : first > second ? 1 : a[0] - b[0];
     };
-    return [...entries].sort(descending ? (a, b) => compare(b, a) : compare);
   }
-  const [low, high] = RANGE_OF[key];
-  return [...entries].sort(descending ? (a, b) => b[high] - a[high] : (a, b) => a[low] - b[low]);
+  const [at, direction] = ORDER_KEYS[order];
+  return (a, b) => direction * ((a[at] as number) - (b[at] as number)) || a[0] - b[0];
+}
+
+/** Entries in the order a sort asks for, as the build's list read forwards or backwards gives them (a new array). */
+export function sortEntries(entries: readonly Entry[], sort: SortKey | undefined): Entry[] {
+  const { order, descending } = sort === undefined ? { order: 'listing' as const, descending: false } : orderOf(sort);
+  const sorted = [...entries].sort(compareIn(order));
+  return descending ? sorted.reverse() : sorted;
 }

@@ -8,6 +8,8 @@ import { counted } from '../listing/format.ts';
 import type { ChangeDocument, Changes, RowChanges } from '../listing/documents.ts';
 import { htmlPageFile, htmlPagePath, LISTING_PATH, pageFile, pagePath } from '../listing/routes.ts';
 import { DOWNLOADS } from './downloads.ts';
+import { SEARCH_FOLDER } from '../listing/search.ts';
+import { LANGUAGES } from '../listing/languages.ts';
 
 /** Every URL that answers with page `page` of the listing, as a CDN keys them. */
 function pageUrls(page: number, last: boolean): string[] {
@@ -20,12 +22,7 @@ function pageUrls(page: number, last: boolean): string[] {
   ];
   if (page === 1) queries.push('', 'format=api', 'format=json');
   if (last) queries.push('page=last', 'format=api&page=last');
-  return [
-    pagePath(page),
-    `/${pageFile(page)}`,
-    ...queries.map((query) => (query ? `${LISTING_PATH}?${query}` : LISTING_PATH)),
-    htmlPagePath(page),
-  ];
+  return [pagePath(page), `/${pageFile(page)}`, ...queries.map((query) => (query ? `${LISTING_PATH}?${query}` : LISTING_PATH))];
 }
 
 /** The URL path that serves the site file `path`: a folder's `index.html` is served at the folder. */
@@ -57,17 +54,20 @@ export function changedUrls(
   let json = 0;
   let html = 0;
   for (let page = 1; page <= pages; page += 1) {
-    pageFiles.add(pageFile(page)).add(htmlPageFile(page));
+    pageFiles.add(pageFile(page));
     // A page that is gone changed too (the host now answers 404).
     const jsonChanged = page > pageCount || changedFiles.has(pageFile(page));
-    const htmlChanged = page > pageCount || changedFiles.has(htmlPageFile(page));
     // `page=last` moves when the page count does.
     const lastMoved = before !== pageCount && (page === before || page === pageCount);
     if (jsonChanged) json += 1;
-    if (htmlChanged) html += 1;
-    if (jsonChanged || lastMoved)
-      for (const url of pageUrls(page, page === pageCount || page === before)) if (url !== htmlPagePath(page)) urls.add(url);
-    if (htmlChanged) urls.add(htmlPagePath(page));
+    if (jsonChanged || lastMoved) for (const url of pageUrls(page, page === pageCount || page === before)) urls.add(url);
+    for (const language of LANGUAGES) {
+      pageFiles.add(htmlPageFile(page, language));
+      if (page > pageCount || changedFiles.has(htmlPageFile(page, language))) {
+        html += 1;
+        urls.add(htmlPagePath(page, language));
+      }
+    }
   }
   const others = [...changedFiles, ...removedFiles].filter((path) => !pageFiles.has(path));
   for (const url of others.map(fileUrl).sort()) urls.add(url);
@@ -86,16 +86,22 @@ export interface ChangeSummary {
   pages: { json: number; html: number };
   /** The downloads' URL paths that changed. */
   downloads: string[];
+  /** How many of the search index's files changed. */
+  searchFiles: number;
 }
 
-/** The downloads among `changedFiles`, by URL path. */
-export const changedDownloads = (changedFiles: ReadonlySet<string>): string[] =>
-  DOWNLOADS.filter((path) => changedFiles.has(path.slice(1)));
+/** The downloads and search index files among `changedFiles` (site paths). */
+export function changedDownloads(changedFiles: ReadonlySet<string>): Pick<ChangeSummary, 'downloads' | 'searchFiles'> {
+  const searchFolder = SEARCH_FOLDER.slice(1);
+  let searchFiles = 0;
+  for (const file of changedFiles) if (file.startsWith(searchFolder)) searchFiles += 1;
+  return { downloads: DOWNLOADS.filter((path) => changedFiles.has(path.slice(1))), searchFiles };
+}
 
-/** The closing report's line: `+2 −1 ~3 rows; 3 JSON and 26 HTML pages; downloads /all.json, /all.csv`. */
+/** The closing report's line: `+2 −1 ~3 rows; 3 JSON and 26 HTML pages; downloads /all.json, /all.csv; 12 search index files`. */
 export function summariseChanges(changes: ChangeSummary | undefined): string {
   if (changes === undefined) return 'none: every published file is as it was';
   const { added, removed, changed } = changes.rows;
   const downloads = changes.downloads.length > 0 ? changes.downloads.join(', ') : 'none';
-  return `+${counted(added.length)} −${counted(removed.length)} ~${counted(changed.length)} rows; ${counted(changes.pages.json)} JSON and ${counted(changes.pages.html)} HTML pages; downloads ${downloads}`;
+  return `+${counted(added.length)} −${counted(removed.length)} ~${counted(changed.length)} rows; ${counted(changes.pages.json)} JSON and ${counted(changes.pages.html)} HTML pages; downloads ${downloads}; ${counted(changes.searchFiles)} search index files`;
 }

@@ -1,7 +1,6 @@
 /**
- * What the build writes beside the Astro pages, streamed so that a million rows never become one
- * string: the whole-listing downloads (`all.json`, `all.csv`) and the search index, made once per
- * distinct data file (see src/outputs/preparation.ts).
+ * The whole-listing downloads (`all.json`, `all.csv`), streamed so that a million rows never become
+ * one string, made once per distinct data file (see src/outputs/preparation.ts).
  */
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
@@ -11,12 +10,10 @@ import { allCsv, allJson } from '../listing/export.ts';
 import type { RecordChunks, RecordSlices, RecordText } from '../data/records-file.ts';
 import type { CarModel } from '../data/schema.ts';
 import { PUBLISHED } from '../listing/routes.ts';
-import { keepsMakes } from '../listing/makes.ts';
-import { keptTables, searchIndexText, searchTablesFrom, searchTablesOf, type KeptSearchTables, type SearchTables } from './search-index.ts';
 import { ifPresent } from '../data/missing.ts';
 
 /** The downloads, as URL paths of the site: the one list the build, the dev server and the change report use. */
-export const DOWNLOADS = [PUBLISHED.allJson, PUBLISHED.allCsv, PUBLISHED.searchIndex] as const;
+export const DOWNLOADS = [PUBLISHED.allJson, PUBLISHED.allCsv] as const;
 
 /** Beside the downloads: each record's byte length in each, and what else decides their bytes. */
 const RECORD_BYTES_FILE = 'record-bytes.v8';
@@ -26,10 +23,8 @@ interface RecordBytes {
   assetsUrl: string;
   /** By URL path: each record's text's length in bytes, in listing order. */
   lengths: Record<string, Uint32Array>;
-  /** By URL path: the text after the last record (the search index's tables). */
+  /** By URL path: the text after the last record. */
   ends: Record<string, string>;
-  /** The search index's tables, taken again by an edit that changed none of the fields they are made of. */
-  tables: KeptSearchTables;
 }
 
 /** An earlier preparation's downloads, and which rows are not the earlier ones at their position. */
@@ -197,30 +192,30 @@ interface Download {
 
 /**
  * Writes the downloads into `dir` at their site paths. Rows unchanged since `earlier` (same assets
- * address; for the index, the same tables) have their bytes copied from its downloads. Where every
- * row is at its earlier position and none changed a field the search index's tables are made of
- * (a price edit), only the changed rows are read and made, and the tables are the earlier ones;
- * else the whole listing is read twice: once for `all.json`, `all.csv` and the index's tables,
- * once for the index's entries, which point into those tables. Returns each one's SHA-256 by URL
- * path, and every file's written by name (hashed as they were written, not read again).
+ * address) have their bytes copied from its downloads. Where every row is at its earlier position
+ * (an edit in place), only the changed rows are read and made; else the whole listing is read once.
+ * Returns each one's SHA-256 by URL path, and every file's written by name (hashed as they were
+ * written, not read again).
  */
 export function writeDownloadFiles(dir: string, listing: DownloadSource, assetsUrl: string, earlier?: EarlierDownloads): WrittenDownloads {
   const earlierBytes = earlier && readRecordBytes(earlier.dir);
   const from = earlier && earlierBytes?.assetsUrl === assetsUrl ? { dir: earlier.dir, bytes: earlierBytes } : undefined;
+  const texts: [string, RecordText][] = [
+    [PUBLISHED.allJson, allJson(assetsUrl)],
+    [PUBLISHED.allCsv, allCsv],
+  ];
   const open = (path: string, text: RecordText, copiedFrom = earlierText(from, path, text)): Download => ({
     path,
     text,
     file: new DownloadFile(join(dir, path.slice(1)), text, copiedFrom),
   });
-  const json = allJson(assetsUrl);
-  const { downloads, tables } =
-    patchedDownloads(open, json, listing, earlier, from) ?? wholeDownloads(open, json, listing, new Set(earlier?.changed));
+  const downloads =
+    patchedDownloads(open, texts, listing, earlier, from) ?? wholeDownloads(open, texts, listing, new Set(earlier?.changed));
   const hashes = Object.fromEntries(downloads.map(({ path, file }) => [path, file.close()]));
   const bytes: RecordBytes = {
     assetsUrl,
     lengths: Object.fromEntries(downloads.map(({ path, file }) => [path, Uint32Array.from(file.lengths)])),
     ends: Object.fromEntries(downloads.map(({ path, text }) => [path, text.end])),
-    tables: keptTables(tables),
   };
   const bytesFile = serialize(bytes);
   writeFileSync(join(dir, RECORD_BYTES_FILE), bytesFile);
@@ -237,57 +232,42 @@ export interface WrittenDownloads {
 type Open = (path: string, text: RecordText, copiedFrom?: EarlierText) => Download;
 
 /**
- * The earlier downloads with only the changed records made again, under the earlier tables: where
- * every row is at its earlier position, no field the tables are made of changed, and every
- * download can be copied from (same assets address, as many records). Undefined otherwise.
+ * The earlier downloads with only the changed records made again: where every row is at its
+ * earlier position and every download can be copied from (same assets address, as many records).
+ * Undefined otherwise.
  */
 function patchedDownloads(
   open: Open,
-  json: RecordText,
+  texts: readonly [string, RecordText][],
   listing: DownloadSource,
   earlier: EarlierDownloads | undefined,
   from: { dir: string; bytes: RecordBytes } | undefined,
-): { downloads: Download[]; tables: SearchTables } | undefined {
-  const changedFields = earlier?.changedFields;
-  if (!earlier || !from || !changedFields || !keepsMakes(changedFields)) return undefined;
-  const tables = searchTablesFrom(from.bytes.tables);
-  const texts: [string, RecordText][] = [
-    [PUBLISHED.allJson, json],
-    [PUBLISHED.allCsv, allCsv],
-    [PUBLISHED.searchIndex, searchIndexText(tables)],
-  ];
+): Download[] | undefined {
+  if (!earlier || !from || !earlier.changedFields) return undefined;
   const count = from.bytes.lengths[PUBLISHED.allJson]?.length;
   const copiedFrom = texts.map(([path, text]) => earlierText(from, path, text));
   if (copiedFrom.some((copied) => copied === undefined || copied.lengths.length !== count)) return undefined;
   const downloads = texts.map(([path, text], at) => open(path, text, copiedFrom[at]));
-  // The three written side by side, a changed record at a time: however many changed, none is
-  // held longer than its own writing. Positions ascend: each chunk of the records file is read once.
+  // Written side by side, a changed record at a time: however many changed, none is held longer
+  // than its own writing. Positions ascend: each chunk of the records file is read once.
   for (const position of earlier.changed) {
     const [record] = listing.slice(position, position + 1);
     if (record === undefined) throw new Error(`the listing has no record ${position}, which its edit says changed`);
     for (const { file } of downloads) file.changed(position, record);
   }
   for (const { file } of downloads) file.unchangedUntil(count ?? 0);
-  return { downloads, tables };
+  return downloads;
 }
 
-/** Every record read, and written or copied where it is not in `changed`: the listing read twice. */
+/** Every record read once, and written or copied where it is not in `changed`. */
 function wholeDownloads(
   open: Open,
-  json: RecordText,
+  texts: readonly [string, RecordText][],
   listing: DownloadSource,
   changed: ReadonlySet<number>,
-): { downloads: Download[]; tables: SearchTables } {
+): Download[] {
   const unchanged = (position: number) => !changed.has(position);
-  const exports = [open(PUBLISHED.allJson, json), open(PUBLISHED.allCsv, allCsv)];
-  const firstRead = function* () {
-    for (const chunk of listing.chunks()) {
-      for (const { file } of exports) file.records(chunk, unchanged);
-      yield* chunk;
-    }
-  };
-  const tables = searchTablesOf(firstRead());
-  const index = open(PUBLISHED.searchIndex, searchIndexText(tables));
-  for (const chunk of listing.chunks()) index.file.records(chunk, unchanged);
-  return { downloads: [...exports, index], tables };
+  const downloads = texts.map(([path, text]) => open(path, text));
+  for (const chunk of listing.chunks()) for (const { file } of downloads) file.records(chunk, unchanged);
+  return downloads;
 }

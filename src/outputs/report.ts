@@ -3,11 +3,12 @@
  * REPORT_FILE) and prints as one screen from the same object. The bench reads the JSON.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { pageCount } from '../listing/pagination.ts';
 import { counted } from '../listing/format.ts';
-import { htmlPagePath } from '../listing/routes.ts';
+import { HTML_PAGE_FOLDERS } from '../listing/routes.ts';
+import { LANGUAGES } from '../listing/languages.ts';
 import { ifPresent } from '../data/missing.ts';
 
 const buildReportSchema = z.object({
@@ -92,7 +93,7 @@ export function reportBuild(
     outDir,
     dataFile,
     rows,
-    pages: { json: pages, html: pages },
+    pages: { json: pages, html: pages * LANGUAGES.length },
     seconds: clock.seconds,
     phases: clock.phases,
     besidePhases: clock.besidePhases,
@@ -145,12 +146,13 @@ export function reportPagesWritten(
   rendering: { json: number; html: number },
   everyMs = 5000,
 ): NodeJS.Timeout {
-  const htmlDir = join(renderDir, dirname(htmlPagePath(2)));
+  const htmlDirs = HTML_PAGE_FOLDERS.map((folder) => join(renderDir, folder));
   const started = performance.now();
   const timer = setInterval(() => {
     const elapsed = ((performance.now() - started) / 1000).toFixed(0);
+    const html = htmlDirs.reduce((sum, dir) => sum + countEntries(dir), 0);
     console.error(
-      `  ${elapsed} s: ${counted(jsonWritten())} of ${counted(rendering.json)} JSON pages, ${counted(countEntries(htmlDir))} of ${counted(rendering.html)} HTML pages written`,
+      `  ${elapsed} s: ${counted(jsonWritten())} of ${counted(rendering.json)} JSON pages, ${counted(html)} of ${counted(rendering.html)} HTML pages written`,
     );
   }, everyMs);
   timer.unref();

@@ -1,7 +1,7 @@
 /**
  * The sitemaps of the browsable pages (`/sitemap-index.xml` and `/sitemap-0.xml`, … of 45,000 URLs
- * each), written with the `sitemap` library from the page count: a build that renders only the
- * pages that changed still lists every page.
+ * each), every page in every language with its alternates, written with the `sitemap` library from
+ * the page count: a build that renders only the pages that changed still lists every page.
  */
 import { createWriteStream, linkSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { SitemapAndIndexStream, SitemapStream } from 'sitemap';
 import { pageNumbers } from '../listing/pagination.ts';
 import { htmlPagePath } from '../listing/routes.ts';
+import { LANGUAGE_TAGS, LANGUAGES } from '../listing/languages.ts';
 
 /** URLs a sitemap file holds at most (below the protocol's 50,000). */
 const URLS_PER_FILE = 45_000;
@@ -40,6 +41,14 @@ export async function writeSitemaps(siteDir: string, baseUrl: string, rows: numb
       return [new URL(name, site).toString(), sitemap, written];
     },
   });
-  const urls = Readable.from(pageNumbers(rows).map((page) => ({ url: `${baseUrl}${htmlPagePath(page)}` })));
+  // Each page in each language, with its alternates in every language (hreflang), as the pages link them.
+  const urls = Readable.from(
+    (function* () {
+      for (const page of pageNumbers(rows)) {
+        const links = LANGUAGES.map((language) => ({ lang: LANGUAGE_TAGS[language], url: `${baseUrl}${htmlPagePath(page, language)}` }));
+        for (const language of LANGUAGES) yield { url: `${baseUrl}${htmlPagePath(page, language)}`, links };
+      }
+    })(),
+  );
   await pipeline(urls, index, createWriteStream(join(siteDir, SITEMAP_INDEX)));
 }

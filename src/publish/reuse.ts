@@ -10,7 +10,8 @@
 import { linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { PageKeys } from '../listing/page-keys.ts';
-import { htmlPageFile, pageFile } from '../listing/routes.ts';
+import { LANGUAGES } from '../listing/languages.ts';
+import { htmlPageFiles, pageFile } from '../listing/routes.ts';
 import type { Baseline } from './baseline.ts';
 
 /** Which pages Astro renders: `json[n - 1]` / `html[n - 1]` is 1 for page n's JSON / HTML page. */
@@ -42,25 +43,27 @@ export function renderSetOf(
   const compared =
     keys !== undefined && baseline?.keys !== undefined ? { keys, published: baseline.keys, siteDir: baseline.siteDir } : undefined;
   let takenBytes = 0;
-  const taken = (kind: 'json' | 'html', index: number, file: string) => {
+  /** Whether the page's files (an HTML page's in every language) are taken: the same key, every file there. */
+  const taken = (kind: 'json' | 'html', index: number, files: readonly string[]) => {
     if (compared === undefined || compared.published[kind][index] !== compared.keys[kind][index]) return false;
-    const stats = statSync(join(compared.siteDir, file), { throwIfNoEntry: false });
-    if (stats === undefined) return false;
-    takenBytes += stats.size;
+    const sizes = files.map((file) => statSync(join(compared.siteDir, file), { throwIfNoEntry: false })?.size);
+    if (sizes.some((size) => size === undefined)) return false;
+    for (const size of sizes) takenBytes += size!;
     return true;
   };
   for (let index = 0; index < pages; index += 1) {
     const page = index + 1;
-    render.json[index] = taken('json', index, pageFile(page)) ? 0 : 1;
-    render.html[index] = page === 1 || taken('html', index, htmlPageFile(page)) ? 0 : 1;
+    render.json[index] = taken('json', index, [pageFile(page)]) ? 0 : 1;
+    render.html[index] = page === 1 || taken('html', index, htmlPageFiles(page)) ? 0 : 1;
   }
   return { render, takenBytes };
 }
 
-/** How many pages of each kind a render set renders. */
+/** How many page files of each kind a render set renders: an HTML page is a file a language, the home pages always. */
 export function renderedCount(render: RenderSet): { json: number; html: number } {
   const count = (flags: Uint8Array) => flags.reduce((sum, flag) => sum + flag, 0);
-  return { json: count(render.json), html: count(render.html) };
+  const homePages = render.html.length > 0 ? 1 : 0;
+  return { json: count(render.json), html: (count(render.html) + homePages) * LANGUAGES.length };
 }
 
 /** The pages of a site folder, by its JSON page files (the highest page number there). */
@@ -112,10 +115,7 @@ export function preparePages(
   };
   for (let index = 0; index < Math.max(pages, oldPages); index += 1) {
     const page = index + 1;
-    for (const [kind, path] of [
-      ['json', pageFile(page)],
-      ['html', htmlPageFile(page)],
-    ] as const) {
+    for (const [kind, path] of [['json', pageFile(page)] as const, ...htmlPageFiles(page).map((file) => ['html', file] as const)]) {
       if (kind === 'html' && page === 1) continue;
       if (index >= pages || render[kind][index] === 1) {
         if (index < oldPages) {
@@ -138,7 +138,7 @@ export function takenPages(render: RenderSet): Set<string> {
   const taken = new Set<string>();
   for (let index = 0; index < render.json.length; index += 1) {
     if (render.json[index] === 0) taken.add(pageFile(index + 1));
-    if (render.html[index] === 0 && index > 0) taken.add(htmlPageFile(index + 1));
+    if (render.html[index] === 0 && index > 0) for (const file of htmlPageFiles(index + 1)) taken.add(file);
   }
   return taken;
 }

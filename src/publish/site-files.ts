@@ -1,7 +1,7 @@
 /** The files of a built site, listed without walking 100,000 page folders. */
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { htmlPageFile, pageFile } from '../listing/routes.ts';
+import { HTML_PAGE_FOLDERS, htmlPageFiles, pageFile } from '../listing/routes.ts';
 
 /**
  * Site paths (`/`-separated) of every file and every folder under `dir` (parents before their
@@ -41,11 +41,8 @@ export function bytesOf(dir: string, files: Iterable<string>): number {
   return bytes;
 }
 
-/** The folder of the HTML pages after the first, named by the route table: `page/`. */
-const HTML_PAGES_FOLDER = dirname(dirname(htmlPageFile(2)));
-
-/** The folders that hold nothing but pages, named by the route table: `page/`, the JSON pages' folder. */
-export const PAGE_FOLDERS = new Set([HTML_PAGES_FOLDER, dirname(pageFile(1))]);
+/** The folders that hold nothing but pages, named by the route table: `page/` (one a language), the JSON pages' folder. */
+export const PAGE_FOLDERS = new Set([...HTML_PAGE_FOLDERS, dirname(pageFile(1))]);
 
 /**
  * Every file of a built site of `pages` pages (site paths): its pages, named by the route table,
@@ -57,7 +54,7 @@ export function siteFilesOf(dir: string, pages: number): string[] {
   for (let page = 1; page <= pages; page += 1) {
     files.push(pageFile(page));
     // Page 1's HTML, the home page, is not in a page folder: the walk found it.
-    if (page > 1) files.push(htmlPageFile(page));
+    if (page > 1) files.push(...htmlPageFiles(page));
   }
   return files;
 }

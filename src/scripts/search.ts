@@ -1,25 +1,54 @@
 /**
- * The browsable listing's progressive enhancement: the page jump box, and search and filters over
- * the whole listing from the compact index, with the criteria kept in the URL so a search can be
- * shared and reloaded. Results are written with textContent only: names are data, never markup.
+ * The browsable listing's progressive enhancement: the page jump box, the language switch that
+ * keeps the search, and search, filters and sorts over the whole listing from the sharded index
+ * (src/listing/search.ts says its shape), with the criteria kept in the URL so a search can be
+ * shared and reloaded. A search reads the smallest list that holds its rows, a file of
+ * CHUNK_ROWS rows at a time, and checks each row itself; what it reads in one step is bounded
+ * (STEP_FILES), whatever the listing's size. Results are written with textContent only: names are
+ * data, never markup.
  */
-import { counted, formatEngineRange, formatPriceRange, formatRange, formatTransmissions, initialOf, splitName } from '../listing/format.ts';
-import { htmlPagePath, PUBLISHED } from '../listing/routes.ts';
+import { formatEngineRange, formatPriceRange, formatRange, formatTransmissions, initialOf, splitName } from '../listing/format.ts';
+import { countIn, languageOf, MESSAGES } from '../listing/languages.ts';
+import { makeKeyOf } from '../listing/makes.ts';
+import { htmlPagePath } from '../listing/routes.ts';
+import { countOf, readStep, RESULTS_PER_STEP, searchable, startSearch, type Search } from '../listing/search-reader.ts';
 import {
   AUTO,
   criteriaFromQuery,
-  filterEntries,
+  effectiveSort,
   hasCriteria,
   MANUAL,
   queryFromCriteria,
-  SORT_LABELS,
-  sortEntries,
   type Criteria,
-  type IndexEntry,
-  type SearchIndex,
+  type Entry,
 } from '../listing/search.ts';
 
-const RESULTS_PER_STEP = 50;
+/** Files kept in memory: the heap stays small however long one searches. */
+const CACHED_FILES = 256;
+
+const language = languageOf(document.documentElement.lang);
+const says = MESSAGES[language];
+const count = (value: number) => countIn(language, value);
+
+/** The index's files, fetched once each while they are in the cache (the oldest dropped first). */
+const cache = new Map<string, Promise<unknown>>();
+function fetchJson<T>(path: string): Promise<T> {
+  const cached = cache.get(path);
+  if (cached) {
+    cache.delete(path);
+    cache.set(path, cached);
+    return cached as Promise<T>;
+  }
+  const loading = fetch(path).then((response) => {
+    if (!response.ok) throw new Error(`${path}: ${response.status}`);
+    return response.json() as Promise<T>;
+  });
+  // A failed file is fetched again next time.
+  loading.catch(() => cache.delete(path));
+  cache.set(path, loading);
+  if (cache.size > CACHED_FILES) cache.delete(cache.keys().next().value!);
+  return loading;
+}
 
 function setUpJump(): void {
   const form = document.querySelector<HTMLFormElement>('form.jump');
@@ -28,8 +57,17 @@ function setUpJump(): void {
     event.preventDefault();
     const pageCount = Number(form.dataset['pageCount']);
     const page = Number(new FormData(form).get('page'));
-    if (Number.isInteger(page) && page >= 1 && page <= pageCount) window.location.assign(htmlPagePath(page));
+    if (Number.isInteger(page) && page >= 1 && page <= pageCount) window.location.assign(htmlPagePath(page, language));
   });
+}
+
+/** The language switch's links keep the search: its criteria go with it. */
+function keepSearchInLanguageLinks(): void {
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-language-link]')) {
+    const url = new URL(link.href);
+    url.search = window.location.search;
+    link.href = url.href;
+  }
 }
 
 function setUpSearch(): void {
@@ -46,35 +84,25 @@ function setUpSearch(): void {
   if (!rowWithLogo || !rowWithoutLogo) return;
   // The page's address for the index's logo paths: a path for the shipped logos, so they load on any host and port.
   const logoBase = template.dataset['logoBase'] ?? '';
+  const rows = Number(section.dataset['rows']);
+  const latinMakes = new Map(
+    [...form.querySelectorAll<HTMLOptionElement>('option[data-latin]')].map((option) => [option.value, option.dataset['latin'] ?? '']),
+  );
 
-  let index: SearchIndex | undefined;
-  let loading: Promise<SearchIndex> | undefined;
-  let matches: IndexEntry[] = [];
-  let shown = 0;
-
-  const loadIndex = (): Promise<SearchIndex> => {
-    loading ??= fetch(PUBLISHED.searchIndex).then(async (response) => {
-      if (!response.ok) throw new Error(`search index: ${response.status}`);
-      index = (await response.json()) as SearchIndex;
-      return index;
-    });
-    return loading;
-  };
-
-  const rowFor = (entry: IndexEntry, { logos, makes }: SearchIndex): HTMLTableRowElement => {
-    const [, name, minSeat, maxSeat, minEngine, maxEngine, minPrice, maxPrice, transmissions, logo, makeIndex] = entry;
-    const row = (logo >= 0 ? rowWithLogo : rowWithoutLogo).cloneNode(true) as HTMLTableRowElement;
+  const rowFor = (entry: Entry): HTMLTableRowElement => {
+    const [, name, minSeat, maxSeat, minEngine, maxEngine, minPrice, maxPrice, transmissions, logo] = entry;
+    const row = (logo !== null ? rowWithLogo : rowWithoutLogo).cloneNode(true) as HTMLTableRowElement;
     const { local, latin } = splitName(name);
-    const make = makes[makeIndex]?.[1] ?? '';
+    const make = latinMakes.get(makeKeyOf(name)) ?? '';
     const image = row.querySelector('img');
     if (image) {
-      image.src = `${logoBase}/${logos[logo] ?? ''}`;
-      image.alt = `${make} logo`;
+      image.src = `${logoBase}/${logo ?? ''}`;
+      image.alt = says.logoOf(make);
     }
     const placeholder = row.querySelector<HTMLElement>('.logo-missing');
     if (placeholder) {
-      placeholder.setAttribute('aria-label', `No logo for ${make}`);
-      placeholder.title = `No logo for ${make}`;
+      placeholder.setAttribute('aria-label', says.noLogoFor(make));
+      placeholder.title = says.noLogoFor(make);
     }
     const initial = row.querySelector('.logo-missing span');
     if (initial) initial.textContent = initialOf(name);
@@ -87,23 +115,45 @@ function setUpSearch(): void {
     }
     const latinPart = row.querySelector('.name-latin');
     if (latinPart) latinPart.textContent = latin;
-    const cell = (label: string, text: string) => {
-      const target = row.querySelector(`td[data-label="${label}"]`);
+    const cell = (column: string, text: string) => {
+      const target = row.querySelector(`td[data-column="${column}"]`);
       if (target) target.textContent = text;
     };
-    cell('Seats', formatRange(minSeat, maxSeat));
-    cell('Engine size', formatEngineRange(minEngine, maxEngine));
-    cell('Price', formatPriceRange(minPrice, maxPrice));
-    cell('Transmission', formatTransmissions(Boolean(transmissions & AUTO), Boolean(transmissions & MANUAL)));
+    cell('seats', formatRange(minSeat, maxSeat));
+    cell('engine', formatEngineRange(minEngine, maxEngine, says));
+    cell('price', formatPriceRange(minPrice, maxPrice));
+    cell('transmission', formatTransmissions(Boolean(transmissions & AUTO), Boolean(transmissions & MANUAL), says));
     return row;
   };
 
-  const showNext = (loaded: SearchIndex) => {
-    const next = matches.slice(shown, shown + RESULTS_PER_STEP);
-    body.append(...next.map((entry) => rowFor(entry, loaded)));
-    shown += next.length;
-    showMore.hidden = shown >= matches.length;
-    showMore.textContent = `Show more (${counted(matches.length - shown)} left)`;
+  let current: Search | undefined;
+  let runs = 0;
+
+  const say = (search: Search) => {
+    const sort = effectiveSort(search.criteria);
+    const order = sort ? ` ${says.sortedBy(says.sorts[sort])}` : '';
+    const { count: total, estimated } = countOf(search);
+    if (total === 0) status.textContent = says.noMatches;
+    else if (Object.keys(search.criteria).length === 1 && search.criteria.sort !== undefined)
+      status.textContent = `${says.allModels(count(rows))}${order}`;
+    else if (!estimated) status.textContent = `${says.matches(count(total), total === 1)}${order}`;
+    else
+      status.textContent = `${total > search.matches.length ? says.aboutMatches(count(total)) : says.atLeastMatches(count(total))}${order}`;
+    showMore.hidden = search.shown >= search.matches.length && search.ended;
+    showMore.textContent = estimated ? says.showMore : says.showMoreLeft(count(total - search.shown));
+  };
+
+  const showStep = async (search: Search) => {
+    section.dataset['searchState'] = 'loading';
+    await readStep(search);
+    if (search !== current) return;
+    const next = search.matches.slice(search.shown, search.shown + RESULTS_PER_STEP);
+    body.append(...next.map(rowFor));
+    search.shown += next.length;
+    listing.hidden = true;
+    results.hidden = search.shown === 0;
+    say(search);
+    section.dataset['searchState'] = 'done';
   };
 
   const criteriaFromForm = (): Criteria => {
@@ -124,35 +174,33 @@ function setUpSearch(): void {
     const query = queryFromCriteria(criteria).toString();
     const url = `${window.location.pathname}${query ? `?${query}` : ''}${window.location.hash}`;
     if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) window.history.replaceState(null, '', url);
-    if (!hasCriteria(criteria)) {
+    keepSearchInLanguageLinks();
+    const id = (runs += 1);
+    current = undefined;
+    body.replaceChildren();
+    if (!hasCriteria(criteria) || !searchable(criteria)) {
+      results.hidden = true;
+      showMore.hidden = true;
+      listing.hidden = false;
+      status.textContent = hasCriteria(criteria) ? says.typeMore : '';
+      section.dataset['searchState'] = 'done';
+      return;
+    }
+    status.textContent = says.loading;
+    section.dataset['searchState'] = 'loading';
+    try {
+      const search = await startSearch(fetchJson, criteria, rows);
+      if (id !== runs) return;
+      current = search;
+      await showStep(search);
+    } catch {
+      // Said on the page: the listing below still works without the index.
+      if (id !== runs) return;
+      status.textContent = says.loadFailed;
       results.hidden = true;
       listing.hidden = false;
-      status.textContent = '';
-      return;
+      section.dataset['searchState'] = 'done';
     }
-    if (!index) status.textContent = 'Loading the search index…';
-    let loaded: SearchIndex;
-    try {
-      loaded = await loadIndex();
-    } catch {
-      // Said on the page: the listing below still works without it.
-      status.textContent = 'The search index could not be loaded. Browse the pages below instead.';
-      return;
-    }
-    matches = sortEntries(filterEntries(loaded.entries, criteria, loaded.makes), criteria.sort);
-    shown = 0;
-    body.replaceChildren();
-    showNext(loaded);
-    listing.hidden = true;
-    results.hidden = matches.length === 0;
-    const order = criteria.sort ? ` Sorted by: ${SORT_LABELS[criteria.sort]}.` : '';
-    const onlySorted = Object.keys(criteria).length === 1 && criteria.sort !== undefined;
-    status.textContent =
-      matches.length === 0
-        ? 'No models match this search. Try fewer filters or another name.'
-        : onlySorted
-          ? `All ${counted(matches.length)} models.${order}`
-          : `${counted(matches.length)} ${matches.length === 1 ? 'model matches' : 'models match'} this search.${order}`;
   };
 
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -167,12 +215,16 @@ function setUpSearch(): void {
     void run(criteriaFromForm());
   });
   form.addEventListener('reset', () => setTimeout(() => void run({}), 0));
-  showMore.addEventListener('click', () => index && showNext(index));
+  showMore.addEventListener('click', () => {
+    if (current) void showStep(current).catch(() => (status.textContent = says.loadFailed));
+  });
 
   const initial = criteriaFromQuery(new URLSearchParams(window.location.search));
   fillForm(initial);
   if (hasCriteria(initial)) void run(initial);
+  else section.dataset['searchState'] = 'done';
 }
 
 setUpJump();
+keepSearchInLanguageLinks();
 setUpSearch();

@@ -13,6 +13,7 @@ import type { PreparationWithDownloads } from '../outputs/preparation.ts';
 import { DOWNLOADS } from '../outputs/downloads.ts';
 import { manifestJson, manifestOf } from '../outputs/manifest.ts';
 import { listingReply } from './handler.ts';
+import { SEARCH_FOLDER } from '../listing/search.ts';
 import { fileHeaders, pageFile, PUBLISHED, isListingPath, siteHeaders, staticMethodAnswer } from '../listing/routes.ts';
 import { pageNumbers } from '../listing/pagination.ts';
 import type { CarModel } from '../data/schema.ts';
@@ -34,7 +35,6 @@ export interface DevListing {
 const CONTENT_TYPES: Record<(typeof DOWNLOADS)[number], string> = {
   [PUBLISHED.allJson]: 'application/json',
   [PUBLISHED.allCsv]: 'text/csv; charset=utf-8',
-  [PUBLISHED.searchIndex]: 'application/json',
 };
 
 /** The site's headers, but for styles: Astro's dev server puts each page's CSS inline, the build in files. */
@@ -63,7 +63,8 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
     const path = url.pathname;
     const method = request.method ?? 'GET';
     const download = DOWNLOADS.find((known) => known === path);
-    const isDownload = download !== undefined;
+    // The search index is the preparation's too (its files are JSON).
+    const isDownload = download !== undefined || path.startsWith(SEARCH_FOLDER);
     if (!isListingPath(path)) {
       // The site's own files answer as on the preview server: its headers, and GET and HEAD only.
       const refused = staticMethodAnswer(method);
@@ -130,10 +131,14 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
       return;
     }
     // The pages show an edit as soon as its records are ready; a download waits for its worker.
-    await prepared.downloads;
-    response.writeHead(200, { ...headers, 'Content-Type': download ? CONTENT_TYPES[download] : 'application/octet-stream' });
+    const file = join(prepared.downloadsDir, path.slice(1));
+    if ((await prepared.downloads)[path] === undefined) {
+      next();
+      return;
+    }
+    response.writeHead(200, { ...headers, 'Content-Type': download ? CONTENT_TYPES[download] : 'application/json' });
     if (method === 'HEAD') response.end();
-    else createReadStream(join(prepared.downloadsDir, path.slice(1))).pipe(response);
+    else createReadStream(file).pipe(response);
   };
 
   server.middlewares.use((request, response, next) => {

@@ -134,8 +134,9 @@ describe.runIf(runsWith(hasChromium, 'the browser suite', 'chromium', 'apt-get i
       await expect.poll(() => page.locator('[data-search-status]').textContent()).toBe('1 model matches this search.');
       expect(await rowNames(page, '#search-results-table')).toEqual(['凌志 Lexus LM 350h\u2028Line']);
       expect(await page.locator('[data-listing]').isHidden()).toBe(true);
+      // Each typed word begins a word of the name: Model 1 and 10 to 19, not Model 21.
       await page.getByLabel('Name').fill('TOYOTA model 1');
-      await expect.poll(() => page.locator('[data-search-status]').textContent()).toBe('11 models match this search.');
+      await expect.poll(() => page.locator('[data-search-status]').textContent()).toBe('10 models match this search.');
       await page.getByLabel('Name').fill('');
       await expect.poll(() => page.locator('[data-listing]').isVisible()).toBe(true);
       expect(new URL(page.url()).search).toBe('');
@@ -154,14 +155,16 @@ describe.runIf(runsWith(hasChromium, 'the browser suite', 'chromium', 'apt-get i
       await expect.poll(() => new URL(page.url()).search).toBe('?seats=2&price_max=100000&transmission=manual');
       await expect.poll(() => page.locator('[data-search-status]').textContent()).toMatch(/^No models match/);
 
+      // A price range is shown in price order, and says so.
       const shared = `/?seats=5&price_min=1000000&electric=1`;
       const reloaded = await open(shared);
-      await expect.poll(() => reloaded.locator('[data-search-status]').textContent()).toBe('1 model matches this search.');
+      const priceOrdered = '1 model matches this search. Sorted by: Price, low to high.';
+      await expect.poll(() => reloaded.locator('[data-search-status]').textContent()).toBe(priceOrdered);
       expect(await reloaded.getByLabel('Seats').inputValue()).toBe('5');
       expect(await reloaded.getByLabel('Price from').inputValue()).toBe('1000000');
       expect(await reloaded.getByLabel('Electric only').isChecked()).toBe(true);
       await reloaded.reload();
-      await expect.poll(() => reloaded.locator('[data-search-status]').textContent()).toBe('1 model matches this search.');
+      await expect.poll(() => reloaded.locator('[data-search-status]').textContent()).toBe(priceOrdered);
       await reloaded.getByRole('button', { name: 'Clear search' }).click();
       await expect.poll(() => new URL(reloaded.url()).search).toBe('');
       expect(await reloaded.locator('[data-listing]').isVisible()).toBe(true);

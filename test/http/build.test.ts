@@ -3,7 +3,8 @@ import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSy
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { htmlPageFile } from '../../src/listing/routes.ts';
+import { LANGUAGES } from '../../src/listing/languages.ts';
+import { htmlPageFiles } from '../../src/listing/routes.ts';
 import { formatBuildReport, readBuildReport } from '../../src/outputs/report.ts';
 import { buildSite, fixture, runBuild, runScript, tempDir, treeHashes, withoutBuildDescription } from '../support/site.ts';
 
@@ -67,7 +68,7 @@ describe('npm run build', () => {
     expect(result.status).toBe(0);
     // The machine-readable report beside the site (the bench reads it), and the same report on screen.
     const report = readBuildReport(`${outDir}-report.json`);
-    expect(report).toMatchObject({ outDir, rows: 0, pages: { json: 1, html: 1 } });
+    expect(report).toMatchObject({ outDir, rows: 0, pages: { json: 1, html: 2 } });
     // The build began before Astro loaded, and the integration built that one (src/integration/session.ts).
     expect(
       report.beganBeforeAstro,
@@ -91,7 +92,7 @@ describe('npm run build', () => {
     expect(report.seconds).toBeGreaterThanOrEqual(report.phases.reduce((sum, [, seconds]) => sum + seconds, 0) - 0.01);
     expect(result.stderr).toContain(formatBuildReport(report));
     expect(result.stderr).toMatch(
-      /rows +0.*\n +pages +1 JSON \+ 1 HTML\n +files +\d+ \(\d+ unchanged, keeping their published time\)\n +bytes +[\d.]+ MiB\n +time +[\d.]+ s \(start [\d.]+ s \[on another thread meanwhile: validate [\d.]+ s, page keys [\d.]+ s\], pages/,
+      /rows +0.*\n +pages +1 JSON \+ 2 HTML\n +files +\d+ \(\d+ unchanged, keeping their published time\)\n +bytes +[\d.]+ MiB\n +time +[\d.]+ s \(start [\d.]+ s \[on another thread meanwhile: validate [\d.]+ s, page keys [\d.]+ s\], pages/,
     );
     expect(readFileSync(join(outDir, 'car/api/capture_car/latest/page/1.json'), 'utf8')).toBe(
       '{"count":0,"next":null,"previous":null,"results":[]}',
@@ -99,18 +100,18 @@ describe('npm run build', () => {
     expect(existsSync(join(outDir, 'car/api/capture_car/latest/page/2.json'))).toBe(false);
     // npm run build shows Astro's warnings alone (no line per page, no folder of the store): the build says what it does.
     expect(stripVTControlCharacters(result.stdout)).toBe('');
-    expect(result.stderr).toMatch(/: 0 rows valid.*; rendering 1 of 1 JSON and 1 of 1 HTML pages/);
+    expect(result.stderr).toMatch(/: 0 rows valid.*; rendering 1 of 1 JSON and 2 of 2 HTML pages/);
   });
 
   it('writes every HTML page (on render threads beside this one), whole, and names none of them on its way', () => {
     const site = join(workspace, 'pages-written');
     const result = runBuild({ DATA_FILE: 'data/captured-car-models.csv', OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` });
     expect(result.status).toBe(0);
-    const pageCount = readBuildReport(`${site}-report.json`).pages.html;
-    expect(pageCount).toBe(26);
+    // Each of the 26 pages in each language.
+    expect(readBuildReport(`${site}-report.json`).pages.html).toBe(26 * LANGUAGES.length);
     expect(`${result.stdout}${result.stderr}`).not.toMatch(/file not created|├─/);
-    for (let page = 1; page <= pageCount; page += 1) {
-      expect(readFileSync(join(site, htmlPageFile(page)), 'utf8')).toMatch(/^<!DOCTYPE html>.*<\/html>$/s);
+    for (let page = 1; page <= 26; page += 1) {
+      for (const file of htmlPageFiles(page)) expect(readFileSync(join(site, file), 'utf8')).toMatch(/^<!DOCTYPE html>.*<\/html>$/s);
     }
   });
 
@@ -197,7 +198,7 @@ describe('what a build changes', () => {
     const result = runBuild({ DATA_FILE: edited, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, BASE_URL: 'https://cars.example.com' });
     expect(result.status).toBe(0);
     expect(result.stderr).toMatch(
-      /changes +\+1 −1 ~1 rows; 2 JSON and 2 HTML pages; downloads \/all\.json, \/all\.csv, \/search-index\.json/,
+      /changes +\+1 −1 ~1 rows; 2 JSON and 4 HTML pages; downloads \/all\.json, \/all\.csv; \d+ search index files/,
     );
     const changes = changesOf();
     expect(changes.previousDataSha256).toBe(previous.data.sha256);

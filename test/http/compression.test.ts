@@ -33,7 +33,7 @@ describe('the site files, compressed as a CDN would', () => {
     '/assets/media/brand/logo/toyota.svg',
     '/all.json',
     '/all.csv',
-    '/search-index.json',
+    '/search/order/listing/0.json',
     '/openapi.json',
     '/sitemap-0.xml',
   ];

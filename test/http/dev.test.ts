@@ -33,11 +33,14 @@ describe('astro dev with the listing integration', () => {
     differences: { ownStaticMethodNotAllowed: true, noFingerprintedFiles: true, noBuildHistory: true },
   });
 
-  it.each(['/all.json', '/all.csv', '/search-index.json'])('serves %s with the bytes the build publishes', async (path) => {
-    const response = await fetch(`${dev!.origin}${path}`);
-    expect(response.status).toBe(200);
-    expect(await response.text()).toBe(readFileSync(join(outDir, path.slice(1)), 'utf8'));
-  });
+  it.each(['/all.json', '/all.csv', '/search/lists.json', '/search/order/name/0.json'])(
+    'serves %s with the bytes the build publishes',
+    async (path) => {
+      const response = await fetch(`${dev!.origin}${path}`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe(readFileSync(join(outDir, path.slice(1)), 'utf8'));
+    },
+  );
 
   it("serves a manifest as the build's, naming the preparation, with the hashes of the JSON pages and downloads the build writes", async () => {
     const response = await fetch(`${dev!.origin}/manifest.json`);
@@ -56,7 +59,7 @@ describe('astro dev with the listing integration', () => {
     expect(changedBy).toBe(buildId);
     const pagesAndDownloads = Object.fromEntries(
       Object.entries(builtFiles).filter(([path]) =>
-        /^car\/api\/capture_car\/latest\/page\/\d+\.json$|^all\.(json|csv)$|^search-index\.json$/.test(path),
+        /^car\/api\/capture_car\/latest\/page\/\d+\.json$|^all\.(json|csv)$|^search\//.test(path),
       ),
     );
     expect(servedFiles).toEqual(pagesAndDownloads);

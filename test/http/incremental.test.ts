@@ -7,6 +7,7 @@
 import { cpSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LANGUAGES } from '../../src/listing/languages.ts';
 import { readBuildReport } from '../../src/outputs/report.ts';
 import { VERCEL_OUTPUT_DIR } from '../../src/serve/hosts/vercel.ts';
 import { foldersIn, projectRoot, publishedTree, renderedPages, runBuild, tempDir, treeHashes } from '../support/site.ts';
@@ -56,6 +57,10 @@ function buildBoth(root: string, site: string, step: Step): string {
 
 const rendered = renderedPages;
 const PAGES = Math.ceil(rows.length / 10);
+/** Every HTML page is there once a language. */
+const HTML_PAGES = PAGES * LANGUAGES.length;
+/** The home page, in each language, is always rendered (it carries the build's time). */
+const HOME_PAGES = LANGUAGES.length;
 
 describe('an incremental build gives the bytes of a clean build', () => {
   const site = join(workspace, 'site');
@@ -64,15 +69,15 @@ describe('an incremental build gives the bytes of a clean build', () => {
     buildBoth(projectRoot, site, { lines: rows });
     const before = statSync(join(site, 'page/2/index.html')).mtimeMs;
     const log = buildBoth(projectRoot, site, { lines: rows });
-    expect(rendered(log)).toEqual({ json: 0, html: 1 });
+    expect(rendered(log)).toEqual({ json: 0, html: HOME_PAGES });
     expect(statSync(join(site, 'page/2/index.html')).mtimeMs).toBe(before);
   });
 
   it('after an edit: the two pages that show the edited rows are rendered again, the rest reused', () => {
     const edited = rows.map((line, index) => (index === 3 ? withField(line, 7, '123456') : index === 15 ? withField(line, 4, '9') : line));
     const log = buildBoth(projectRoot, site, { lines: edited });
-    // Page 1 (row 4: its JSON, and the home page, always rendered) and page 2 (row 16: JSON and HTML).
-    expect(rendered(log)).toEqual({ json: 2, html: 2 });
+    // Page 1 (row 4: its JSON, and the home pages, always rendered) and page 2 (row 16: JSON and HTML, in each language).
+    expect(rendered(log)).toEqual({ json: 2, html: 2 * LANGUAGES.length });
     // Only the two edited rows were parsed and checked; the site is still a clean build's (buildBoth).
     expect(log).toMatch(new RegExp(`2 (changed )?rows validated.*${rows.length - 2}`));
   });
@@ -101,10 +106,10 @@ describe('an incremental build gives the bytes of a clean build', () => {
 
   it('after its caches were deleted: nothing to render again, the data validated again', () => {
     // Back to the default addresses first: a change of address renders every page.
-    expect(rendered(buildBoth(projectRoot, site, { lines: rows }))).toEqual({ json: PAGES, html: PAGES });
+    expect(rendered(buildBoth(projectRoot, site, { lines: rows }))).toEqual({ json: PAGES, html: HTML_PAGES });
     rmSync(join(projectRoot, 'node_modules/.astro/listing-data'), { recursive: true, force: true });
     const log = buildBoth(projectRoot, site, { lines: rows });
-    expect(rendered(log)).toEqual({ json: 0, html: 1 });
+    expect(rendered(log)).toEqual({ json: 0, html: HOME_PAGES });
     expect(log).toContain(`${rows.length} rows valid;`);
     expect(log).not.toContain('not validated again');
   });
@@ -125,7 +130,8 @@ describe('a changed template', () => {
     writeFileSync(pagination, `${readFileSync(pagination, 'utf8')}\n<p class="template-changed">Changed template</p>\n`);
     const log = buildBoth(copy, site, { lines: rows });
     expect(readFileSync(join(site, 'page/7/index.html'), 'utf8')).toContain('Changed template');
+    expect(readFileSync(join(site, 'zh-hk/page/7/index.html'), 'utf8')).toContain('Changed template');
     // A changed source renders every page again: the code that made the published ones is not this code.
-    expect(rendered(log)).toEqual({ json: PAGES, html: PAGES });
+    expect(rendered(log)).toEqual({ json: PAGES, html: HTML_PAGES });
   });
 });

@@ -32,7 +32,7 @@ describe.runIf(runsWith(hasNginx, 'the nginx suite', 'nginx', 'apt-get install n
   it("gzips the pages, their CSS and script, the logos and the downloads with Vary, and never the listing's answers", async () => {
     const outDir = inject('outDir');
     const assets = readdirSync(join(outDir, '_astro')).map((name) => `/_astro/${name}`);
-    for (const path of ['/', '/page/2/', ...assets, '/assets/media/brand/logo/toyota.svg', '/all.json', '/search-index.json']) {
+    for (const path of ['/', '/page/2/', ...assets, '/assets/media/brand/logo/toyota.svg', '/all.json', '/search/order/listing/0.json']) {
       const response = await rawRequest(nginx?.origin ?? '', 'GET', path, { 'Accept-Encoding': 'gzip' });
       expect(response.headers['content-encoding'], path).toBe('gzip');
       expect(response.headers['vary'], path).toBe('Accept-Encoding');

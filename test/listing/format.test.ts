@@ -1,3 +1,4 @@
+import { MESSAGES } from '../../src/listing/languages.ts';
 import { describe, expect, it } from 'vitest';
 import {
   counted,
@@ -29,15 +30,18 @@ describe('formatting for people', () => {
   });
 
   it('shows engine size 0 as electric', () => {
-    expect(formatEngineRange(0, 0)).toBe('Electric');
-    expect(formatEngineRange(1496, 1998)).toBe('1,496–1,998');
-    expect(formatEngineRange(0, 1998)).toBe('Electric or 1,998');
+    expect(formatEngineRange(0, 0, MESSAGES.en)).toBe('Electric');
+    expect(formatEngineRange(1496, 1998, MESSAGES.en)).toBe('1,496–1,998');
+    expect(formatEngineRange(0, 1998, MESSAGES.en)).toBe('Electric or 1,998');
+    expect(formatEngineRange(0, 0, MESSAGES['zh-hk'])).toBe('電動');
+    expect(formatEngineRange(0, 1998, MESSAGES['zh-hk'])).toBe('電動或 1,998');
   });
 
   it('names the transmissions on offer', () => {
-    expect(formatTransmissions(true, false)).toBe('Automatic');
-    expect(formatTransmissions(false, true)).toBe('Manual');
-    expect(formatTransmissions(true, true)).toBe('Automatic, Manual');
+    expect(formatTransmissions(true, false, MESSAGES.en)).toBe('Automatic');
+    expect(formatTransmissions(false, true, MESSAGES.en)).toBe('Manual');
+    expect(formatTransmissions(true, true, MESSAGES.en)).toBe('Automatic, Manual');
+    expect(formatTransmissions(true, true, MESSAGES['zh-hk'])).toBe('自動波、手動波');
   });
 
   it('splits a name into its Chinese make and the Latin rest', () => {

@@ -86,17 +86,18 @@ describe('makeFilterOptions', () => {
       { key: '寶馬', latin: 'BMW', count: 1 },
       { key: '豐田', latin: 'Toyota', count: 12_345 },
     ]);
-    expect(makeFilterOptions(makes)).toEqual([
-      { value: '寶馬', label: 'BMW 寶馬 (1)' },
-      { value: '豐田', label: 'Toyota 豐田 (12,345)' },
+    expect(makeFilterOptions(makes, 'en')).toEqual([
+      { value: '寶馬', latin: 'BMW', label: 'BMW 寶馬 (1)' },
+      { value: '豐田', latin: 'Toyota', label: 'Toyota 豐田 (12,345)' },
     ]);
+    expect(makeFilterOptions(makes, 'zh-hk')[1]).toEqual({ value: '豐田', latin: 'Toyota', label: 'Toyota 豐田 (12,345)' });
   });
 
   it('makes the options once per table, not once per page that shows them', () => {
     const records = [model(1, '豐田 Toyota Yaris'), model(2, '本田 Honda Jazz')];
     const { makes } = makeTable(records);
-    expect(makeFilterOptions(makes)).toBe(makeFilterOptions(makeTable(records).makes));
-    expect(makeFilterOptions([...makes])).not.toBe(makeFilterOptions(makes));
-    expect(makeFilterOptions([...makes])).toEqual(makeFilterOptions(makes));
+    expect(makeFilterOptions(makes, 'en')).toBe(makeFilterOptions(makeTable(records).makes, 'en'));
+    expect(makeFilterOptions([...makes], 'en')).not.toBe(makeFilterOptions(makes, 'en'));
+    expect(makeFilterOptions([...makes], 'en')).toEqual(makeFilterOptions(makes, 'en'));
   });
 });

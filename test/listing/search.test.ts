@@ -1,112 +1,119 @@
 import { describe, expect, it } from 'vitest';
-import { textOf } from '../support/downloads.ts';
-import { carModel as model } from '../support/models.ts';
-import { searchIndexText, searchTablesOf } from '../../src/outputs/search-index.ts';
-import type { CarModel } from '../../src/data/schema.ts';
+import { carModel as model, entryOf } from '../support/models.ts';
 import {
   criteriaFromQuery,
-  filterEntries,
+  effectiveSort,
+  entryMatches,
+  filtersOf,
+  fold,
+  nameSortKey,
   queryFromCriteria,
+  shardOf,
   sortEntries,
+  tokensOf,
+  wordShardPath,
+  wordsOf,
   type Criteria,
-  type SearchIndex,
 } from '../../src/listing/search.ts';
 
 const records = [
   model(1, '豐田 Toyota Alphard 2.5 Hybrid', { min_seat: 7, max_seat: 8, min_price: 549000, max_price: 689000 }),
-  model(2, '本田 Honda Civic Type R', {
-    has_operation_type_auto: false,
-    has_operation_type_hand: true,
-    logo: 'media/brand/logo/honda.svg',
-  }),
+  model(2, '本田 Honda Civic Type R', { has_operation_type_auto: false, has_operation_type_hand: true }),
   model(3, '特斯拉 Tesla Model Y', { min_engine_size: 0, max_engine_size: 0, min_seat: 5, max_seat: 7, logo: null }),
   model(4, '豐田 Toyota GR86', { min_seat: 4, max_seat: 4, has_operation_type_hand: true }),
+  model(5, '雪鐵龍 Citroën C5 Aircross', { min_price: 250000, max_price: 260000 }),
+  model(6, '阿爾法·羅密歐 Alfa Romeo Giulia 2.0', { min_engine_size: 1995, max_engine_size: 2995 }),
 ];
-/** The index as the build publishes it: the JSON text the search script fetches. */
-const indexOf = (listing: readonly CarModel[]) => JSON.parse(textOf(searchIndexText(searchTablesOf(listing)), listing)) as SearchIndex;
-const index = indexOf(records);
-const ids = (criteria: Criteria) => sortEntries(filterEntries(index.entries, criteria, index.makes), criteria.sort).map(([id]) => id);
+const entries = records.map(entryOf);
+/** The positions (1-based, as the records' ids) of the entries a search finds, in its order. */
+const found = (criteria: Criteria) =>
+  sortEntries(
+    entries.filter((entry) => entryMatches(entry, criteria, tokensOf(criteria.q ?? ''))),
+    effectiveSort(criteria),
+  ).map(([position]) => position + 1);
 
-describe('the search index', () => {
-  it('keeps listing order and stores each logo once, as its path under the assets address (the page gives the address)', () => {
-    expect(index.entries.map(([id]) => id)).toEqual([1, 2, 3, 4]);
-    expect(index.logos).toEqual(['media/brand/logo/x.svg', 'media/brand/logo/honda.svg']);
-    expect(index.entries.map((entry) => entry[9])).toEqual([0, 1, -1, 0]);
+describe('text as it is matched', () => {
+  it('folds case, width and accents', () => {
+    expect(fold('ＴＯＹＯＴＡ')).toBe('toyota');
+    expect(fold('Citroën')).toBe('citroen');
+    expect(fold('Škoda')).toBe('skoda');
   });
 
-  it("stores each make once, in Latin order, and each entry's make by position", () => {
-    expect(index.makes).toEqual([
-      ['本田', 'Honda'],
-      ['特斯拉', 'Tesla'],
-      ['豐田', 'Toyota'],
+  it('splits a name into words at spaces, punctuation and where Han meets Latin, keeping joined words whole', () => {
+    expect(tokensOf('豐田Toyota  C-HR e:HEV 2.0,"Limited"')).toEqual(['豐田', 'toyota', 'c-hr', 'e:hev', '2.0', 'limited']);
+  });
+
+  it('finds a name by each of its words, the parts after a joiner, and every ending of its Chinese words', () => {
+    expect(wordsOf('阿爾法·羅密歐 Alfa Romeo Giulia')).toEqual(
+      expect.arrayContaining(['阿爾法', '爾法', '法', '羅密歐', '密歐', '歐', 'alfa', 'romeo', 'giulia']),
+    );
+    expect(wordsOf('豐田 Toyota C-HR e:HEV')).toEqual(expect.arrayContaining(['c-hr', 'hr', 'e:hev', 'hev']));
+  });
+
+  it('looks a word up by its first Han character or its first two characters; a lone letter is not looked up', () => {
+    expect(shardOf('豐田')).toBe('豐');
+    expect(shardOf('toyota')).toBe('to');
+    expect(shardOf('t')).toBeUndefined();
+    expect(shardOf('5')).toBeUndefined();
+    expect(wordShardPath('to')).toBe('/search/words/74-6f.json');
+    expect(wordShardPath('豐')).toBe('/search/words/8c50.json');
+  });
+});
+
+describe('what a row must meet', () => {
+  it('matches each typed word as the beginning of a word of the name, in either script, any case, width or accent', () => {
+    expect(found({ q: '豐田' })).toEqual([1, 4]);
+    expect(found({ q: 'toy' })).toEqual([1, 4]);
+    expect(found({ q: 'ＨＯＮＤＡ' })).toEqual([2]);
+    expect(found({ q: 'toyota gr' })).toEqual([4]);
+    expect(found({ q: 'citroen' })).toEqual([5]);
+    expect(found({ q: '羅密歐' })).toEqual([6]);
+    expect(found({ q: 'oyota' })).toEqual([]);
+  });
+
+  it('filters by a seat count within the range, a price range, transmission, electric and make', () => {
+    expect(found({ seats: 7 })).toEqual([1, 3]);
+    expect(found({ priceMin: 600000 })).toEqual([1]);
+    expect(found({ priceMax: 320000 })).toEqual([5, 2, 3, 4, 6]);
+    expect(found({ transmission: 'manual' })).toEqual([2, 4]);
+    expect(found({ electric: true })).toEqual([3]);
+    expect(found({ make: '豐田' })).toEqual([1, 4]);
+    expect(found({ make: '豐田', transmission: 'manual' })).toEqual([4]);
+    expect(found({ make: 'Toyota' })).toEqual([]);
+  });
+
+  it('names the filters a search asks for', () => {
+    expect(filtersOf({ make: '豐田', seats: 7, transmission: 'auto', electric: true, q: 'x', priceMin: 1 })).toEqual([
+      'make:豐田',
+      'seats:7',
+      'auto',
+      'electric',
     ]);
-    expect(index.entries.map((entry) => index.makes[entry[10]]?.[1])).toEqual(['Toyota', 'Honda', 'Tesla', 'Toyota']);
-  });
-
-  it('stays one JSON document across the pieces it is written in', () => {
-    const many = Array.from({ length: 20_001 }, (_, position) => model(position + 1, `Model ${position + 1}`));
-    const large = indexOf(many);
-    expect(large.entries.map(([id]) => id)).toEqual(many.map(({ id }) => id));
-    expect(large.logos).toEqual(['media/brand/logo/x.svg']);
   });
 });
 
-describe('filterEntries', () => {
-  it('matches free text in the Chinese or Latin part, ignoring case and width', () => {
-    expect(ids({ q: '豐田' })).toEqual([1, 4]);
-    expect(ids({ q: 'toyota' })).toEqual([1, 4]);
-    expect(ids({ q: 'ＨＯＮＤＡ' })).toEqual([2]);
-    expect(ids({ q: 'toyota gr' })).toEqual([4]);
-    expect(ids({ q: 'nothing' })).toEqual([]);
+describe('orders', () => {
+  it('sorts low to high by a lower bound, high to low by an upper bound, ties in listing order both ways', () => {
+    expect(found({ sort: 'price' })).toEqual([5, 2, 3, 4, 6, 1]);
+    expect(found({ sort: '-price' })).toEqual([1, 2, 3, 4, 6, 5]);
+    expect(found({ sort: 'seats' })).toEqual([4, 2, 3, 5, 6, 1]);
+    expect(found({ sort: '-seats' })).toEqual([1, 3, 2, 5, 6, 4]);
+    expect(found({ sort: 'engine' })).toEqual([3, 6, 1, 2, 4, 5]);
+    expect(found({ sort: '-engine' })).toEqual([6, 1, 2, 4, 5, 3]);
+    expect(found({ sort: '-name' })).toEqual([4, 1, 3, 2, 5, 6]);
   });
 
-  it('filters by a seat count within the range, a price range, transmission and electric', () => {
-    expect(ids({ seats: 7 })).toEqual([1, 3]);
-    expect(ids({ priceMin: 600000 })).toEqual([1]);
-    expect(ids({ priceMax: 320000 })).toEqual([2, 3, 4]);
-    expect(ids({ transmission: 'manual' })).toEqual([2, 4]);
-    expect(ids({ transmission: 'auto' })).toEqual([1, 3, 4]);
-    expect(ids({ electric: true })).toEqual([3]);
+  it('sorts names by their Latin part folded, numbers by value, then the Chinese part', () => {
+    expect(found({ sort: 'name' })).toEqual([6, 5, 2, 3, 1, 4]);
+    const numbered = [model(1, '豐田 Toyota Model 10'), model(2, '豐田 Toyota Model 9'), model(3, 'toyota model 9')].map(entryOf);
+    expect(sortEntries(numbered, 'name').map(([position]) => position)).toEqual([2, 1, 0]);
+    expect(nameSortKey('Citroën C5') < nameSortKey('Civic')).toBe(true);
   });
 
-  it('combines criteria', () => {
-    expect(ids({ q: 'toyota', transmission: 'manual' })).toEqual([4]);
-    expect(ids({ seats: 5, electric: true, priceMax: 400000 })).toEqual([3]);
-  });
-
-  it('filters by make (the local-script make), alone and with other criteria; an unknown make matches nothing', () => {
-    expect(ids({ make: '豐田' })).toEqual([1, 4]);
-    expect(ids({ make: '豐田', transmission: 'manual' })).toEqual([4]);
-    expect(ids({ make: 'Toyota' })).toEqual([]);
-    expect(ids({ make: '福特' })).toEqual([]);
-  });
-});
-
-describe('sortEntries', () => {
-  // Ties and ranges on purpose: prices 300000–350000 three times, seats 5, 5–7, 4 and 7–8.
-  it('sorts by price: lower bound ascending, upper bound descending, ties in listing order', () => {
-    expect(ids({ sort: 'price' })).toEqual([2, 3, 4, 1]);
-    expect(ids({ sort: '-price' })).toEqual([1, 2, 3, 4]);
-  });
-
-  it('sorts by seats and engine size the same way', () => {
-    expect(ids({ sort: 'seats' })).toEqual([4, 2, 3, 1]);
-    expect(ids({ sort: '-seats' })).toEqual([1, 3, 2, 4]);
-    expect(ids({ sort: 'engine' })).toEqual([3, 1, 2, 4]);
-    expect(ids({ sort: '-engine' })).toEqual([1, 2, 4, 3]);
-  });
-
-  it('sorts names by their Latin part, numbers by value, then the local part', () => {
-    expect(ids({ sort: 'name' })).toEqual([2, 3, 1, 4]);
-    expect(ids({ sort: '-name' })).toEqual([4, 1, 3, 2]);
-    const numbered = [model(1, '豐田 Toyota Model 10'), model(2, '豐田 Toyota Model 9'), model(3, 'toyota model 9')];
-    const numberedIndex = indexOf(numbered);
-    expect(sortEntries(numberedIndex.entries, 'name').map(([id]) => id)).toEqual([3, 2, 1]);
-  });
-
-  it('sorts the filtered entries only, and leaves listing order without a sort', () => {
-    expect(ids({ make: '豐田', sort: '-price' })).toEqual([1, 4]);
-    expect(ids({})).toEqual([1, 2, 3, 4]);
+  it('shows a price search in price order unless another is asked for', () => {
+    expect(effectiveSort({ priceMin: 1 })).toBe('price');
+    expect(effectiveSort({ priceMax: 1, sort: 'name' })).toBe('name');
+    expect(effectiveSort({ seats: 4 })).toBeUndefined();
   });
 });
 

@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { DOWNLOADS } from '../../src/outputs/downloads.ts';
 import { writeDownloadFiles, type EarlierDownloads } from '../../src/outputs/downloads.ts';
 import { allCsv, allJson } from '../../src/listing/export.ts';
-import { searchIndexText, searchTablesOf } from '../../src/outputs/search-index.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 import { textOf } from '../support/downloads.ts';
 import { carModel } from '../support/models.ts';
@@ -70,11 +69,9 @@ describe('downloads written from scratch', () => {
   it('are each text by its definition, across the chunks they are written in', () => {
     for (const count of [0, 1, 7, 30]) {
       const records = listing(count);
-      const index = searchIndexText(searchTablesOf(records));
       expect(written(records).texts).toEqual({
         '/all.json': textOf(allJson(ASSETS), records),
         '/all.csv': textOf(allCsv, records),
-        '/search-index.json': textOf(index, records),
       });
     }
   });
@@ -94,7 +91,6 @@ describe('downloads written again after an edit', () => {
             const record = after[position % Math.max(1, count)];
             if (!record) continue;
             if (field === 'price') record.max_price += 1000 * (choice + 1);
-            // A new name can change the make table, and with it every entry of the search index.
             if (field === 'name') record.combined_car_model = NAMES[choice]!;
             if (field === 'logo') record.logo = LOGOS[choice % 3]!;
           }
@@ -105,7 +101,7 @@ describe('downloads written again after an edit', () => {
           const again = written(resized, { dir: earlier.dir, changed });
           expect(again.texts).toEqual(fresh.texts);
           expect(again.hashes).toEqual(fresh.hashes);
-          // Told which fields changed, as an edit in place is: only the changed rows read where no name or logo changed.
+          // Told which fields changed, as an edit in place is: only the changed rows read.
           const patched = written(resized, { dir: earlier.dir, changed, changedFields: changedFieldsOf(before, resized) });
           expect(patched.texts).toEqual(fresh.texts);
           expect(patched.hashes).toEqual(fresh.hashes);
@@ -127,7 +123,7 @@ describe('downloads written again after an edit', () => {
     expect(written(records, { dir: earlier.dir, changed: [11] }).texts['/all.json']).toContain('"id":12,');
   });
 
-  it('read only the changed rows where an edit in place changed no name or logo', () => {
+  it('read only the changed rows where an edit changed rows in place', () => {
     const before = listing(30);
     const after = before.map((record, index) => (index === 4 || index === 17 ? { ...record, max_price: record.max_price + 1000 } : record));
     const earlier = written(before);
@@ -145,14 +141,10 @@ describe('downloads written again after an edit', () => {
     const hashes = writeDownloadFiles(dir, source, ASSETS, { dir: earlier.dir, changed: [4, 17], changedFields: ['max_price'] }).downloads;
     expect(read).toEqual([4, 17]);
     expect(hashes).toEqual(written(after).hashes);
-    // A name changed: the whole listing is read, the search index's tables made again.
-    expect(() =>
-      writeDownloadFiles(mkdtempSync(join(tmpdir(), 'downloads-')), source, ASSETS, {
-        dir: earlier.dir,
-        changed: [4],
-        changedFields: ['combined_car_model'],
-      }),
-    ).toThrow('the whole listing was read');
+    // A row added or removed: the whole listing is read.
+    expect(() => writeDownloadFiles(mkdtempSync(join(tmpdir(), 'downloads-')), source, ASSETS, { dir: earlier.dir, changed: [4] })).toThrow(
+      'the whole listing was read',
+    );
   });
 
   it('after an edit of every price, are the bytes written from scratch (the changed rows written in batches)', () => {

@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { inChunks, readRecordFile } from '../../src/data/records-file.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 import { DOWNLOADS, writeDownloadFiles } from '../../src/outputs/downloads.ts';
+import { writeSearchFiles } from '../../src/outputs/search-files.ts';
 import { prepareData, withDownloads, type PreparationWithDownloads } from '../../src/outputs/preparation.ts';
 import { prepareRecords, type PrepareOptions, type PreparationResult } from '../../src/outputs/preparation.ts';
 import { fixture, tempDir } from '../support/site.ts';
@@ -59,12 +60,14 @@ const bytesIn = (dir: string) => Object.fromEntries(DOWNLOADS.map((path) => [pat
 /** The downloads of `records` written from scratch on this thread, in a folder of their own: bytes and hashes. */
 function fromScratch(records: readonly CarModel[], under: string) {
   const dir = join(under, 'from-scratch');
-  const hashes = writeDownloadFiles(
+  const downloads = writeDownloadFiles(
     dir,
     { chunks: () => inChunks(records), slice: (start, end) => records.slice(start, end) },
     ASSETS,
   ).downloads;
-  return { bytes: bytesIn(dir), hashes };
+  // The search index's files are the preparation's downloads too (downloads-worker.ts).
+  const search = Object.entries(writeSearchFiles(dir, inChunks(records))).map(([file, sha256]) => [`/${file}`, sha256]);
+  return { bytes: bytesIn(dir), hashes: { ...downloads, ...Object.fromEntries(search) } };
 }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

@@ -10,7 +10,8 @@ import { existsSync, linkSync, lstatSync, mkdirSync, readFileSync, rmSync, statS
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PageKeys } from '../../src/listing/page-keys.ts';
-import { htmlPageFile, pageFile } from '../../src/listing/routes.ts';
+import { htmlPageFile, htmlPageFiles, pageFile } from '../../src/listing/routes.ts';
+import { LANGUAGES } from '../../src/listing/languages.ts';
 import { flaggedPages, takenPages, pagesIn, renderSetOf, preparePages, renderedCount, type RenderSet } from '../../src/publish/reuse.ts';
 import { tempDir } from '../support/site.ts';
 
@@ -28,9 +29,12 @@ const keysOf = (pages: number, changed: { json?: number[]; html?: number[] } = {
   listing: 'makes',
 });
 
-/** The page files of `pages` pages (the home page's HTML is its own route's: not a page file here). */
+/** How many HTML files a build renders for `pages` HTML pages: each in every language, and the home pages. */
+const htmlFiles = (pages: number) => (pages + 1) * LANGUAGES.length;
+
+/** The page files of `pages` pages, HTML in every language (the home pages' HTML is their own route's: not page files here). */
 const pageFilesOf = (pages: number): string[] =>
-  Array.from({ length: pages }, (_, index) => [pageFile(index + 1), ...(index > 0 ? [htmlPageFile(index + 1)] : [])]).flat();
+  Array.from({ length: pages }, (_, index) => [pageFile(index + 1), ...(index > 0 ? htmlPageFiles(index + 1) : [])]).flat();
 
 /** Writes each file under `dir` with its own text. */
 function writeFiles(dir: string, files: readonly string[], text: (path: string) => string): void {
@@ -50,7 +54,7 @@ describe('the pages to render', () => {
     const { render, takenBytes } = renderSetOf(3, keysOf(3), undefined);
     expect(flaggedPages(render.json)).toEqual([1, 2, 3]);
     expect(flaggedPages(render.html)).toEqual([2, 3]);
-    expect(renderedCount(render)).toEqual({ json: 3, html: 2 });
+    expect(renderedCount(render)).toEqual({ json: 3, html: htmlFiles(2) });
     expect(takenPages(render)).toEqual(new Set());
     expect(takenBytes).toBe(0);
   });
@@ -64,16 +68,19 @@ describe('the pages to render', () => {
     // JSON 2 changed, 5 is new; HTML 3 changed, 4's file is gone, 5 is new.
     expect(flaggedPages(render.json)).toEqual([2, 5]);
     expect(flaggedPages(render.html)).toEqual([3, 4, 5]);
-    expect(renderedCount(render)).toEqual({ json: 2, html: 3 });
-    expect(takenPages(render)).toEqual(new Set([pageFile(1), pageFile(3), pageFile(4), htmlPageFile(2)]));
+    expect(renderedCount(render)).toEqual({ json: 2, html: htmlFiles(3) });
+    expect(takenPages(render)).toEqual(new Set([pageFile(1), pageFile(3), pageFile(4), ...htmlPageFiles(2)]));
     // Each file holds its own path: the taken pages' sizes, added up.
     expect(takenBytes).toBe([...takenPages(render)].reduce((sum, path) => sum + Buffer.byteLength(path), 0));
     // Nothing changed: nothing rendered, every page kept.
     const { render: none } = renderSetOf(3, keysOf(3), { siteDir: published, keys: keysOf(3) });
-    expect(renderedCount(none)).toEqual({ json: 0, html: 0 });
+    expect(renderedCount(none)).toEqual({ json: 0, html: htmlFiles(0) });
     expect(takenPages(none)).toEqual(new Set(pageFilesOf(3)));
     // Keys not made yet (they will be as every page is written): every page rendered.
-    expect(renderedCount(renderSetOf(3, undefined, { siteDir: published, keys: keysOf(3) }).render)).toEqual({ json: 3, html: 2 });
+    expect(renderedCount(renderSetOf(3, undefined, { siteDir: published, keys: keysOf(3) }).render)).toEqual({
+      json: 3,
+      html: htmlFiles(2),
+    });
   });
 
   it('kept, are linked from the published site into a new folder before any page is rendered: the same files', async () => {
@@ -83,10 +90,10 @@ describe('the pages to render', () => {
     writeFiles(published, pageFilesOf(3), (path) => path);
     const render = renderSet(3, [2], [3]);
     const kept = preparePages(site, render, { siteDir: published, rendered: renderSet(3, [], []) }, 0);
-    expect(kept).toEqual(new Set([pageFile(1), pageFile(3), htmlPageFile(2)]));
+    expect(kept).toEqual(new Set([pageFile(1), pageFile(3), ...htmlPageFiles(2)]));
     for (const path of kept) expect(inode(join(site, path))).toBe(inode(join(published, path)));
     expect(existsSync(join(site, pageFile(2)))).toBe(false);
-    expect(existsSync(join(site, htmlPageFile(3)))).toBe(false);
+    for (const path of htmlPageFiles(3)) expect(existsSync(join(site, path))).toBe(false);
     expect(pagesIn(site)).toBe(3);
     expect(pagesIn(join(dir, 'nowhere'))).toBe(0);
   });
@@ -104,7 +111,7 @@ describe('a recycled folder made ready for a build', () => {
     const recycled = join(dir, 'recycled');
     writeFiles(published, pageFilesOf(4), (path) => `published ${path}`);
     const publishedRendered = renderSet(4, [2], [4]);
-    const renderedByPublished = new Set([pageFile(2), htmlPageFile(4)]);
+    const renderedByPublished = new Set([pageFile(2), ...htmlPageFiles(4)]);
     for (const path of pageFilesOf(5)) {
       mkdirSync(dirname(join(recycled, path)), { recursive: true });
       if (existsSync(join(published, path)) && !renderedByPublished.has(path)) linkSync(join(published, path), join(recycled, path));
@@ -118,15 +125,17 @@ describe('a recycled folder made ready for a build', () => {
     // This build: 4 pages; it renders JSON 3 and HTML 2.
     const render = renderSet(4, [3], [2]);
     const touched = preparePages(recycled, render, { siteDir: published, rendered: publishedRendered }, 5);
-    for (const path of [pageFile(3), htmlPageFile(2), pageFile(5), htmlPageFile(5)])
+    for (const path of [pageFile(3), ...htmlPageFiles(2), pageFile(5), ...htmlPageFiles(5)])
       expect(existsSync(join(recycled, path)), path).toBe(false);
-    expect(existsSync(join(recycled, dirname(htmlPageFile(5))))).toBe(false);
+    for (const path of htmlPageFiles(5)) expect(existsSync(join(recycled, dirname(path)))).toBe(false);
     for (const path of takenPages(render)) {
       expect(inode(join(recycled, path)), path).toBe(inode(join(published, path)));
       expect(readFileSync(join(recycled, path), 'utf8')).toBe(`published ${path}`);
     }
     // Only what changed: the removed pages, and the kept pages the published build rendered (linked again).
-    expect(touched).toEqual(new Set([pageFile(3), htmlPageFile(2), pageFile(5), htmlPageFile(5), pageFile(2), htmlPageFile(4)]));
+    expect(touched).toEqual(
+      new Set([pageFile(3), ...htmlPageFiles(2), pageFile(5), ...htmlPageFiles(5), pageFile(2), ...htmlPageFiles(4)]),
+    );
   });
 
   it('links every kept page again where the published build did not record what it rendered', async () => {
@@ -134,15 +143,15 @@ describe('a recycled folder made ready for a build', () => {
     const render = renderSet(4, [3], [2]);
     const touched = preparePages(recycled, render, { siteDir: published, rendered: undefined }, 5);
     for (const path of takenPages(render)) expect(inode(join(recycled, path)), path).toBe(inode(join(published, path)));
-    expect(touched).toEqual(new Set([...takenPages(render), pageFile(3), htmlPageFile(2), pageFile(5), htmlPageFile(5)]));
+    expect(touched).toEqual(new Set([...takenPages(render), pageFile(3), ...htmlPageFiles(2), pageFile(5), ...htmlPageFiles(5)]));
   });
 
   it('gains the pages past its old count from the published build', async () => {
     const { published, recycled, publishedRendered } = folders();
     rmSync(join(recycled, pageFile(4)));
-    rmSync(join(recycled, dirname(htmlPageFile(4))), { recursive: true });
+    for (const path of htmlPageFiles(4)) rmSync(join(recycled, dirname(path)), { recursive: true });
     rmSync(join(recycled, pageFile(5)));
-    rmSync(join(recycled, dirname(htmlPageFile(5))), { recursive: true });
+    for (const path of htmlPageFiles(5)) rmSync(join(recycled, dirname(path)), { recursive: true });
     const render = renderSet(4, [], []);
     preparePages(recycled, render, { siteDir: published, rendered: publishedRendered }, 3);
     for (const path of pageFilesOf(4)) expect(inode(join(recycled, path)), path).toBe(inode(join(published, path)));

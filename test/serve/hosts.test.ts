@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pageNumbers } from '../../src/listing/pagination.ts';
-import { ERROR_FILES, htmlPageFile, pageFile, PUBLISHED } from '../../src/listing/routes.ts';
+import { ERROR_FILES, htmlPageFiles, pageFile, PUBLISHED } from '../../src/listing/routes.ts';
 import { hostFiles } from '../../src/serve/hosts/index.ts';
 import { PER_PAGE_RULE_LIMIT } from '../../src/serve/hosts/shared.ts';
 
@@ -31,7 +31,7 @@ function siteFiles(count: number): string[] {
   return [
     ...Object.values(ERROR_FILES).map(({ file }) => file),
     ...Object.values(PUBLISHED).map((path) => path.slice(1)),
-    ...pageNumbers(count).flatMap((page) => [pageFile(page), htmlPageFile(page)]),
+    ...pageNumbers(count).flatMap((page) => [pageFile(page), ...htmlPageFiles(page)]),
   ];
 }
 

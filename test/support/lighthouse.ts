@@ -18,6 +18,8 @@ export interface PageAudit {
   formFactor: FormFactor;
   scores: Record<string, number>;
   cumulativeLayoutShift: number;
+  /** Total blocking time, ms. */
+  totalBlockingTime: number;
   /** Every scored audit below full marks, as `category: title (score, value)`. */
   shortfalls: string[];
 }
@@ -60,7 +62,8 @@ export class LighthouseRunner {
       Object.entries(lhr.categories).map(([id, category]) => [id, Math.round((category.score ?? 0) * 100)]),
     );
     const cumulativeLayoutShift = lhr.audits['cumulative-layout-shift']?.numericValue ?? Number.NaN;
-    return { url, formFactor, scores, cumulativeLayoutShift, shortfalls: shortfallsOf(lhr) };
+    const totalBlockingTime = lhr.audits['total-blocking-time']?.numericValue ?? Number.NaN;
+    return { url, formFactor, scores, cumulativeLayoutShift, totalBlockingTime, shortfalls: shortfallsOf(lhr) };
   }
 
   stop(): void {

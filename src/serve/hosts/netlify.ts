@@ -8,7 +8,15 @@
  */
 import { relative, resolve } from 'node:path';
 import { LAST_PAGE_STRING, pageNumbers } from '../../listing/pagination.ts';
-import { ERROR_FILES, LISTING_HEADERS_BUT_TYPE, LISTING_PATH, PAGE_PATH_PREFIX, pageFile, pagePath, siteHeaders } from '../../listing/routes.ts';
+import {
+  ERROR_FILES,
+  LISTING_HEADERS_BUT_TYPE,
+  LISTING_PATH,
+  PAGE_PATH_PREFIX,
+  pageFile,
+  pagePath,
+  siteHeaders,
+} from '../../listing/routes.ts';
 import { FILE_HEADER_RULES } from '../../listing/routes.ts';
 import { bundleEdge } from './edge-bundle.ts';
 import { PER_PAGE_RULE_LIMIT, type HostFile, type HostInput } from './shared.ts';

@@ -1,0 +1,255 @@
+/**
+ * How a search reads the sharded index (src/listing/search.ts): which list it reads, in which
+ * order, what it knows of the count at once, and a step of results at a time, reading at most
+ * STEP_FILES files a step whatever the listing's size. Pure but for `read`, which fetches one of the
+ * index's files by its path (the browser's fetch; a test's file read), so that the search the
+ * browser runs is the one the tests check against every row.
+ */
+import {
+  chunkCount,
+  CHUNK_ROWS,
+  effectiveSort,
+  entryMatches,
+  filtersOf,
+  KEYS_PER_GROUP,
+  listChunkPath,
+  LISTS_PATH,
+  orderChunkPath,
+  orderOf,
+  priceKeysPath,
+  priceKeysGroupPath,
+  shardOf,
+  sortEntries,
+  tokensOf,
+  WHOLE_LISTING_UP_TO,
+  wordShardPath,
+  type Criteria,
+  type Entry,
+  type ListsDocument,
+  type PriceKeys,
+  type PriceOrder,
+  type WordShard,
+} from './search.ts';
+
+/** Fetches one of the index's files, parsed. */
+export type IndexReader = <T>(path: string) => Promise<T>;
+
+/** Results a step adds. */
+export const RESULTS_PER_STEP = 50;
+/** Files read at most for one step of results (about 2 KB each compressed): a rare match shows what was found, and more on request. */
+export const STEP_FILES = 24;
+/** Files asked for at once while reading a list. */
+const AHEAD = 4;
+/** A set of rows of at most this many is read whole and sorted here, rather than read in order from the whole listing. */
+const SORT_HERE_UP_TO = 1024;
+
+/** Rows read in order, a file at a time. */
+interface Source {
+  /** The next file's rows in order, or undefined at the end. */
+  next: () => Promise<Entry[] | undefined>;
+  /** How many rows it holds in all (for an estimate of the matches). */
+  rows: number;
+  /** How many it has given so far. */
+  given: () => number;
+}
+
+/** The files `chunks` of a list (in the order given, each read backwards where `descending`), a few asked for ahead. */
+function listSource(
+  read: IndexReader,
+  pathOf: (chunk: number) => string,
+  chunks: AsyncIterator<number>,
+  rows: number,
+  descending = false,
+): Source {
+  const ahead: number[] = [];
+  let given = 0;
+  return {
+    rows,
+    given: () => given,
+    next: async () => {
+      while (ahead.length < AHEAD) {
+        const chunk = await chunks.next();
+        if (chunk.done) break;
+        ahead.push(chunk.value);
+        // Asked for early, so that it arrives while the one before is checked; a failure is its own turn's.
+        read<Entry[]>(pathOf(chunk.value)).catch(() => undefined);
+      }
+      const chunk = ahead.shift();
+      if (chunk === undefined) return undefined;
+      const entries = await read<Entry[]>(pathOf(chunk));
+      given += entries.length;
+      return descending ? [...entries].reverse() : entries;
+    },
+  };
+}
+
+/** The files of a list of `rows` rows, first to last or last to first. */
+async function* allChunks(rows: number, descending = false): AsyncIterator<number> {
+  const count = chunkCount(rows);
+  for (let at = 0; at < count; at += 1) yield descending ? count - 1 - at : at;
+}
+
+/** Rows already in hand, given at once. */
+function heldSource(entries: Entry[]): Source {
+  let given = false;
+  return {
+    rows: entries.length,
+    given: () => (given ? entries.length : 0),
+    next: async () => {
+      if (given) return undefined;
+      given = true;
+      return entries;
+    },
+  };
+}
+
+/** A search under way: what it reads, what it found, how many are shown. */
+export interface Search {
+  criteria: Criteria;
+  tokens: string[];
+  source: Source;
+  /** Every row the source gives is a result, and this is how many there are. */
+  exact: number | undefined;
+  matches: Entry[];
+  shown: number;
+  /** The source is read to its end: the matches are all there are. */
+  ended: boolean;
+}
+
+/** Whether criteria can be searched: a word to look up, or a criterion besides the words (a lone letter is not looked up). */
+export function searchable(criteria: Criteria): boolean {
+  const { q, ...others } = criteria;
+  return Object.keys(others).length > 0 || tokensOf(q ?? '').some((token) => shardOf(token) !== undefined);
+}
+
+/** The rows of one or more lists: a filter value's, or those of the words a typed word begins. */
+interface Candidate {
+  lists: { name: string; rows: number }[];
+  rows: number;
+}
+
+/**
+ * A search of `criteria` over a listing of `rows` rows: the smallest list that holds every result
+ * (a filter value's, a word's; else the listing in the order asked for, from the price range where
+ * one is given), read whole and sorted here where it is small and a sort is asked for.
+ */
+export async function startSearch(read: IndexReader, criteria: Criteria, rows: number): Promise<Search> {
+  const tokens = tokensOf(criteria.q ?? '');
+  const search = (source: Source, exact?: number): Search => ({ criteria, tokens, source, exact, matches: [], shown: 0, ended: false });
+  const none = () => search(heldSource([]), 0);
+  const sort = effectiveSort(criteria);
+  const filters = filtersOf(criteria);
+  const lookedUp = tokens.filter((token) => shardOf(token) !== undefined);
+  const onlyCriterion =
+    Object.keys(criteria).filter((key) => key !== 'sort').length === 1 &&
+    filters.length + tokens.length === 1 &&
+    lookedUp.length === tokens.length;
+  /** The count, where one filter or one word is the whole search. */
+  let known: number | undefined;
+  const candidates: Candidate[] = [];
+  if (filters.length > 0 || lookedUp.length > 0) {
+    const lists = await read<ListsDocument>(LISTS_PATH);
+    for (const filter of filters) {
+      const [name, filterRows] = lists.filters[filter] ?? [null, 0];
+      if (filterRows === 0) return none();
+      if (onlyCriterion) known = filterRows;
+      if (name !== null) candidates.push({ lists: [{ name, rows: filterRows }], rows: filterRows });
+    }
+    // A small listing has no word shards: its rows are all read.
+    for (const token of lists.shards.length > 0 ? lookedUp : []) {
+      const shard = shardOf(token)!;
+      const words = lists.shards.includes(shard)
+        ? (await read<WordShard>(wordShardPath(shard))).filter(([word]) => word.startsWith(token))
+        : [];
+      if (words.length === 0) return none();
+      if (onlyCriterion && words.length === 1) known = words[0]![1];
+      // A common word has no list: reading the listing finds its rows as fast.
+      if (words.every(([, , list]) => list !== null)) {
+        const wordLists = words.map(([, wordRows, list]) => ({ name: list!, rows: wordRows }));
+        candidates.push({ lists: wordLists, rows: wordLists.reduce((sum, list) => sum + list.rows, 0) });
+      }
+    }
+  }
+  const best = candidates.sort((a, b) => a.rows - b.rows)[0];
+  if (best && (sort !== undefined || best.lists.length > 1) && best.rows <= SORT_HERE_UP_TO) {
+    // Few enough to read whole: every file of every list, then checked and sorted here.
+    const files = best.lists.flatMap(({ name, rows: listRows }) =>
+      Array.from({ length: chunkCount(listRows) }, (_, chunk) => read<Entry[]>(listChunkPath(name, chunk))),
+    );
+    const byPosition = new Map((await Promise.all(files)).flat().map((entry) => [entry[0], entry]));
+    const matches = sortEntries(
+      [...byPosition.values()].filter((entry) => entryMatches(entry, criteria, tokens)),
+      sort,
+    );
+    return search(heldSource(matches), matches.length);
+  }
+  if (sort === undefined) {
+    const [list] = best?.lists.length === 1 ? best.lists : [];
+    if (list)
+      return search(
+        listSource(read, (chunk) => listChunkPath(list.name, chunk), allChunks(list.rows), list.rows),
+        known,
+      );
+    return search(
+      listSource(read, (chunk) => orderChunkPath('listing', chunk), allChunks(rows), rows),
+      known,
+    );
+  }
+  const { order, descending } = orderOf(sort);
+  if ((order === 'price' || order === 'high-price') && (criteria.priceMin !== undefined || criteria.priceMax !== undefined)) {
+    const top = await read<PriceKeys>(priceKeysPath(order));
+    const bounds = { min: criteria.priceMin ?? -Infinity, max: criteria.priceMax ?? Infinity };
+    const groups = top.flatMap(([lowest, highest], group) => (highest >= bounds.min && lowest <= bounds.max ? [group] : []));
+    if (groups.length === 0) return none();
+    const rangeRows = Math.min(rows, groups.length * KEYS_PER_GROUP * CHUNK_ROWS);
+    const chunks = priceChunks(read, order, groups, bounds);
+    return search(listSource(read, (chunk) => orderChunkPath(order, chunk), chunks, rangeRows));
+  }
+  const source = listSource(read, (chunk) => orderChunkPath(order, chunk), allChunks(rows, descending), rows, descending);
+  return search(source, Object.keys(criteria).length === 1 ? rows : known);
+}
+
+/**
+ * The files of price order `order` in `groups` that can hold a row whose price range reaches into
+ * [min, max]: whose highest max price reaches min and whose lowest min price is at most max. Each
+ * group's directory is read when the search reaches it.
+ */
+async function* priceChunks(
+  read: IndexReader,
+  order: PriceOrder,
+  groups: readonly number[],
+  { min, max }: { min: number; max: number },
+): AsyncIterator<number> {
+  for (const group of groups) {
+    const keys = await read<PriceKeys>(priceKeysGroupPath(order, group));
+    yield* keys.flatMap(([lowest, highest], at) => (highest >= min && lowest <= max ? [group * KEYS_PER_GROUP + at] : []));
+  }
+}
+
+/**
+ * Reads until a step of results is in hand beyond those shown, the source ends, or the step has
+ * read STEP_FILES files; a small source (a small listing) is read to its end, so its count is known.
+ */
+export async function readStep(search: Search): Promise<void> {
+  const wanted = search.shown + RESULTS_PER_STEP;
+  const whole = search.source.rows <= WHOLE_LISTING_UP_TO;
+  for (let files = 0; (whole || search.matches.length < wanted) && files < STEP_FILES; files += 1) {
+    const entries = await search.source.next();
+    if (entries === undefined) {
+      search.ended = true;
+      return;
+    }
+    for (const entry of entries) if (entryMatches(entry, search.criteria, search.tokens)) search.matches.push(entry);
+  }
+}
+
+/** How many results a search has: `exact` where it is known, else an estimate (two significant digits) and whether it is one. */
+export function countOf(search: Search): { count: number; estimated: boolean } {
+  const known = search.exact ?? (search.ended ? search.matches.length : undefined);
+  if (known !== undefined) return { count: known, estimated: false };
+  const found = search.matches.length;
+  const given = search.source.given();
+  const guess = given === 0 ? found : (found / given) * search.source.rows;
+  const magnitude = 10 ** Math.max(0, Math.floor(Math.log10(Math.max(guess, 1))) - 1);
+  return { count: Math.max(found, Math.round(guess / magnitude) * magnitude), estimated: true };
+}

@@ -1,0 +1,170 @@
+/**
+ * The search index as the build writes it, read as the browser reads it (src/listing/search-reader.ts
+ * with the files read from disk): every search finds exactly the rows that meet it, in its order,
+ * a step at a time within STEP_FILES files, and says its count exactly wherever it says it is exact.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { carModel, entryOf } from '../support/models.ts';
+import { tempDir } from '../support/site.ts';
+import type { CarModel } from '../../src/data/schema.ts';
+import { writeSearchFiles } from '../../src/outputs/search-files.ts';
+import { countOf, readStep, searchable, startSearch, STEP_FILES, type IndexReader } from '../../src/listing/search-reader.ts';
+import {
+  effectiveSort,
+  entryMatches,
+  LISTS_PATH,
+  SORT_KEYS,
+  sortEntries,
+  tokensOf,
+  WHOLE_LISTING_UP_TO,
+  type Criteria,
+  type ListsDocument,
+} from '../../src/listing/search.ts';
+
+const workspace = tempDir('search-files');
+afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+
+const MAKES = [
+  ['豐田', 'Toyota'],
+  ['本田', 'Honda'],
+  ['雪鐵龍', 'Citroën'],
+  ['阿爾法·羅密歐', 'Alfa Romeo'],
+  ['特斯拉', 'Tesla'],
+  ['平治', 'Mercedes-Benz'],
+] as const;
+const MODELS = ['Alphard', 'Civic', 'C5 Aircross', 'Giulia', 'Model Y', 'C 200', 'Yaris', 'e:HEV', 'GR86', 'Rare One'];
+
+/** A listing of `rows` rows of a skewed shape: a few common makes and words, rare ones, ranges and ties. */
+function listing(rows: number, seed: number): CarModel[] {
+  let state = seed;
+  const random = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  return Array.from({ length: rows }, (_, index) => {
+    const [local, latin] = MAKES[Math.floor(random() ** 2 * MAKES.length)]!;
+    const model = MODELS[Math.floor(random() ** 3 * MODELS.length)]!;
+    const seats = 2 + Math.floor(random() * 7);
+    const price = Math.round(100_000 + random() * 2_000_000);
+    const electric = random() < 0.1;
+    return carModel(index + 1, `${local} ${latin} ${model}${random() < 0.01 ? ` Edition ${index}` : ''}`, {
+      min_seat: seats,
+      max_seat: seats + (random() < 0.2 ? 2 : 0),
+      min_engine_size: electric ? 0 : 1500,
+      max_engine_size: electric ? 0 : random() < 0.1 ? 3000 : 1500,
+      min_price: price,
+      max_price: price + (random() < 0.3 ? Math.round(random() * 300_000) : 0),
+      has_operation_type_auto: random() < 0.9,
+      has_operation_type_hand: random() < 0.2,
+      logo: random() < 0.05 ? null : `media/brand/logo/${latin.toLowerCase()}.svg`,
+    });
+  }).map((record) =>
+    record.has_operation_type_auto || record.has_operation_type_hand ? record : { ...record, has_operation_type_auto: true },
+  );
+}
+
+/** The index of `records` written to disk, and a reader of it that counts the files each step reads. */
+function writtenIndex(records: CarModel[], name: string) {
+  const dir = join(workspace, name);
+  const hashes = writeSearchFiles(dir, [records.slice(0, 1000), records.slice(1000)]);
+  // The files read (the browser keeps what it fetched: a file asked for twice is fetched once).
+  const paths = new Set<string>();
+  const read: IndexReader = async <T>(path: string) => {
+    paths.add(path);
+    return JSON.parse(readFileSync(join(dir, path.slice(1)), 'utf8')) as T;
+  };
+  const readSince = (action: () => Promise<unknown>) => {
+    paths.clear();
+    return action().then(() => paths.size);
+  };
+  return { dir, hashes, read, readSince, entries: records.map(entryOf) };
+}
+
+const criteriaArbitrary = fc.record(
+  {
+    q: fc.constantFrom('toy', 'TOYOTA', 'citroen', '羅密歐', '豐田', 'civic', 'c', 'rare', 'model y', 'edition', 'zzz', 'c 2', 'alf gi'),
+    make: fc.constantFrom('豐田', '本田', '阿爾法·羅密歐', '福特'),
+    seats: fc.integer({ min: 1, max: 10 }),
+    priceMin: fc.integer({ min: 0, max: 2_500_000 }),
+    priceMax: fc.integer({ min: 0, max: 2_500_000 }),
+    transmission: fc.constantFrom('auto' as const, 'manual' as const),
+    electric: fc.constant(true),
+    sort: fc.constantFrom(...SORT_KEYS),
+  },
+  { requiredKeys: [] },
+);
+
+describe.each([
+  { rows: 300, seed: 7 },
+  { rows: 5000, seed: 11 },
+])('the search index of $rows rows', ({ rows, seed }) => {
+  const index = writtenIndex(listing(rows, seed), `rows-${rows}`);
+
+  it(`${rows <= WHOLE_LISTING_UP_TO ? 'is the orders alone (no filter or word lists, no word shards)' : 'has filter and word lists, and word shards'}`, () => {
+    const lists = JSON.parse(readFileSync(join(index.dir, LISTS_PATH.slice(1)), 'utf8')) as ListsDocument;
+    expect(lists.rows).toBe(rows);
+    const listed = Object.values(lists.filters).filter(([list]) => list !== null);
+    if (rows <= WHOLE_LISTING_UP_TO) {
+      expect(listed).toEqual([]);
+      expect(lists.shards).toEqual([]);
+      expect(Object.keys(index.hashes).filter((path) => path.startsWith('search/in/'))).toEqual([]);
+    } else {
+      expect(listed.length).toBeGreaterThan(0);
+      expect(lists.shards.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('finds exactly the rows every search meets, in its order, a step at a time within STEP_FILES files, with an exact count where it says so', async () => {
+    await fc.assert(
+      fc.asyncProperty(criteriaArbitrary, async (criteria: Criteria) => {
+        const expected = sortEntries(
+          index.entries.filter((entry) => entryMatches(entry, criteria, tokensOf(criteria.q ?? ''))),
+          effectiveSort(criteria),
+        ).map(([position]) => position);
+        if (!searchable(criteria)) return;
+        const search = await startSearch(index.read, criteria, rows);
+        for (let step = 0; !search.ended; step += 1) {
+          // Its files and those asked for ahead (the lists, shards and directories looked up come before).
+          const files = await index.readSince(() => readStep(search));
+          expect(files, 'files read in one step').toBeLessThanOrEqual(STEP_FILES + 3);
+          const { count, estimated } = countOf(search);
+          if (!estimated) expect(count, JSON.stringify(criteria)).toBe(expected.length);
+          search.shown = search.matches.length;
+          expect(step).toBeLessThan(rows);
+        }
+        expect(
+          search.matches.map(([position]) => position),
+          JSON.stringify(criteria),
+        ).toEqual(expected);
+      }),
+      { numRuns: 300, seed },
+    );
+  });
+
+  it('writes the same bytes for the same listing', () => {
+    const again = writeSearchFiles(join(workspace, `again-${rows}`), [listing(rows, seed)]);
+    expect(again).toEqual(index.hashes);
+  });
+});
+
+describe('the cost of a search on a large listing', () => {
+  const index = writtenIndex(listing(20_000, 3), 'rows-20000');
+
+  it.each<[string, number, Criteria]>([
+    // Its first two files (the last of a list is short: read backwards, it is first) and three asked for ahead.
+    ['a sort alone', 5, { sort: '-price' }],
+    // lists.json, the make's list's first file and three ahead.
+    ['a make alone', 5, { make: '阿爾法·羅密歐' }],
+    // lists.json, the word's shard, its list.
+    ['a rare word', 6, { q: 'edition' }],
+    // The price directory, one group's, the files that can hold the range (a third of the rows have ranges up to 300,000 wide).
+    ['a price range', 2 + STEP_FILES + 3, { priceMin: 500_000, priceMax: 520_000 }],
+  ])('%s reads at most %i files, those asked for ahead included, for its first step', async (_what, most, criteria) => {
+    const files = await index.readSince(async () => {
+      const search = await startSearch(index.read, criteria, 20_000);
+      await readStep(search);
+      expect(search.matches.length).toBeGreaterThan(0);
+    });
+    expect(files).toBeLessThanOrEqual(most);
+  });
+});
