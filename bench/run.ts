@@ -206,7 +206,8 @@ function writeBlock(name: string, lines: readonly string[]): void {
 }
 
 mkdirSync(out, { recursive: true });
-await clearOutputs();
+// The search section alone measures the sites an earlier run left (and builds those missing).
+if (sections.includes('build') || sections.includes('incremental')) await clearOutputs();
 if (sections.includes('build')) writeBlock('', await buildFigures());
 if (sections.includes('incremental')) {
   const lines = await incrementalFigures();

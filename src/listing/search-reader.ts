@@ -38,8 +38,8 @@ export type IndexReader = <T>(path: string) => Promise<T>;
 export const RESULTS_PER_STEP = 50;
 /** Files read at most for one step of results (about 2 KB each compressed): a rare match shows what was found, and more on request. */
 export const STEP_FILES = 24;
-/** Files asked for at once while reading a list. */
-const AHEAD = 4;
+/** Files asked for at once while reading a list, at most. */
+const MOST_AHEAD = 8;
 /** A set of rows of at most this many is read whole and sorted here, rather than read in order from the whole listing. */
 const SORT_HERE_UP_TO = 1024;
 
@@ -53,27 +53,34 @@ interface Source {
   given: () => number;
 }
 
-/** The files `chunks` of a list (in the order given, each read backwards where `descending`), a few asked for ahead. */
+/**
+ * The files `chunks` of a list (in the order given, each read backwards where `descending`), asked
+ * for ahead: at first as many as a step needs where `share` of the rows match (one file where all
+ * do, so a sort or a filter fetches one file), twice as many each time more are read, up to
+ * MOST_AHEAD.
+ */
 function listSource(
   read: IndexReader,
   pathOf: (chunk: number) => string,
   chunks: AsyncIterator<number>,
   rows: number,
-  descending = false,
+  { descending = false, share = 1 }: { descending?: boolean; share?: number } = {},
 ): Source {
   const ahead: number[] = [];
+  let window = Math.min(MOST_AHEAD, Math.max(1, Math.ceil(RESULTS_PER_STEP / (Math.max(share, 1e-6) * CHUNK_ROWS))));
   let given = 0;
   return {
     rows,
     given: () => given,
     next: async () => {
-      while (ahead.length < AHEAD) {
+      while (ahead.length < window) {
         const chunk = await chunks.next();
         if (chunk.done) break;
         ahead.push(chunk.value);
         // Asked for early, so that it arrives while the one before is checked; a failure is its own turn's.
         read<Entry[]>(pathOf(chunk.value)).catch(() => undefined);
       }
+      window = Math.min(MOST_AHEAD, window * 2);
       const chunk = ahead.shift();
       if (chunk === undefined) return undefined;
       const entries = await read<Entry[]>(pathOf(chunk));
@@ -126,6 +133,8 @@ export function searchable(criteria: Criteria): boolean {
 interface Candidate {
   lists: { name: string; rows: number }[];
   rows: number;
+  /** The share of the listing's rows it holds. */
+  share: number;
 }
 
 /**
@@ -147,13 +156,16 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
   /** The count, where one filter or one word is the whole search. */
   let known: number | undefined;
   const candidates: Candidate[] = [];
+  /** The share of the rows that meets every filter and word looked up, were they independent: how many files a step is likely to read. */
+  let share = 1;
   if (filters.length > 0 || lookedUp.length > 0) {
     const lists = await read<ListsDocument>(LISTS_PATH);
     for (const filter of filters) {
       const [name, filterRows] = lists.filters[filter] ?? [null, 0];
       if (filterRows === 0) return none();
       if (onlyCriterion) known = filterRows;
-      if (name !== null) candidates.push({ lists: [{ name, rows: filterRows }], rows: filterRows });
+      share *= filterRows / lists.rows;
+      if (name !== null) candidates.push({ lists: [{ name, rows: filterRows }], rows: filterRows, share: filterRows / lists.rows });
     }
     // A small listing has no word shards: its rows are all read.
     for (const token of lists.shards.length > 0 ? lookedUp : []) {
@@ -163,10 +175,15 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
         : [];
       if (words.length === 0) return none();
       if (onlyCriterion && words.length === 1) known = words[0]![1];
+      const wordRows = Math.min(
+        lists.rows,
+        words.reduce((sum, [, rowsOfWord]) => sum + rowsOfWord, 0),
+      );
+      share *= wordRows / lists.rows;
       // A common word has no list: reading the listing finds its rows as fast.
       if (words.every(([, , list]) => list !== null)) {
         const wordLists = words.map(([, wordRows, list]) => ({ name: list!, rows: wordRows }));
-        candidates.push({ lists: wordLists, rows: wordLists.reduce((sum, list) => sum + list.rows, 0) });
+        candidates.push({ lists: wordLists, rows: wordRows, share: wordRows / lists.rows });
       }
     }
   }
@@ -187,11 +204,11 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
     const [list] = best?.lists.length === 1 ? best.lists : [];
     if (list)
       return search(
-        listSource(read, (chunk) => listChunkPath(list.name, chunk), allChunks(list.rows), list.rows),
+        listSource(read, (chunk) => listChunkPath(list.name, chunk), allChunks(list.rows), list.rows, { share: share / best!.share }),
         known,
       );
     return search(
-      listSource(read, (chunk) => orderChunkPath('listing', chunk), allChunks(rows), rows),
+      listSource(read, (chunk) => orderChunkPath('listing', chunk), allChunks(rows), rows, { share }),
       known,
     );
   }
@@ -203,9 +220,9 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
     if (groups.length === 0) return none();
     const rangeRows = Math.min(rows, groups.length * KEYS_PER_GROUP * CHUNK_ROWS);
     const chunks = priceChunks(read, order, groups, bounds);
-    return search(listSource(read, (chunk) => orderChunkPath(order, chunk), chunks, rangeRows));
+    return search(listSource(read, (chunk) => orderChunkPath(order, chunk), chunks, rangeRows, { share }));
   }
-  const source = listSource(read, (chunk) => orderChunkPath(order, chunk), allChunks(rows, descending), rows, descending);
+  const source = listSource(read, (chunk) => orderChunkPath(order, chunk), allChunks(rows, descending), rows, { descending, share });
   return search(source, Object.keys(criteria).length === 1 ? rows : known);
 }
 
