@@ -95,6 +95,9 @@ export interface Messages {
   loadFailed: string;
   typeMore: string;
   noMatches: string;
+  /** A search that has read part of its list and found nothing yet: how many rows it looked at. */
+  noneYet: (looked: string) => string;
+  keepLooking: string;
   allModels: (count: string) => string;
   matches: (count: string, one: boolean) => string;
   aboutMatches: (count: string) => string;
@@ -191,6 +194,8 @@ export const MESSAGES: Record<Language, Messages> = {
     loadFailed: 'The search could not load its data. Browse the pages below instead.',
     typeMore: 'Type at least two letters of a name, or one Chinese character.',
     noMatches: 'No models match this search. Try fewer filters or another name.',
+    noneYet: (looked) => `None found yet among the ${looked} models looked at. Keep looking to search further.`,
+    keepLooking: 'Keep looking',
     allModels: (count) => `All ${count} models.`,
     matches: (count, one) => `${count} ${one ? 'model matches' : 'models match'} this search.`,
     aboutMatches: (count) => `About ${count} models match this search.`,
@@ -284,6 +289,8 @@ export const MESSAGES: Record<Language, Messages> = {
     loadFailed: '搜尋未能載入所需資料。請改為瀏覽以下列表。',
     typeMore: '請輸入名稱最少兩個字母，或一個中文字。',
     noMatches: '沒有車款符合搜尋。請減少篩選條件或改用其他名稱。',
+    noneYet: (looked) => `已查看 ${looked} 款，暫未找到符合的車款。按「繼續搜尋」再找。`,
+    keepLooking: '繼續搜尋',
     allModels: (count) => `全部 ${count} 款車。`,
     matches: (count) => `共 ${count} 款車符合搜尋。`,
     aboutMatches: (count) => `約 ${count} 款車符合搜尋。`,

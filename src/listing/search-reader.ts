@@ -26,6 +26,7 @@ import {
   type Criteria,
   type Entry,
   type ListsDocument,
+  type NameSpan,
   type PriceKeys,
   type PriceOrder,
   type WordShard,
@@ -38,8 +39,9 @@ export type IndexReader = <T>(path: string) => Promise<T>;
 export const RESULTS_PER_STEP = 50;
 /** Files read at most for one step of results (about 2 KB each compressed): a rare match shows what was found, and more on request. */
 export const STEP_FILES = 24;
-/** Files asked for at once while reading a list, at most. */
+/** Files asked for at once while reading a list, at most: where few rows are likely to match, and where more are read than first thought. */
 const MOST_AHEAD = 8;
+const GROWN_AHEAD = 4;
 /** A set of rows of at most this many is read whole and sorted here, rather than read in order from the whole listing. */
 const SORT_HERE_UP_TO = 1024;
 
@@ -56,8 +58,8 @@ interface Source {
 /**
  * The files `chunks` of a list (in the order given, each read backwards where `descending`), asked
  * for ahead: at first as many as a step needs where `share` of the rows match (one file where all
- * do, so a sort or a filter fetches one file), twice as many each time more are read, up to
- * MOST_AHEAD.
+ * do, so a sort or a filter fetches one file, up to MOST_AHEAD), twice as many each time more
+ * are read, up to GROWN_AHEAD (a price range's files hold fewer matches than it can know).
  */
 function listSource(
   read: IndexReader,
@@ -80,7 +82,7 @@ function listSource(
         // Asked for early, so that it arrives while the one before is checked; a failure is its own turn's.
         read<Entry[]>(pathOf(chunk.value)).catch(() => undefined);
       }
-      window = Math.min(MOST_AHEAD, window * 2);
+      window = Math.max(window, Math.min(GROWN_AHEAD, window * 2));
       const chunk = ahead.shift();
       if (chunk === undefined) return undefined;
       const entries = await read<Entry[]>(pathOf(chunk));
@@ -158,11 +160,17 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
   const candidates: Candidate[] = [];
   /** The share of the rows that meets every filter and word looked up, were they independent: how many files a step is likely to read. */
   let share = 1;
+  /** The files of the name order that can hold a result: every filter's and word's span, intersected. */
+  let span: NameSpan | undefined;
+  const within = ([first, last]: NameSpan) => {
+    span = span === undefined ? [first, last] : [Math.max(span[0], first), Math.min(span[1], last)];
+  };
   if (filters.length > 0 || lookedUp.length > 0) {
     const lists = await read<ListsDocument>(LISTS_PATH);
     for (const filter of filters) {
-      const [name, filterRows] = lists.filters[filter] ?? [null, 0];
+      const [name, filterRows, ...nameSpan] = lists.filters[filter] ?? [null, 0, 0, -1];
       if (filterRows === 0) return none();
+      within(nameSpan);
       if (onlyCriterion) known = filterRows;
       share *= filterRows / lists.rows;
       if (name !== null) candidates.push({ lists: [{ name, rows: filterRows }], rows: filterRows, share: filterRows / lists.rows });
@@ -180,6 +188,7 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
         words.reduce((sum, [, rowsOfWord]) => sum + rowsOfWord, 0),
       );
       share *= wordRows / lists.rows;
+      within([Math.min(...words.map(([, , , first]) => first)), Math.max(...words.map(([, , , , last]) => last))]);
       // A common word has no list: reading the listing finds its rows as fast.
       if (words.every(([, , list]) => list !== null)) {
         const wordLists = words.map(([, wordRows, list]) => ({ name: list!, rows: wordRows }));
@@ -221,6 +230,16 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
     const rangeRows = Math.min(rows, groups.length * KEYS_PER_GROUP * CHUNK_ROWS);
     const chunks = priceChunks(read, order, groups, bounds);
     return search(listSource(read, (chunk) => orderChunkPath(order, chunk), chunks, rangeRows, { share }));
+  }
+  if (order === 'name' && span !== undefined) {
+    // Only the files of the name order where every filter's and word's rows are.
+    const [first, last] = span;
+    if (first > last) return none();
+    const spanned = (last - first + 1) * CHUNK_ROWS;
+    const chunks = (async function* () {
+      for (let at = 0; at <= last - first; at += 1) yield descending ? last - at : first + at;
+    })();
+    return search(listSource(read, (chunk) => orderChunkPath(order, chunk), chunks, Math.min(rows, spanned), { descending, share }));
   }
   const source = listSource(read, (chunk) => orderChunkPath(order, chunk), allChunks(rows, descending), rows, { descending, share });
   return search(source, Object.keys(criteria).length === 1 ? rows : known);

@@ -89,14 +89,24 @@ export const chunkCount = (rows: number): number => Math.ceil(rows / CHUNK_ROWS)
 /** `lists.json`: the listing's size, each filter value's rows (and its list, where it has one), the word shards. */
 export interface ListsDocument {
   rows: number;
-  /** By filter (`filterId`): [its list's name or null (its rows are most of the listing), how many rows]. */
-  filters: Record<string, [string | null, number]>;
+  /**
+   * By filter (`filterId`): [its list's name or null (its rows are most of the listing), how many
+   * rows, the first and last file of the name order that hold one of them (`NameSpan`)].
+   */
+  filters: Record<string, [string | null, number, ...NameSpan]>;
   /** Every word shard there is (`shardOf`): none up to WHOLE_LISTING_UP_TO rows, where words are not looked up. */
   shards: string[];
 }
 
-/** A word shard: its words in code point order, each [word, rows, its list's name or null (a common word)]. */
-export type WordShard = [string, number, string | null][];
+/**
+ * The first and last file of the name order that hold a row of a filter value or a word: a make's
+ * rows, and a make's name's, are together in the name order (names sort by their Latin part, which
+ * begins with the make), so a sort by name reads only those files, not the listing up to them.
+ */
+export type NameSpan = [number, number];
+
+/** A word shard: its words in code point order, each [word, rows, its list's name or null (a common word), its `NameSpan`]. */
+export type WordShard = [string, number, string | null, ...NameSpan][];
 
 /** The price directory: for each file (or group of files), [its first row's min price, the highest max price in it]. */
 export type PriceKeys = [number, number][];

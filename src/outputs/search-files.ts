@@ -32,6 +32,7 @@ import {
   wordsOf,
   type Entry,
   type ListsDocument,
+  type NameSpan,
   type Order,
   type PriceKeys,
   type PriceOrder,
@@ -115,18 +116,29 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks): Record<
     }
   };
 
+  /** Each row's file in the name order, for the name spans. */
+  const nameChunkOf = new Uint32Array(rows);
   for (const order of ORDERS) {
     const positions = orderPositions(order, rows, columns);
+    if (order === 'name') for (let at = 0; at < rows; at += 1) nameChunkOf[positions[at]!] = Math.floor(at / CHUNK_ROWS);
     writeList((chunk) => orderChunkPath(order, chunk), positions);
     if (order === 'price' || order === 'high-price') writePriceKeys(write, order, positions, columns);
   }
 
+  const nameSpanOf = (positions: readonly number[]): NameSpan => {
+    let [first, last] = [Infinity, -Infinity];
+    for (const position of positions) {
+      first = Math.min(first, nameChunkOf[position]!);
+      last = Math.max(last, nameChunkOf[position]!);
+    }
+    return [first, last];
+  };
   const kept = (count: number, share: number) => rows > WHOLE_LISTING_UP_TO && (count <= share * rows || count < LIST_ALWAYS_BELOW);
   const filtersDocument: ListsDocument['filters'] = {};
   for (const [id, positions] of filters) {
     const list = kept(positions.length, FILTER_LIST_SHARE) ? listName('filter', id) : null;
     if (list) writeList((chunk) => listChunkPath(list, chunk), positions);
-    filtersDocument[id] = [list, positions.length];
+    filtersDocument[id] = [list, positions.length, ...nameSpanOf(positions)];
   }
   const shards = new Map<string, WordShard>();
   for (const [word, positions] of words) {
@@ -135,7 +147,7 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks): Record<
     const list = kept(positions.length, WORD_LIST_SHARE) ? listName('word', word) : null;
     if (list) writeList((chunk) => listChunkPath(list, chunk), positions);
     const entries = shards.get(shard) ?? shards.set(shard, []).get(shard)!;
-    entries.push([word, positions.length, list]);
+    entries.push([word, positions.length, list, ...nameSpanOf(positions)]);
   }
   for (const [shard, entries] of shards) {
     entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

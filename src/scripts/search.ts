@@ -133,14 +133,16 @@ function setUpSearch(): void {
     const sort = effectiveSort(search.criteria);
     const order = sort ? ` ${says.sortedBy(says.sorts[sort])}` : '';
     const { count: total, estimated } = countOf(search);
-    if (total === 0) status.textContent = says.noMatches;
+    // Nothing found yet is not "no match": the list is not read to its end.
+    if (total === 0 && !search.ended && search.exact === undefined) status.textContent = says.noneYet(count(search.source.given()));
+    else if (total === 0) status.textContent = says.noMatches;
     else if (Object.keys(search.criteria).length === 1 && search.criteria.sort !== undefined)
       status.textContent = `${says.allModels(count(rows))}${order}`;
     else if (!estimated) status.textContent = `${says.matches(count(total), total === 1)}${order}`;
     else
       status.textContent = `${total > search.matches.length ? says.aboutMatches(count(total)) : says.atLeastMatches(count(total))}${order}`;
     showMore.hidden = search.shown >= search.matches.length && search.ended;
-    showMore.textContent = estimated ? says.showMore : says.showMoreLeft(count(total - search.shown));
+    showMore.textContent = total === 0 ? says.keepLooking : estimated ? says.showMore : says.showMoreLeft(count(total - search.shown));
   };
 
   const showStep = async (search: Search) => {

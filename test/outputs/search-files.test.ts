@@ -147,14 +147,21 @@ describe.each([
   });
 });
 
+/** What the reader asks for ahead at most (MOST_AHEAD in search-reader.ts). */
+const MOST_FILES_AHEAD = 8;
+
 describe('the cost of a search on a large listing', () => {
   const index = writtenIndex(listing(20_000, 3), 'rows-20000');
 
   it.each<[string, number, Criteria]>([
-    // Its first two files (the last of a list is short: read backwards, it is first) and three asked for ahead.
-    ['a sort alone', 5, { sort: '-price' }],
-    // lists.json, the make's list's first file and three ahead.
-    ['a make alone', 5, { make: '阿爾法·羅密歐' }],
+    // Its first file: every row of it is a result.
+    ['a sort alone', 1, { sort: '-price' }],
+    // Read backwards, the name order's last file is short: that one, then two more asked for at once.
+    ['a sort alone, backwards', 3, { sort: '-name' }],
+    // lists.json and the make's list's first file.
+    ['a make alone', 2, { make: '阿爾法·羅密歐' }],
+    // lists.json and the files of the name order where the make's rows are (not those before them): a step's worth, and a few ahead.
+    ['a make sorted by name, backwards', 1 + MOST_FILES_AHEAD, { make: '阿爾法·羅密歐', sort: '-name' }],
     // lists.json, the word's shard, its list.
     ['a rare word', 6, { q: 'edition' }],
     // The price directory, one group's, the files that can hold the range (a third of the rows have ranges up to 300,000 wide).
