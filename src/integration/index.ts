@@ -109,7 +109,12 @@ export default function listing(): AstroIntegration {
         if (!build) return;
         // On standard error, as the build's other lines: Astro's own info lines are not shown (scripts/build.ts).
         console.error('Astro: bundling the pages');
-        setPrerenderer(renderingOnThreads(build.folder.renderDir, build.pageHashes));
+        // How many HTML pages there are to render; a build whose data fails renders none (its error is reported where the data is awaited).
+        const htmlPages = build.data.then(
+          ({ toRender }) => toRender.html,
+          () => 0,
+        );
+        setPrerenderer(renderingOnThreads(build.folder.renderDir, build.pageHashes, htmlPages));
       },
       'astro:build:done': async () => {
         if (!build || !ready || !buildSession) return;

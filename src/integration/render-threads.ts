@@ -40,6 +40,11 @@ export interface RenderedPage {
 
 /** How many threads render the listing's pages: one a core (this thread only hands them out and takes their answers). */
 const RENDER_THREADS = availableParallelism();
+/**
+ * Below this many HTML pages to render, this thread renders them: each render thread loads the
+ * prerender bundle again (about 0.3 s), more than a few hundred pages cost.
+ */
+const THREADS_FROM_PAGES = 1000;
 
 /** The site path of the page Astro writes for `pathname` (build.format 'directory'). */
 const fileOf = (pathname: string) => (pathname.endsWith('/') ? `${pathname.slice(1)}index.html` : pathname.slice(1));
@@ -49,7 +54,11 @@ const fileOf = (pathname: string) => (pathname.endsWith('/') ? `${pathname.slice
  * Astro renders) on RENDER_THREADS threads of render-worker.ts; `hashes` is given each page's
  * SHA-256 by its site path.
  */
-export function renderingOnThreads(renderDir: string, hashes: Map<string, string>): (astroDefault: AstroPrerenderer) => AstroPrerenderer {
+export function renderingOnThreads(
+  renderDir: string,
+  hashes: Map<string, string>,
+  htmlPages: Promise<number>,
+): (astroDefault: AstroPrerenderer) => AstroPrerenderer {
   return (astroDefault) => {
     let pool: ThreadPool<RenderTask, RenderedPage> | undefined;
     const writeHere = pageWriter(renderDir);
@@ -59,7 +68,7 @@ export function renderingOnThreads(renderDir: string, hashes: Map<string, string
       setup: async () => {
         await astroDefault.setup?.();
         const input = renderThreadInput(astroDefault, renderDir);
-        if (input && RENDER_THREADS > 0)
+        if (input && RENDER_THREADS > 0 && (await htmlPages) >= THREADS_FROM_PAGES)
           pool = threadPool('render', new URL('./render-worker.ts', import.meta.url), { ...input, renderDir }, RENDER_THREADS);
         console.error(`Astro: rendering the pages on ${pool === undefined ? 'one thread' : `${RENDER_THREADS} threads`}`);
       },

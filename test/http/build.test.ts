@@ -1,8 +1,10 @@
 /** The build and check-data commands as a data maintainer runs them. */
 import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { writeSyntheticCsv } from '../../scripts/generate.ts';
 import { LANGUAGES } from '../../src/listing/languages.ts';
 import { htmlPageFiles } from '../../src/listing/routes.ts';
 import { formatBuildReport, readBuildReport } from '../../src/outputs/report.ts';
@@ -103,14 +105,22 @@ describe('npm run build', () => {
     expect(result.stderr).toMatch(/: 0 rows valid.*; rendering 1 of 1 JSON and 2 of 2 HTML pages/);
   });
 
-  it('writes every HTML page (on render threads beside this one), whole, and names none of them on its way', () => {
-    const site = join(workspace, 'pages-written');
-    const result = runBuild({ DATA_FILE: 'data/captured-car-models.csv', OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` });
-    expect(result.status).toBe(0);
-    // Each of the 26 pages in each language.
-    expect(readBuildReport(`${site}-report.json`).pages.html).toBe(26 * LANGUAGES.length);
+  it.each([
+    // A few pages: this thread renders them (a render thread's start costs more than they do).
+    ['the shipped data', 'data/captured-car-models.csv', 26, 'one thread'],
+    // 1,000 HTML pages or more: render threads, one a core.
+    ['5,000 generated rows', 'generated-5000.csv', 500, `${availableParallelism()} threads`],
+  ])('writes every HTML page of %s, whole, and names none of them on its way', async (_data, dataFile, pages, threads) => {
+    const data = dataFile.startsWith('data/') ? dataFile : join(workspace, dataFile);
+    if (!dataFile.startsWith('data/')) await writeSyntheticCsv(data, 5000);
+    const site = join(workspace, `pages-written-${pages}`);
+    const result = runBuild({ DATA_FILE: data, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`Astro: rendering the pages on ${threads}`);
+    // Each page in each language.
+    expect(readBuildReport(`${site}-report.json`).pages.html).toBe(pages * LANGUAGES.length);
     expect(`${result.stdout}${result.stderr}`).not.toMatch(/file not created|├─/);
-    for (let page = 1; page <= 26; page += 1) {
+    for (let page = 1; page <= pages; page += 1) {
       for (const file of htmlPageFiles(page)) expect(readFileSync(join(site, file), 'utf8')).toMatch(/^<!DOCTYPE html>.*<\/html>$/s);
     }
   });
