@@ -14,6 +14,7 @@
  */
 import { makeKeyOf } from './makes.ts';
 import { splitName } from './format.ts';
+import type { CarModel } from '../data/schema.ts';
 
 /** Where the index's files are in the site. */
 export const SEARCH_FOLDER = '/search/';
@@ -43,6 +44,20 @@ export type Entry = [number, string, number, number, number, number, number, num
 
 export const AUTO = 1;
 export const MANUAL = 2;
+
+/** A record's row of the index, at `position` in the listing. */
+export const entryOf = (record: CarModel, position: number): Entry => [
+  position,
+  record.combined_car_model,
+  record.min_seat,
+  record.max_seat,
+  record.min_engine_size,
+  record.max_engine_size,
+  record.min_price,
+  record.max_price,
+  (record.has_operation_type_auto ? AUTO : 0) | (record.has_operation_type_hand ? MANUAL : 0),
+  record.logo,
+];
 
 /**
  * The orders the listing is kept in, each a list of its own: `price` from the lowest min price up,

@@ -30,7 +30,7 @@ import {
   WORD_LIST_SHARE,
   wordShardPath,
   wordsOf,
-  type Entry,
+  entryOf,
   type ListsDocument,
   type NameSpan,
   type Order,
@@ -81,19 +81,8 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks): Record<
     for (const record of chunk) {
       const position = texts.length;
       const name = record.combined_car_model;
-      const transmissions = (record.has_operation_type_auto ? AUTO : 0) | (record.has_operation_type_hand ? MANUAL : 0);
-      const entry: Entry = [
-        position,
-        name,
-        record.min_seat,
-        record.max_seat,
-        record.min_engine_size,
-        record.max_engine_size,
-        record.min_price,
-        record.max_price,
-        transmissions,
-        record.logo,
-      ];
+      const entry = entryOf(record, position);
+      const transmissions = entry[8];
       texts.push(JSON.stringify(entry));
       for (const [field] of Object.values(ORDER_KEYS)) columns.numbers[field]!.push(entry[field] as number);
       columns.nameKey.push(nameSortKey(name));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { carModel as model, entryOf } from '../support/models.ts';
+import { carModel as model } from '../support/models.ts';
 import {
+  entryOf,
   criteriaFromQuery,
   effectiveSort,
   entryMatches,

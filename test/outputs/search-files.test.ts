@@ -7,12 +7,13 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { carModel, entryOf } from '../support/models.ts';
+import { carModel } from '../support/models.ts';
 import { tempDir } from '../support/site.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 import { writeSearchFiles } from '../../src/outputs/search-files.ts';
 import { countOf, readStep, searchable, startSearch, STEP_FILES, type IndexReader } from '../../src/listing/search-reader.ts';
 import {
+  entryOf,
   effectiveSort,
   entryMatches,
   LISTS_PATH,
