@@ -14,8 +14,8 @@ export const out = join(root, 'bench/out');
 export const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 export const maxRuns = Number(option('runs') ?? 3);
 export const sizes = (option('sizes') ?? '10000,100000,1000000').split(',').map(Number);
-/** Which sections to run: `build` (clean builds, floor, validation, servers), `incremental`, `search` (a phone's browser); all by default. */
-export const sections = (option('only') ?? 'build,incremental,search').split(',');
+/** Which sections to run: `build` (clean builds, floor, validation, servers), `peers` (plain Astro and Eleventy 3), `incremental`, `search` (a phone's browser); all by default. */
+export const sections = (option('only') ?? 'build,peers,incremental,search').split(',');
 
 export interface Sample {
   seconds: number;
@@ -46,10 +46,11 @@ async function timed(command: string, args: string[], env: Record<string, string
 }
 
 /** Runs a Node script to completion, timing it and reading its peak RSS (preloaded bench/peak-rss.ts). */
-export async function measure(script: string, args: string[]): Promise<Sample> {
+export async function measure(script: string, args: string[], env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<Sample> {
   const rssFile = join(out, `rss-${process.pid}.txt`);
   rmSync(rssFile, { force: true });
-  const seconds = await timed(process.execPath, ['--import', join(root, 'bench/peak-rss.ts'), join(root, script), ...args], {
+  const seconds = await timed(process.execPath, [...nodeFlags, '--import', join(root, 'bench/peak-rss.ts'), join(root, script), ...args], {
+    ...env,
     BENCH_RSS_FILE: rssFile,
   });
   const rssBytes = Math.max(...readFileSync(rssFile, 'utf8').trim().split('\n').map(Number));
@@ -164,8 +165,10 @@ export async function clearOutputs(): Promise<void> {
   await sleep(REST_SECONDS * 1000);
 }
 
-export const buildOf = (file: string, rows: number) => () => {
-  const deploy = join(out, `deploy-${rows}`);
-  const site = fresh(join(out, `site-${rows}`), deploy);
-  return measureBuild({ DATA_FILE: file, OUT_DIR: site, DEPLOY_DIR: deploy });
-};
+export const buildOf =
+  (file: string, rows: number, env: Record<string, string> = {}) =>
+  () => {
+    const deploy = join(out, `deploy-${rows}`);
+    const site = fresh(join(out, `site-${rows}`), deploy);
+    return measureBuild({ ...env, DATA_FILE: file, OUT_DIR: site, DEPLOY_DIR: deploy });
+  };

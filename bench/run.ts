@@ -4,7 +4,7 @@
  * framework-free floor, validation alone, and the preview server's throughput against nginx, then
  * writes the figures into BENCHMARKS.md between its bench markers.
  *
- *   node bench/run.ts [--sizes=10000,100000,1000000] [--runs=3] [--no-throughput] [--only=build|incremental|search] [--search-sizes=100000] [--no-rest]
+ *   node bench/run.ts [--sizes=10000,100000,1000000] [--runs=3] [--no-throughput] [--only=build,peers,incremental,search] [--search-sizes=100000] [--no-rest]
  *
  * It first removes what earlier runs left and waits six minutes for the disk (see `clearOutputs`).
  *
@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { incrementalFigures, incrementalSmoke } from './incremental.ts';
 import { searchSection } from './search.ts';
+import { peersSection } from './peers.ts';
 import { LANGUAGES } from '../src/listing/languages.ts';
 import { counted } from '../src/listing/format.ts';
 import {
@@ -207,8 +208,9 @@ function writeBlock(name: string, lines: readonly string[]): void {
 
 mkdirSync(out, { recursive: true });
 // The search section alone measures the sites an earlier run left (and builds those missing).
-if (sections.includes('build') || sections.includes('incremental')) await clearOutputs();
+if (sections.includes('build') || sections.includes('peers') || sections.includes('incremental')) await clearOutputs();
 if (sections.includes('build')) writeBlock('', await buildFigures());
+if (sections.includes('peers')) writeBlock('peers', await peersSection(sizes));
 if (sections.includes('incremental')) {
   const lines = await incrementalFigures();
   const file = join(out, 'incremental.md');
