@@ -148,7 +148,7 @@ const REST_SECONDS = 360;
 export async function clearOutputs(): Promise<void> {
   let removed = 0;
   for (const entry of existsSync(out) ? readdirSync(out, { withFileTypes: true }) : []) {
-    if (!entry.isDirectory()) continue;
+    if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
     rmSync(join(out, entry.name), { recursive: true, force: true });
     removed += 1;
   }

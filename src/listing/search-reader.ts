@@ -59,17 +59,26 @@ interface Source {
  * The files `chunks` of a list (in the order given, each read backwards where `descending`), asked
  * for ahead: at first as many as a step needs where `share` of the rows match (one file where all
  * do, so a sort or a filter fetches one file, up to MOST_AHEAD), twice as many each time more
- * are read, up to GROWN_AHEAD (a price range's files hold fewer matches than it can know).
+ * are read, up to GROWN_AHEAD (a price range's files hold fewer matches than it can know). A
+ * `sparse` list (a price range's files) starts at GROWN_AHEAD: one round trip, not three, to the
+ * files that first step most often needs.
  */
 function listSource(
   read: IndexReader,
   pathOf: (chunk: number) => string,
   chunks: AsyncIterator<number>,
   rows: number,
-  { descending = false, share = 1 }: { descending?: boolean; share?: number } = {},
+  {
+    descending = false,
+    share = 1,
+    sparse = false,
+    whole = rows <= WHOLE_LISTING_UP_TO,
+  }: { descending?: boolean; share?: number; sparse?: boolean; whole?: boolean } = {},
 ): Source {
   const ahead: number[] = [];
-  let window = Math.min(MOST_AHEAD, Math.max(1, Math.ceil(RESULTS_PER_STEP / (Math.max(share, 1e-6) * CHUNK_ROWS))));
+  // A list read whole in one step (readStep) is asked for whole, up to MOST_AHEAD at once.
+  const wanted = whole ? Infinity : Math.ceil(RESULTS_PER_STEP / (Math.max(share, 1e-6) * CHUNK_ROWS));
+  let window = Math.min(MOST_AHEAD, Math.max(sparse ? GROWN_AHEAD : 1, wanted));
   let given = 0;
   return {
     rows,
@@ -96,6 +105,49 @@ function listSource(
 async function* allChunks(rows: number, descending = false): AsyncIterator<number> {
   const count = chunkCount(rows);
   for (let at = 0; at < count; at += 1) yield descending ? count - 1 - at : at;
+}
+
+/** A common word's head: the list of its first `listed` rows of `rows`. */
+interface Head {
+  name: string;
+  listed: number;
+  rows: number;
+}
+
+/**
+ * A common word's rows in listing order: its head, then the listing from the row after the head's
+ * last. Of the listing's `rows`, `share` meet the search. `given` counts the listing rows read or
+ * stood for, so the estimate of the matches holds in either part.
+ */
+function headThenListing(read: IndexReader, head: Head, rows: number, share: number): Source {
+  const wordShare = head.rows / rows;
+  // Part of a longer source, it is not read whole.
+  const headSource = listSource(read, (chunk) => listChunkPath(head.name, chunk), allChunks(head.listed), head.listed, {
+    share: share / wordShare,
+    whole: false,
+  });
+  let last = -1;
+  let rest: Source | undefined;
+  return {
+    rows,
+    // Once in the listing, every row up to the head's last is behind it; in the head, as many as its rows stand for.
+    given: () => (rest ? last + 1 + rest.given() - ((last + 1) % CHUNK_ROWS) : headSource.given() / wordShare),
+    next: async () => {
+      if (!rest) {
+        const entries = await headSource.next();
+        if (entries !== undefined) {
+          last = entries.at(-1)?.[0] ?? last;
+          return entries;
+        }
+        const from = Math.floor((last + 1) / CHUNK_ROWS);
+        const chunks = (async function* () {
+          for (let chunk = from; chunk < chunkCount(rows); chunk += 1) yield chunk;
+        })();
+        rest = listSource(read, (chunk) => orderChunkPath('listing', chunk), chunks, rows, { share });
+      }
+      return (await rest.next())?.filter(([position]) => position > last);
+    },
+  };
 }
 
 /** Rows already in hand, given at once. */
@@ -158,6 +210,7 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
   /** The count, where one filter or one word is the whole search. */
   let known: number | undefined;
   const candidates: Candidate[] = [];
+  const heads: Head[] = [];
   /** The share of the rows that meets every filter and word looked up, were they independent: how many files a step is likely to read. */
   let share = 1;
   /** The files of the name order that can hold a result: every filter's and word's span, intersected. */
@@ -165,7 +218,8 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
   const within = ([first, last]: NameSpan) => {
     span = span === undefined ? [first, last] : [Math.max(span[0], first), Math.min(span[1], last)];
   };
-  if (filters.length > 0 || lookedUp.length > 0) {
+  // A small listing is read whole, and exactly counted so: what lists.json says of it would cost a round trip and change nothing.
+  if (rows > WHOLE_LISTING_UP_TO && (filters.length > 0 || lookedUp.length > 0)) {
     const lists = await read<ListsDocument>(LISTS_PATH);
     for (const filter of filters) {
       const [name, filterRows, ...nameSpan] = lists.filters[filter] ?? [null, 0, 0, -1];
@@ -175,8 +229,7 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
       share *= filterRows / lists.rows;
       if (name !== null) candidates.push({ lists: [{ name, rows: filterRows }], rows: filterRows, share: filterRows / lists.rows });
     }
-    // A small listing has no word shards: its rows are all read.
-    for (const token of lists.shards.length > 0 ? lookedUp : []) {
+    for (const token of lookedUp) {
       const shard = shardOf(token)!;
       const words = lists.shards.includes(shard)
         ? (await read<WordShard>(wordShardPath(shard))).filter(([word]) => word.startsWith(token))
@@ -189,10 +242,13 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
       );
       share *= wordRows / lists.rows;
       within([Math.min(...words.map(([, , , first]) => first)), Math.max(...words.map(([, , , , last]) => last))]);
-      // A common word has no list: reading the listing finds its rows as fast.
-      if (words.every(([, , list]) => list !== null)) {
-        const wordLists = words.map(([, wordRows, list]) => ({ name: list!, rows: wordRows }));
+      // A common word's list is only its head: a candidate in listing order where it is the one word typed.
+      if (words.every(([, rowsOfWord, , , , listed]) => listed === rowsOfWord)) {
+        const wordLists = words.map(([, wordRows, list]) => ({ name: list, rows: wordRows }));
         candidates.push({ lists: wordLists, rows: wordRows, share: wordRows / lists.rows });
+      } else if (words.length === 1) {
+        const [, rowsOfWord, list, , , listed] = words[0]!;
+        heads.push({ name: list, listed, rows: rowsOfWord });
       }
     }
   }
@@ -216,6 +272,8 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
         listSource(read, (chunk) => listChunkPath(list.name, chunk), allChunks(list.rows), list.rows, { share: share / best!.share }),
         known,
       );
+    const [head] = heads.sort((a, b) => a.rows - b.rows);
+    if (head) return search(headThenListing(read, head, rows, share), known);
     return search(
       listSource(read, (chunk) => orderChunkPath('listing', chunk), allChunks(rows), rows, { share }),
       known,
@@ -229,7 +287,7 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
     if (groups.length === 0) return none();
     const rangeRows = Math.min(rows, groups.length * KEYS_PER_GROUP * CHUNK_ROWS);
     const chunks = priceChunks(read, order, groups, bounds);
-    return search(listSource(read, (chunk) => orderChunkPath(order, chunk), chunks, rangeRows, { share }));
+    return search(listSource(read, (chunk) => orderChunkPath(order, chunk), chunks, rangeRows, { share, sparse: true }));
   }
   if (order === 'name' && span !== undefined) {
     // Only the files of the name order where every filter's and word's rows are.

@@ -9,7 +9,7 @@
  * order (listing; name, read backwards for a descending sort; price, seats and engine size from
  * the lowest lower bound up and from the highest upper bound down),
  * the rows of each filter value that is not most of the listing (a make, a seat count, a
- * transmission, electric), and the rows of each word that is not common. A search reads the
+ * transmission, electric), and the rows of each word (a common word's first rows only). A search reads the
  * smallest list that holds every row it wants, in the order it wants, and checks each row itself.
  */
 import { makeKeyOf } from './makes.ts';
@@ -28,6 +28,11 @@ export const FILTER_LIST_SHARE = 0.4;
 export const WORD_LIST_SHARE = 0.05;
 /** Below this many rows a filter value or word always has its list. */
 export const LIST_ALWAYS_BELOW = 4 * CHUNK_ROWS;
+/**
+ * The rows a common word's list holds, its first in listing order: a first search for the word
+ * alone reads one file of them, where the listing would take a file for every few matches.
+ */
+export const HEAD_ROWS = LIST_ALWAYS_BELOW;
 /**
  * Up to this many rows a search reads the whole listing (16 files at most, about 35 KB compressed,
  * in one step, as the one index of small listings always was), so no filter value or word has a
@@ -120,8 +125,12 @@ export interface ListsDocument {
  */
 export type NameSpan = [number, number];
 
-/** A word shard: its words in code point order, each [word, rows, its list's name or null (a common word), its `NameSpan`]. */
-export type WordShard = [string, number, string | null, ...NameSpan][];
+/**
+ * A word shard: its words in code point order, each [word, rows, its list's name, its `NameSpan`,
+ * how many rows its list holds]. A common word's list is its head: its first HEAD_ROWS rows, from
+ * where a search in listing order reads on in the listing itself.
+ */
+export type WordShard = [string, number, string, ...NameSpan, number][];
 
 /** The price directory: for each file (or group of files), [its first row's min price, the highest max price in it]. */
 export type PriceKeys = [number, number][];

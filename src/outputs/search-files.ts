@@ -14,6 +14,7 @@ import {
   CHUNK_ROWS,
   FILTER_LIST_SHARE,
   filterId,
+  HEAD_ROWS,
   KEYS_PER_GROUP,
   LIST_ALWAYS_BELOW,
   listChunkPath,
@@ -133,10 +134,11 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks): Record<
   for (const [word, positions] of words) {
     const shard = shardOf(word);
     if (shard === undefined || rows <= WHOLE_LISTING_UP_TO) continue;
-    const list = kept(positions.length, WORD_LIST_SHARE) ? listName('word', word) : null;
-    if (list) writeList((chunk) => listChunkPath(list, chunk), positions);
+    const list = listName('word', word);
+    const listed = kept(positions.length, WORD_LIST_SHARE) ? positions : positions.slice(0, HEAD_ROWS);
+    writeList((chunk) => listChunkPath(list, chunk), listed);
     const entries = shards.get(shard) ?? shards.set(shard, []).get(shard)!;
-    entries.push([word, positions.length, list, ...nameSpanOf(positions)]);
+    entries.push([word, positions.length, list, ...nameSpanOf(positions), listed.length]);
   }
   for (const [shard, entries] of shards) {
     entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -128,6 +128,11 @@ function setUpSearch(): void {
 
   let current: Search | undefined;
   let runs = 0;
+  /** A search waiting for the typing to pause: while one is, the page is not done. */
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const settle = () => {
+    if (timer === undefined) section.dataset['searchState'] = 'done';
+  };
 
   const say = (search: Search) => {
     const sort = effectiveSort(search.criteria);
@@ -155,7 +160,7 @@ function setUpSearch(): void {
     listing.hidden = true;
     results.hidden = search.shown === 0;
     say(search);
-    section.dataset['searchState'] = 'done';
+    settle();
   };
 
   const criteriaFromForm = (): Criteria => {
@@ -185,7 +190,7 @@ function setUpSearch(): void {
       showMore.hidden = true;
       listing.hidden = false;
       status.textContent = hasCriteria(criteria) ? says.typeMore : '';
-      section.dataset['searchState'] = 'done';
+      settle();
       return;
     }
     status.textContent = says.loading;
@@ -201,14 +206,17 @@ function setUpSearch(): void {
       status.textContent = says.loadFailed;
       results.hidden = true;
       listing.hidden = false;
-      section.dataset['searchState'] = 'done';
+      settle();
     }
   };
 
-  let timer: ReturnType<typeof setTimeout> | undefined;
   const schedule = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => void run(criteriaFromForm()), 150);
+    section.dataset['searchState'] = 'loading';
+    timer = setTimeout(() => {
+      timer = undefined;
+      void run(criteriaFromForm());
+    }, 150);
   };
   form.addEventListener('input', schedule);
   form.addEventListener('change', schedule);
@@ -224,7 +232,7 @@ function setUpSearch(): void {
   const initial = criteriaFromQuery(new URLSearchParams(window.location.search));
   fillForm(initial);
   if (hasCriteria(initial)) void run(initial);
-  else section.dataset['searchState'] = 'done';
+  else settle();
 }
 
 setUpJump();

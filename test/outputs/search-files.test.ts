@@ -138,7 +138,12 @@ describe.each([
           JSON.stringify(criteria),
         ).toEqual(expected);
       }),
-      { numRuns: 300, seed },
+      // Besides the random ones: common words alone (each read from its head, then the listing) and with a filter.
+      {
+        numRuns: 300,
+        seed,
+        examples: [[{ q: 'toyota' }], [{ q: 'toy', seats: 5 }], [{ q: 'alphard' }], [{ q: 'honda', transmission: 'manual' }]],
+      },
     );
   });
 
@@ -165,6 +170,10 @@ describe('the cost of a search on a large listing', () => {
     ['a make sorted by name, backwards', 1 + MOST_FILES_AHEAD, { make: '阿爾法·羅密歐', sort: '-name' }],
     // lists.json, the word's shard, its list.
     ['a rare word', 6, { q: 'edition' }],
+    // lists.json, the word's shard, the first file of its head (the word is in most rows).
+    ['a common word', 3, { q: 'toyota' }],
+    // The same, with a filter that few of its rows meet: the head's files, asked for at once.
+    ['a common word and a filter', 2 + MOST_FILES_AHEAD, { q: 'toyota', electric: true }],
     // The price directory, one group's, the files that can hold the range (a third of the rows have ranges up to 300,000 wide).
     ['a price range', 2 + STEP_FILES + 3, { priceMin: 500_000, priceMax: 520_000 }],
   ])('%s reads at most %i files, those asked for ahead included, for its first step', async (_what, most, criteria) => {
