@@ -7,7 +7,7 @@
  * without answering (it was stopped, or it could not start). What a failure means is the caller's
  * to say.
  */
-import { parentPort, Worker, workerData } from 'node:worker_threads';
+import { parentPort, Worker, workerData, type ResourceLimits } from 'node:worker_threads';
 
 type Message<A, N> = { kind: 'note'; note: N } | { kind: 'answer'; answer: A };
 
@@ -70,7 +70,13 @@ export interface ThreadPool<T, R> {
  * threw on its thread; a thread that fails or ends fails every task under way there, and the pool
  * takes no task after.
  */
-export function threadPool<T, R>(name: string, script: URL, input: unknown, size: number): ThreadPool<T, R> {
+export function threadPool<T, R>(
+  name: string,
+  script: URL,
+  input: unknown,
+  size: number,
+  resourceLimits?: ResourceLimits,
+): ThreadPool<T, R> {
   const pending = new Map<number, { done: (result: R) => void; fail: (error: Error) => void; thread: number }>();
   const busy = Array.from({ length: size }, () => 0);
   let failure: Error | undefined;
@@ -84,7 +90,7 @@ export function threadPool<T, R>(name: string, script: URL, input: unknown, size
     }
   };
   const threads = busy.map((_, thread) => {
-    const worker = new Worker(script, { workerData: input });
+    const worker = new Worker(script, { workerData: input, ...(resourceLimits && { resourceLimits }) });
     worker.on('message', (message: PoolMessage<R>) => {
       const task = pending.get(message.id);
       if (task === undefined) return;

@@ -41,6 +41,13 @@ export interface RenderedPage {
 /** How many threads render the listing's pages: one a core (this thread only hands them out and takes their answers). */
 const RENDER_THREADS = availableParallelism();
 /**
+ * Each render thread's V8 heap for long-lived objects, in MiB. A thread holds the prerender bundle
+ * and one page at a time; left to itself V8 grows the heap far past that before it collects. At 1M
+ * rows (200,000 HTML pages) the build's peak was 2,415 MiB without the cap and 1,811 MiB with it,
+ * the pages phase 146.7 and 146.5 s (BENCHMARKS.md).
+ */
+const RENDER_THREAD_HEAP_MIB = 128;
+/**
  * Below this many HTML pages to render, this thread renders them: each render thread loads the
  * prerender bundle again (about 0.3 s), more than a few hundred pages cost.
  */
@@ -69,17 +76,31 @@ export function renderingOnThreads(
         await astroDefault.setup?.();
         const input = renderThreadInput(astroDefault, renderDir);
         if (input && RENDER_THREADS > 0 && (await htmlPages) >= THREADS_FROM_PAGES)
-          pool = threadPool('render', new URL('./render-worker.ts', import.meta.url), { ...input, renderDir }, RENDER_THREADS);
+          pool = threadPool('render', new URL('./render-worker.ts', import.meta.url), { ...input, renderDir }, RENDER_THREADS, {
+            maxOldGenerationSizeMb: RENDER_THREAD_HEAP_MIB,
+          });
         console.error(`Astro: rendering the pages on ${pool === undefined ? 'one thread' : `${RENDER_THREADS} threads`}`);
       },
       render: async (request, options) => {
         const { component, route } = options.routeData;
         if (options.collectMetadata || !LISTING_PAGES.has(component)) return astroDefault.render(request, options);
         // Without threads (the bundle is not as assumed), this thread renders the page, and writes it as they do.
-        const page =
-          pool === undefined
-            ? (await writeHere(request.url, await rendered(astroDefault, request, options))).result
-            : await pool.run({ url: request.url, route });
+        const here = async () => (await writeHere(request.url, await rendered(astroDefault, request, options))).result;
+        let page: RenderedPage;
+        try {
+          page = pool === undefined ? await here() : await pool.run({ url: request.url, route });
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ERR_WORKER_OUT_OF_MEMORY') throw error;
+          // Safe to go on: the page was not written (a thread writes a page whole, then answers), and this thread renders it and the rest.
+          if (pool !== undefined) {
+            console.error(
+              `Astro: a render thread ran out of its ${RENDER_THREAD_HEAP_MIB} MiB heap; rendering the other pages on this thread`,
+            );
+            void pool.stop();
+            pool = undefined;
+          }
+          page = await here();
+        }
         if (page.status === 200) hashes.set(fileOf(new URL(request.url).pathname), page.sha256);
         return new Response(page.body ?? null, { status: page.status, headers: page.headers });
       },

@@ -32,7 +32,7 @@ export const LIST_ALWAYS_BELOW = 4 * CHUNK_ROWS;
  * The rows a common word's list holds, its first in listing order: a first search for the word
  * alone reads one file of them, where the listing would take a file for every few matches.
  */
-export const HEAD_ROWS = LIST_ALWAYS_BELOW;
+export const HEAD_ROWS = 4 * CHUNK_ROWS;
 /**
  * Up to this many rows a search reads the whole listing (16 files at most, about 35 KB compressed,
  * in one step, as the one index of small listings always was), so no filter value or word has a
