@@ -42,9 +42,9 @@ export interface RenderedPage {
 const RENDER_THREADS = availableParallelism();
 /**
  * Each render thread's V8 heap for long-lived objects, in MiB. A thread holds the prerender bundle
- * and one page at a time; left to itself V8 grows the heap far past that before it collects. At 1M
- * rows (200,000 HTML pages) the build's peak was 2,415 MiB without the cap and 1,811 MiB with it,
- * the pages phase 146.7 and 146.5 s (BENCHMARKS.md).
+ * and one page at a time; left to itself V8 grows the heap far past that before it collects. At
+ * 100k rows the build's peak was 1,106 and 1,125 MiB with the cap against 1,197 and 1,229 without,
+ * the pages phase the same (BENCHMARKS.md).
  */
 const RENDER_THREAD_HEAP_MIB = 128;
 /**
