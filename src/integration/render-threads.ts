@@ -68,6 +68,8 @@ export function renderingOnThreads(
 ): (astroDefault: AstroPrerenderer) => AstroPrerenderer {
   return (astroDefault) => {
     let pool: ThreadPool<RenderTask, RenderedPage> | undefined;
+    /** A pool given up on (a thread ran out of heap): its other thread's pages under way finish; it stops with the build. */
+    let retired: ThreadPool<RenderTask, RenderedPage> | undefined;
     const writeHere = pageWriter(renderDir);
     return {
       ...astroDefault,
@@ -96,8 +98,7 @@ export function renderingOnThreads(
             console.error(
               `Astro: a render thread ran out of its ${RENDER_THREAD_HEAP_MIB} MiB heap; rendering the other pages on this thread`,
             );
-            void pool.stop();
-            pool = undefined;
+            [retired, pool] = [pool, undefined];
           }
           page = await here();
         }
@@ -106,6 +107,7 @@ export function renderingOnThreads(
       },
       teardown: async () => {
         await pool?.stop();
+        await retired?.stop();
         await astroDefault.teardown?.();
       },
     };
