@@ -36,7 +36,7 @@ import { QUIET_MS } from '../src/data/settled-read.ts';
 import { counted } from '../src/listing/format.ts';
 import { storeDirOf } from '../src/publish/store.ts';
 import { isQuoteShape, QUOTE_SHAPES, type CsvStyle, type QuoteShape } from '../scripts/generate.ts';
-import { dataFile, fresh, maxRuns, measureBuild, median, option, out, repeat, root, type Sample } from './lib.ts';
+import { dataFile, fresh, maxRuns, measureBuild, median, mib, option, out, repeat, root, seconds, verdict, type Sample } from './lib.ts';
 
 const SHAPE_STYLES: Record<QuoteShape, { style: CsvStyle; description: string }> = {
   none: { style: { quote: 'none' }, description: 'no quotes at all (no name holds a comma or a quote), LF line ends' },
@@ -84,11 +84,8 @@ export const incrementalSmoke =
   millionRows !== DEFAULT_MILLION_ROWS ||
   QUOTE_SHAPES.some((shape) => !shapes.includes(shape) || !millionShapes.includes(shape));
 
-const seconds = (value: number) => `${value.toFixed(1)} s`;
 /** A difference in seconds, signed: a build faster than the header-only one reads −0.1 s, not +-0.1 s. */
 const signedSeconds = (value: number) => `${value < 0 && value.toFixed(1) !== '-0.0' ? '−' : '+'}${seconds(Math.abs(value))}`;
-const mib = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MiB`;
-const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
 /** A share in whole percent; a rounded −0 reads 0 (a build a hair faster than the header-only one), and nothing else is hidden (a NaN stays one). */
 const percent = (part: number, whole: number) => {
   const rounded = Number(((part / whole) * 100).toFixed(0));

@@ -24,6 +24,12 @@ export interface Sample {
   phases: [string, number][];
 }
 
+/** A duration and a size as the tables print them. */
+export const seconds = (value: number) => `${value.toFixed(1)} s`;
+export const mib = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MiB`;
+/** A target's verdict in the tables. */
+export const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
+
 export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);

@@ -12,7 +12,7 @@ import { counted } from '../src/listing/format.ts';
 import { pageCount } from '../src/listing/pagination.ts';
 import { LANGUAGES } from '../src/listing/languages.ts';
 import { pageFile } from '../src/listing/routes.ts';
-import { buildOf, dataFile, fresh, measure, median, out, runsFor, type Sample } from './lib.ts';
+import { buildOf, dataFile, fresh, measure, median, mib, out, runsFor, seconds, verdict, type Sample } from './lib.ts';
 import { ADDRESSES } from './peers/listing.ts';
 
 interface Builder {
@@ -69,9 +69,6 @@ function assertSameJob(builder: string, site: string, ours: string, rows: number
     throw new Error(`${builder}: ${htmlPages} HTML pages at ${rows} rows, not ${last * LANGUAGES.length}`);
 }
 
-const seconds = (value: number) => `${value.toFixed(1)} s`;
-const mib = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MiB`;
-
 export async function peersSection(sizes: readonly number[]): Promise<string[]> {
   const lines = [
     `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench -- --only=peers\`: clean builds of the same CSV into the same JSON pages ` +
@@ -104,7 +101,7 @@ export async function peersSection(sizes: readonly number[]): Promise<string[]> 
     lines.push(
       `| ${counted(rows)} | ${seconds(ours.seconds)} | ${seconds(eleventy.seconds)} | ${seconds(astro.seconds)} | ` +
         `${(ours.seconds / eleventy.seconds).toFixed(2)}× | ${(ours.seconds / astro.seconds).toFixed(2)}× | ` +
-        `${mib(ours.rssBytes)}, ${mib(eleventy.rssBytes)}, ${mib(astro.rssBytes)} | ${ahead ? 'met' : '**not met**'} |`,
+        `${mib(ours.rssBytes)}, ${mib(eleventy.rssBytes)}, ${mib(astro.rssBytes)} | ${verdict(ahead)} |`,
     );
   }
   return lines;

@@ -27,13 +27,16 @@ import {
   maxRuns,
   measure,
   median,
+  mib,
   option,
   out,
   repeat,
   root,
   runsFor,
+  seconds,
   sections,
   sizes,
+  verdict,
 } from './lib.ts';
 
 const throughput = !process.argv.includes('--no-throughput');
@@ -80,10 +83,6 @@ async function serverThroughput(siteRows: number) {
   }
   return { urls, previewRates, nginxRates };
 }
-
-const seconds = (value: number) => `${value.toFixed(1)} s`;
-const mib = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MiB`;
-const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
 
 /** Clean builds at each size beside the floor, validation alone, and the servers: the main table. */
 async function buildFigures(): Promise<string[]> {

@@ -8,7 +8,7 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Eleventy from '@11ty/eleventy';
-import { pageCount } from '../../../src/listing/pagination.ts';
+import { PAGE_SIZE, pageCount } from '../../../src/listing/pagination.ts';
 import { htmlPageFile, pageFile } from '../../../src/listing/routes.ts';
 import { LANGUAGES } from '../../../src/listing/languages.ts';
 import { serialisePageOf } from '../../../src/listing/serialise.ts';
@@ -29,8 +29,8 @@ interface PageData {
 
 const records = readRecords(peerCsv());
 const count = pageCount(records.length);
-/** Eleventy's pagination of the records, ten a page; the pages stay out of collections, which nothing here lists. */
-const paginated = { records, pagination: { data: 'records', size: 10, alias: 'models' }, eleventyExcludeFromCollections: true };
+/** Eleventy's pagination of the records, PAGE_SIZE a page; the pages stay out of collections, which nothing here lists. */
+const paginated = { records, pagination: { data: 'records', size: PAGE_SIZE, alias: 'models' }, eleventyExcludeFromCollections: true };
 const pageOf = (data: PageData) => data.pagination.pageNumber + 1;
 
 const eleventy = new Eleventy(dirname(fileURLToPath(import.meta.url)), outDir, {
