@@ -16,8 +16,10 @@ import {
   LISTS_PATH,
   orderChunkPath,
   orderOf,
-  priceKeysPath,
-  priceKeysGroupPath,
+  HIGH_PRICE_KEYS_PATH,
+  highPriceKeysGroupPath,
+  PRICE_FROM_PATH,
+  priceStepList,
   shardOf,
   sortEntries,
   tokensOf,
@@ -27,8 +29,8 @@ import {
   type Entry,
   type ListsDocument,
   type NameSpan,
+  type PriceFrom,
   type PriceKeys,
-  type PriceOrder,
   type WordShard,
 } from './search.ts';
 
@@ -280,13 +282,15 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
     );
   }
   const { order, descending } = orderOf(sort);
-  if ((order === 'price' || order === 'high-price') && (criteria.priceMin !== undefined || criteria.priceMax !== undefined)) {
-    const top = await read<PriceKeys>(priceKeysPath(order));
-    const bounds = { min: criteria.priceMin ?? -Infinity, max: criteria.priceMax ?? Infinity };
-    const groups = top.flatMap(([lowest, highest], group) => (highest >= bounds.min && lowest <= bounds.max ? [group] : []));
+  const range = { min: criteria.priceMin ?? 0, max: criteria.priceMax ?? Infinity };
+  const ranged = (criteria.priceMin !== undefined || criteria.priceMax !== undefined) && rows > WHOLE_LISTING_UP_TO;
+  if (ranged && order === 'price') return search(await priceFrom(read, range, rows, share));
+  if (ranged && order === 'high-price') {
+    const top = await read<PriceKeys>(HIGH_PRICE_KEYS_PATH);
+    const groups = top.flatMap(([lowest, highest], group) => (highest >= range.min && lowest <= range.max ? [group] : []));
     if (groups.length === 0) return none();
     const rangeRows = Math.min(rows, groups.length * KEYS_PER_GROUP * CHUNK_ROWS);
-    const chunks = priceChunks(read, order, groups, bounds);
+    const chunks = highPriceChunks(read, groups, range);
     return search(listSource(read, (chunk) => orderChunkPath(order, chunk), chunks, rangeRows, { share, sparse: true }));
   }
   if (order === 'name' && span !== undefined) {
@@ -300,22 +304,58 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
     return search(listSource(read, (chunk) => orderChunkPath(order, chunk), chunks, Math.min(rows, spanned), { descending, share }));
   }
   const source = listSource(read, (chunk) => orderChunkPath(order, chunk), allChunks(rows, descending), rows, { descending, share });
-  return search(source, Object.keys(criteria).length === 1 ? rows : known);
+  // A sort alone: every row is a result.
+  return search(source, Object.keys(criteria).length === 1 && criteria.sort !== undefined ? rows : known);
 }
 
 /**
- * The files of price order `order` in `groups` that can hold a row whose price range reaches into
- * [min, max]: whose highest max price reaches min and whose lowest min price is at most max. Each
- * group's directory is read when the search reaches it.
+ * The rows a price range from `min` can be, in price order: the list of those spanning the last
+ * price step at or below `min`, then the price order from the step's first file up to the file
+ * where rows start above `max`, without the rows there that start below the step (they span it,
+ * and were given already, or end below `min`). `share` of them meet the other criteria.
  */
-async function* priceChunks(
+async function priceFrom(read: IndexReader, { min, max }: { min: number; max: number }, rows: number, share: number): Promise<Source> {
+  const steps = await read<PriceFrom>(PRICE_FROM_PATH);
+  const [step, spanning, first] = steps.findLast(([price]) => price <= min) ?? steps[0]!;
+  const last = Math.min(steps.find(([price]) => price > max)?.[2] ?? Infinity, chunkCount(rows) - 1);
+  const chunks = (async function* () {
+    for (let chunk = first; chunk <= last; chunk += 1) yield chunk;
+  })();
+  const fromStep = listSource(read, (chunk) => orderChunkPath('price', chunk), chunks, Math.max(0, last - first + 1) * CHUNK_ROWS, {
+    share,
+  });
+  if (spanning === 0) return fromStep;
+  const spanningStep = listSource(read, (chunk) => listChunkPath(priceStepList(step), chunk), allChunks(spanning), spanning, {
+    share,
+    whole: false,
+  });
+  let inOrder = false;
+  return {
+    rows: spanning + fromStep.rows,
+    given: () => spanningStep.given() + fromStep.given(),
+    next: async () => {
+      if (!inOrder) {
+        const entries = await spanningStep.next();
+        if (entries !== undefined) return entries;
+        inOrder = true;
+      }
+      return (await fromStep.next())?.filter(([, , , , , , minPrice]) => minPrice >= step);
+    },
+  };
+}
+
+/**
+ * The files of the high-price order in `groups` that can hold a row whose price range reaches
+ * into [min, max]: whose highest max price reaches min and whose lowest min price is at most max.
+ * Each group's directory is read when the search reaches it.
+ */
+async function* highPriceChunks(
   read: IndexReader,
-  order: PriceOrder,
   groups: readonly number[],
   { min, max }: { min: number; max: number },
 ): AsyncIterator<number> {
   for (const group of groups) {
-    const keys = await read<PriceKeys>(priceKeysGroupPath(order, group));
+    const keys = await read<PriceKeys>(highPriceKeysGroupPath(group));
     yield* keys.flatMap(([lowest, highest], at) => (highest >= min && lowest <= max ? [group * KEYS_PER_GROUP + at] : []));
   }
 }

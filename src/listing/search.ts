@@ -9,7 +9,8 @@
  * order (listing; name, read backwards for a descending sort; price, seats and engine size from
  * the lowest lower bound up and from the highest upper bound down),
  * the rows of each filter value that is not most of the listing (a make, a seat count, a
- * transmission, electric), and the rows of each word (a common word's first rows only). A search reads the
+ * transmission, electric), the rows of each word (a common word's first rows only), and the rows
+ * whose price range spans each round price (where a price range begins). A search reads the
  * smallest list that holds every row it wants, in the order it wants, and checks each row itself.
  */
 import { makeKeyOf } from './makes.ts';
@@ -71,9 +72,6 @@ export const entryOf = (record: CarModel, position: number): Entry => [
  */
 export const ORDERS = ['listing', 'name', 'price', 'high-price', 'seats', 'high-seats', 'engine', 'high-engine'] as const;
 export type Order = (typeof ORDERS)[number];
-/** The orders a price range is looked up in, each with a range directory. */
-export type PriceOrder = 'price' | 'high-price';
-
 /**
  * The sorts a search can ask for, as the URL writes them: prices, seats and engine sizes low to
  * high by their lower bound, high to low (`-`) by their upper bound, ties in listing order; names
@@ -94,14 +92,45 @@ export const listChunkPath = (list: string, chunk: number): string => `${SEARCH_
 /** The filter values and word shards there are (`ListsDocument`). */
 export const LISTS_PATH = `${SEARCH_FOLDER}lists.json`;
 /**
- * A price order's range directory (`PriceKeys`): its top, one entry a group of KEYS_PER_GROUP
- * files, and each group's, one entry a file.
+ * The `high-price` order's range directory (`PriceKeys`): its top, one entry a group of
+ * KEYS_PER_GROUP files, and each group's, one entry a file. (A range in the `price` order is
+ * found from its steps: PRICE_FROM_PATH.)
  */
-export const priceKeysPath = (order: PriceOrder): string => `${SEARCH_FOLDER}range/${order}/top.json`;
-export const priceKeysGroupPath = (order: PriceOrder, group: number): string => `${SEARCH_FOLDER}range/${order}/${group}.json`;
+export const HIGH_PRICE_KEYS_PATH = `${SEARCH_FOLDER}range/high-price/top.json`;
+export const highPriceKeysGroupPath = (group: number): string => `${SEARCH_FOLDER}range/high-price/${group}.json`;
 /** The words that begin with `shard` (`shardOf`), in a file named by its characters' code points. */
 export const wordShardPath = (shard: string): string =>
   `${SEARCH_FOLDER}words/${[...shard].map((character) => character.codePointAt(0)!.toString(16)).join('-')}.json`;
+
+/**
+ * Where a price range from a price is found in price order: the listing's rows whose range spans
+ * each step (`PriceFrom`), then the price order from the first file holding a row that starts at
+ * the step. Only in listings of more than WHOLE_LISTING_UP_TO rows.
+ */
+export const PRICE_FROM_PATH = `${SEARCH_FOLDER}range/price/from.json`;
+/** The list of the rows whose price range spans `step` (starts below it and reaches it), in price order. */
+export const priceStepList = (step: number): string => `from-${step}`;
+
+/** Round prices about 1.25 apart (10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, …): a price as people type it is one. */
+const STEP_MANTISSAS = [10, 12, 15, 20, 25, 30, 40, 50, 60, 80];
+
+/** The price steps from 0 up to the first above `highest`, in order. */
+export function priceSteps(highest: number): number[] {
+  const steps = [0];
+  for (let scale = 1; steps.at(-1)! <= highest; scale *= 10) {
+    for (const mantissa of STEP_MANTISSAS) if (steps.at(-1)! <= highest) steps.push(mantissa * scale);
+  }
+  return steps;
+}
+
+/**
+ * `from.json`: for each price step (`priceSteps` up to the highest min price), [the step, how many
+ * rows span it (the length of its list, `priceStepList`), the first file of the price order that
+ * holds a row whose min price is at least the step (the order's file count where none does)].
+ * A range from `min` reads the list of the last step at or below `min`, then the price order from
+ * that step's file: every row it wants, in price order, without those before it that end below.
+ */
+export type PriceFrom = [number, number, number][];
 
 /** How many files a list of `rows` rows is cut into. */
 export const chunkCount = (rows: number): number => Math.ceil(rows / CHUNK_ROWS);
@@ -132,7 +161,7 @@ export type NameSpan = [number, number];
  */
 export type WordShard = [string, number, string, ...NameSpan, number][];
 
-/** The price directory: for each file (or group of files), [its first row's min price, the highest max price in it]. */
+/** The high-price order's directory: for each file (or group of files), [the lowest min price and the highest max price in it]. */
 export type PriceKeys = [number, number][];
 
 /** The filters a row has a value of: its make, each seat count it offers, its transmissions, electric. */

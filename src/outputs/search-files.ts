@@ -24,8 +24,11 @@ import {
   orderChunkPath,
   ORDER_KEYS,
   ORDERS,
-  priceKeysGroupPath,
-  priceKeysPath,
+  HIGH_PRICE_KEYS_PATH,
+  highPriceKeysGroupPath,
+  PRICE_FROM_PATH,
+  priceStepList,
+  priceSteps,
   shardOf,
   WHOLE_LISTING_UP_TO,
   WORD_LIST_SHARE,
@@ -35,15 +38,82 @@ import {
   type ListsDocument,
   type NameSpan,
   type Order,
+  type PriceFrom,
   type PriceKeys,
-  type PriceOrder,
   type WordShard,
 } from '../listing/search.ts';
 
-/** What sorts the listing's orders, by position: each row's numbers by Entry field (ORDER_KEYS), and its name key. */
+/**
+ * What sorts the listing's orders, by position: each row's numbers by Entry field (ORDER_KEYS),
+ * and its name, as an index into `names`, the names there are (a few thousand at a million rows).
+ */
 interface SortColumns {
   numbers: number[][];
-  nameKey: string[];
+  nameOf: number[];
+  names: string[];
+}
+
+/** A growing list of rows' positions, four bytes each (a million rows' words hold seven million). */
+class Positions {
+  private array = new Uint32Array(16);
+  length = 0;
+
+  push(position: number): void {
+    if (this.length === this.array.length) {
+      const grown = new Uint32Array(2 * this.length);
+      grown.set(this.array);
+      this.array = grown;
+    }
+    this.array[this.length++] = position;
+  }
+
+  get all(): Uint32Array {
+    return this.array.subarray(0, this.length);
+  }
+}
+
+/**
+ * Every row's text in the index, UTF-8 in one growing buffer: as a million strings (two bytes a
+ * character where the name is Chinese) they were the largest part of the writer's memory.
+ */
+class RowTexts {
+  private bytes = Buffer.allocUnsafe(1 << 20);
+  private used = 0;
+  private readonly ends: number[] = [];
+
+  get count(): number {
+    return this.ends.length;
+  }
+
+  add(text: string): void {
+    // At most three bytes a UTF-16 unit.
+    if (this.used + 3 * text.length > this.bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * this.bytes.length, this.used + 3 * text.length));
+      this.bytes.copy(grown, 0, 0, this.used);
+      this.bytes = grown;
+    }
+    this.used += this.bytes.write(text, this.used);
+    this.ends.push(this.used);
+  }
+
+  /** The JSON array of the rows at `positions[start]` to `positions[end - 1]`. */
+  array(positions: ArrayLike<number>, start: number, end: number): Buffer {
+    const span = (position: number) => [position === 0 ? 0 : this.ends[position - 1]!, this.ends[position]!] as const;
+    let length = 2 + Math.max(0, end - start - 1);
+    for (let at = start; at < end; at += 1) {
+      const [from, to] = span(positions[at]!);
+      length += to - from;
+    }
+    const array = Buffer.allocUnsafe(length);
+    let written = array.write('[');
+    for (let at = start; at < end; at += 1) {
+      if (at > start) written += array.write(',', written);
+      const [from, to] = span(positions[at]!);
+      written += this.bytes.copy(array, written, from, to);
+    }
+    array.write(']', written);
+    return array;
+  }
 }
 
 const MIN_PRICE = ORDER_KEYS.price[0];
@@ -59,7 +129,7 @@ const listName = (prefix: string, value: string) => `${prefix}-${createHash('sha
 export function writeSearchFiles(siteDir: string, chunks: RecordChunks): Record<string, string> {
   const hashes: Record<string, string> = {};
   const folders = new Set<string>();
-  const write = (path: string, text: string) => {
+  const write = (path: string, text: string | Buffer) => {
     const file = join(siteDir, path.slice(1));
     if (!folders.has(dirname(file))) {
       mkdirSync(dirname(file), { recursive: true });
@@ -69,24 +139,24 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks): Record<
     hashes[path.slice(1)] = createHash('sha256').update(text).digest('hex');
   };
 
-  const texts: string[] = [];
-  const columns: SortColumns = { numbers: Array.from({ length: MAX_PRICE + 1 }, () => []), nameKey: [] };
-  const filters = new Map<string, number[]>();
-  const words = new Map<string, number[]>();
-  const add = (lists: Map<string, number[]>, key: string, position: number) => {
-    const list = lists.get(key);
-    if (list) list.push(position);
-    else lists.set(key, [position]);
-  };
+  const texts = new RowTexts();
+  const columns: SortColumns = { numbers: Array.from({ length: MAX_PRICE + 1 }, () => []), nameOf: [], names: [] };
+  const nameIndex = new Map<string, number>();
+  const filters = new Map<string, Positions>();
+  const words = new Map<string, Positions>();
+  const add = (lists: Map<string, Positions>, key: string, position: number) =>
+    (lists.get(key) ?? lists.set(key, new Positions()).get(key)!).push(position);
   for (const chunk of chunks) {
     for (const record of chunk) {
-      const position = texts.length;
+      const position = texts.count;
       const name = record.combined_car_model;
       const entry = entryOf(record, position);
       const transmissions = entry[8];
-      texts.push(JSON.stringify(entry));
+      texts.add(JSON.stringify(entry));
       for (const [field] of Object.values(ORDER_KEYS)) columns.numbers[field]!.push(entry[field] as number);
-      columns.nameKey.push(nameSortKey(name));
+      let nameAt = nameIndex.get(name);
+      if (nameAt === undefined) nameIndex.set(name, (nameAt = columns.names.push(name) - 1));
+      columns.nameOf.push(nameAt);
       add(filters, filterId.make(makeKeyOf(name)), position);
       for (let seats = record.min_seat; seats <= record.max_seat; seats += 1) add(filters, filterId.seats(seats), position);
       if (transmissions & AUTO) add(filters, filterId.auto, position);
@@ -95,14 +165,11 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks): Record<
       for (const word of wordsOf(name)) add(words, word, position);
     }
   }
-  const rows = texts.length;
+  const rows = texts.count;
 
   const writeList = (pathOf: (chunk: number) => string, positions: ArrayLike<number>) => {
     for (let start = 0, chunk = 0; start < positions.length; start += CHUNK_ROWS, chunk += 1) {
-      const end = Math.min(start + CHUNK_ROWS, positions.length);
-      const parts: string[] = [];
-      for (let at = start; at < end; at += 1) parts.push(texts[positions[at]!]!);
-      write(pathOf(chunk), `[${parts.join(',')}]`);
+      write(pathOf(chunk), texts.array(positions, start, Math.min(start + CHUNK_ROWS, positions.length)));
     }
   };
 
@@ -112,10 +179,12 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks): Record<
     const positions = orderPositions(order, rows, columns);
     if (order === 'name') for (let at = 0; at < rows; at += 1) nameChunkOf[positions[at]!] = Math.floor(at / CHUNK_ROWS);
     writeList((chunk) => orderChunkPath(order, chunk), positions);
-    if (order === 'price' || order === 'high-price') writePriceKeys(write, order, positions, columns);
+    if (rows <= WHOLE_LISTING_UP_TO) continue;
+    if (order === 'price') writePriceSteps(write, writeList, positions, columns);
+    if (order === 'high-price') writeHighPriceKeys(write, positions, columns);
   }
 
-  const nameSpanOf = (positions: readonly number[]): NameSpan => {
+  const nameSpanOf = (positions: Uint32Array): NameSpan => {
     let [first, last] = [Infinity, -Infinity];
     for (const position of positions) {
       first = Math.min(first, nameChunkOf[position]!);
@@ -125,17 +194,17 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks): Record<
   };
   const kept = (count: number, share: number) => rows > WHOLE_LISTING_UP_TO && (count <= share * rows || count < LIST_ALWAYS_BELOW);
   const filtersDocument: ListsDocument['filters'] = {};
-  for (const [id, positions] of filters) {
+  for (const [id, { all: positions }] of filters) {
     const list = kept(positions.length, FILTER_LIST_SHARE) ? listName('filter', id) : null;
     if (list) writeList((chunk) => listChunkPath(list, chunk), positions);
     filtersDocument[id] = [list, positions.length, ...nameSpanOf(positions)];
   }
   const shards = new Map<string, WordShard>();
-  for (const [word, positions] of words) {
+  for (const [word, { all: positions }] of words) {
     const shard = shardOf(word);
     if (shard === undefined || rows <= WHOLE_LISTING_UP_TO) continue;
     const list = listName('word', word);
-    const listed = kept(positions.length, WORD_LIST_SHARE) ? positions : positions.slice(0, HEAD_ROWS);
+    const listed = kept(positions.length, WORD_LIST_SHARE) ? positions : positions.subarray(0, HEAD_ROWS);
     writeList((chunk) => listChunkPath(list, chunk), listed);
     const entries = shards.get(shard) ?? shards.set(shard, []).get(shard)!;
     entries.push([word, positions.length, list, ...nameSpanOf(positions), listed.length]);
@@ -155,8 +224,14 @@ function orderPositions(order: Order, rows: number, columns: SortColumns): Uint3
   for (let position = 0; position < rows; position += 1) positions[position] = position;
   if (order === 'listing') return positions;
   if (order === 'name') {
-    const keys = columns.nameKey;
-    return positions.sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : a - b));
+    // Each name's rank among the names there are (equal keys, equal ranks), then the rows by rank.
+    const keys = columns.names.map(nameSortKey);
+    const byKey = keys.map((_, at) => at).sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : 0));
+    const rank = new Uint32Array(keys.length);
+    for (let at = 1; at < byKey.length; at += 1)
+      rank[byKey[at]!] = rank[byKey[at - 1]!]! + (keys[byKey[at]!] === keys[byKey[at - 1]!] ? 0 : 1);
+    const { nameOf } = columns;
+    return positions.sort((a, b) => rank[nameOf[a]!]! - rank[nameOf[b]!]! || a - b);
   }
   const [field, direction] = ORDER_KEYS[order];
   const key = columns.numbers[field]!;
@@ -164,17 +239,45 @@ function orderPositions(order: Order, rows: number, columns: SortColumns): Uint3
 }
 
 /**
- * A price order's range directory: for each file, the lowest min price and the highest max price
- * in it, in groups of KEYS_PER_GROUP files under a top of the same for each group. A row reaches a
- * range only where its file's and its group's do, and in an order by price those bounds are
- * sorted too: a price range reads the top, then the groups and files that can hold a row of it.
+ * The price steps' lists and `from.json` (`PriceFrom`): each step's list holds the rows whose range
+ * spans it (min price below it, max price at or above it), taken from the price order so each is
+ * in that order.
  */
-function writePriceKeys(
-  write: (path: string, text: string) => void,
-  order: PriceOrder,
+function writePriceSteps(
+  write: (path: string, text: string | Buffer) => void,
+  writeList: (pathOf: (chunk: number) => string, positions: ArrayLike<number>) => void,
   positions: Uint32Array,
   { numbers }: SortColumns,
 ): void {
+  const [minPrice, maxPrice] = [numbers[MIN_PRICE]!, numbers[MAX_PRICE]!];
+  const steps = priceSteps(positions.length === 0 ? 0 : minPrice[positions[positions.length - 1]!]!);
+  const spanning = steps.map(() => new Positions());
+  const firstFile = steps.map(() => Math.ceil(positions.length / CHUNK_ROWS));
+  let next = 0;
+  for (let at = 0; at < positions.length; at += 1) {
+    const [min, max] = [minPrice[positions[at]!]!, maxPrice[positions[at]!]!];
+    // The steps the rows so far start at or above (min prices only grow along the order).
+    for (; next < steps.length && steps[next]! <= min; next += 1) firstFile[next] = Math.floor(at / CHUNK_ROWS);
+    for (let step = next; step < steps.length && steps[step]! <= max; step += 1) spanning[step]!.push(positions[at]!);
+  }
+  const from: PriceFrom = [];
+  for (const [index, step] of steps.entries()) {
+    // A step no row spans, read from the same file as the one before, reads as that one does (below the lowest price).
+    if (index > 0 && spanning[index]!.length === 0 && firstFile[index] === from.at(-1)![2]) continue;
+    from.push([step, spanning[index]!.length, firstFile[index]!]);
+    writeList((chunk) => listChunkPath(priceStepList(step), chunk), spanning[index]!.all);
+  }
+  write(PRICE_FROM_PATH, JSON.stringify(from));
+}
+
+/**
+ * The high-price order's range directory: for each file, the lowest min price and the highest max
+ * price in it, in groups of KEYS_PER_GROUP files under a top of the same for each group. A row
+ * reaches a range only where its file's and its group's do, and in that order the highest max
+ * prices are sorted: a price range sorted high to low reads the top, then the groups and files
+ * that can hold a row of it.
+ */
+function writeHighPriceKeys(write: (path: string, text: string | Buffer) => void, positions: Uint32Array, { numbers }: SortColumns): void {
   const [minPrice, maxPrice] = [numbers[MIN_PRICE]!, numbers[MAX_PRICE]!];
   const files: PriceKeys = [];
   for (let start = 0; start < positions.length; start += CHUNK_ROWS) {
@@ -189,8 +292,8 @@ function writePriceKeys(
   const top: PriceKeys = [];
   for (let group = 0; group * KEYS_PER_GROUP < files.length; group += 1) {
     const keys = files.slice(group * KEYS_PER_GROUP, (group + 1) * KEYS_PER_GROUP);
-    write(priceKeysGroupPath(order, group), JSON.stringify(keys));
+    write(highPriceKeysGroupPath(group), JSON.stringify(keys));
     top.push([Math.min(...keys.map(([lowest]) => lowest)), Math.max(...keys.map(([, highest]) => highest))]);
   }
-  write(priceKeysPath(order), JSON.stringify(top));
+  write(HIGH_PRICE_KEYS_PATH, JSON.stringify(top));
 }

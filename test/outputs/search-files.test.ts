@@ -138,11 +138,22 @@ describe.each([
           JSON.stringify(criteria),
         ).toEqual(expected);
       }),
-      // Besides the random ones: common words alone (each read from its head, then the listing) and with a filter.
+      // Besides the random ones: common words alone (each read from its head, then the listing) and with a filter, and price ranges.
       {
         numRuns: 300,
         seed,
-        examples: [[{ q: 'toyota' }], [{ q: 'toy', seats: 5 }], [{ q: 'alphard' }], [{ q: 'honda', transmission: 'manual' }]],
+        examples: [
+          [{ q: 'toyota' }],
+          [{ q: 'toy', seats: 5 }],
+          [{ q: 'alphard' }],
+          [{ q: 'honda', transmission: 'manual' }],
+          // Price ranges from a step and between steps (the rows spanning it, then the price order), and the two ends alone.
+          [{ priceMin: 500_000, priceMax: 520_000 }],
+          [{ priceMin: 540_000 }],
+          [{ priceMax: 300_000, seats: 5 }],
+          [{ priceMin: 1_000_000, priceMax: 900_000 }],
+          [{ priceMin: 2_050_000, sort: 'price' }],
+        ],
       },
     );
   });
@@ -174,8 +185,12 @@ describe('the cost of a search on a large listing', () => {
     ['a common word', 3, { q: 'toyota' }],
     // The same, with a filter that few of its rows meet: the head's files, asked for at once.
     ['a common word and a filter', 2 + MOST_FILES_AHEAD, { q: 'toyota', electric: true }],
-    // The price directory, one group's, the files that can hold the range (a third of the rows have ranges up to 300,000 wide).
-    ['a price range', 2 + STEP_FILES + 3, { priceMin: 500_000, priceMax: 520_000 }],
+    // The price steps and the first file of the list of rows spanning 500,000 (a step): each of them is a result.
+    ['a price range', 2, { priceMin: 500_000, priceMax: 520_000 }],
+    // From a price between steps: the list of the step below, whose rows ending below the range are read and dropped.
+    ['a price range between steps', 4, { priceMin: 540_000, priceMax: 560_000 }],
+    // High to low: the high-price order's directory, one group's, and the files that can hold the range.
+    ['a price range, high to low', 2 + MOST_FILES_AHEAD, { priceMin: 500_000, priceMax: 520_000, sort: '-price' }],
   ])('%s reads at most %i files, those asked for ahead included, for its first step', async (_what, most, criteria) => {
     const files = await index.readSince(async () => {
       const search = await startSearch(index.read, criteria, 20_000);
