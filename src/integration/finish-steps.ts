@@ -3,17 +3,17 @@
  * runs them: each takes the build and what earlier steps gave, and gives the next what it needs.
  * Nothing here changes what is published until `published`, the last step, one rename.
  */
-import { createHash } from 'node:crypto';
-import { constants, copyFileSync, linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, linkSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileSha256 } from '../data/checked-files.ts';
-import type { ChangeDocument, HistoryEntry } from '../listing/documents.ts';
+import type { ChangeDocument, Changes, HistoryEntry } from '../listing/documents.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
 import { pageCount } from '../listing/pagination.ts';
 import { pageFile } from '../listing/routes.ts';
-import { changedDownloads, changedUrls, changeDocumentJson, changesJson, type ChangeSummary } from '../outputs/changes.ts';
+import { changedDownloads, changedUrls, type ChangeSummary } from '../outputs/changes.ts';
 import { CHANGES_FILE, CHANGES_FILES_FOLDER, changeDocumentFile, publishedHistory } from '../outputs/history.ts';
-import { MANIFEST_FILE, manifestJson, manifestOf, manifestPath, type Manifest } from '../outputs/manifest.ts';
+import { writeJsonFile } from '../outputs/json-file.ts';
+import { MANIFEST_FILE, manifestOf, manifestPath, type Manifest } from '../outputs/manifest.ts';
 import type { PhaseClock } from '../outputs/report.ts';
 import { takeSitemaps, writeSitemaps } from '../outputs/sitemap.ts';
 import { linkUnchangedFiles } from '../publish/file-times.ts';
@@ -241,12 +241,12 @@ export function buildDescribed({ config, baseline, folder }: StartedBuild, { dat
       urls,
     };
     mkdirSync(join(site, CHANGES_FILES_FOLDER), { recursive: true });
-    for (const [file, text] of [
-      [entry.file, changeDocumentJson(document)],
-      [CHANGES_FILE, changesJson({ ...document, history })],
+    // Each document as its own published file, followed by a new line.
+    for (const [file, content] of [
+      [entry.file, document],
+      [CHANGES_FILE, { ...document, history } satisfies Changes],
     ] as const) {
-      writeFileSync(join(site, file), text);
-      compared.served.set(file, createHash('sha256').update(text).digest('hex'));
+      compared.served.set(file, writeJsonFile(join(site, file), content, '\n'));
       compared.files.push(file);
     }
     summary = { rows: data.rows, pages, ...changedDownloads(compared.changed) };
@@ -261,7 +261,7 @@ export function buildDescribed({ config, baseline, folder }: StartedBuild, { dat
     files: compared.served,
     builtAt,
   });
-  writeFileSync(manifestPath(site), manifestJson(manifest));
+  writeJsonFile(manifestPath(site), manifest);
   compared.files.push(MANIFEST_FILE);
   return { changes: summary, manifest };
 }

@@ -5,7 +5,7 @@
  * query forms a CDN caches separately included): for a CDN purge or a mirror.
  */
 import { counted } from '../listing/format.ts';
-import type { ChangeDocument, Changes, RowChanges } from '../listing/documents.ts';
+import type { RowChanges } from '../listing/documents.ts';
 import { htmlPageFile, htmlPagePath, LISTING_PATH, pageFile, pagePath } from '../listing/routes.ts';
 import { DOWNLOADS } from './downloads.ts';
 import { SEARCH_FOLDER } from '../listing/search.ts';
@@ -73,12 +73,6 @@ export function changedUrls(
   for (const url of others.map(fileUrl).sort()) urls.add(url);
   return { urls: [...urls].map((path) => `${baseUrl}${path}`), pages: { json, html } };
 }
-
-/** A change document (`history/<build id>.json`) as published. */
-export const changeDocumentJson = (document: ChangeDocument): string => `${JSON.stringify(document, null, 2)}\n`;
-
-/** `changes.json`: the latest change document and the history, as published. */
-export const changesJson = (changes: Changes): string => `${JSON.stringify(changes, null, 2)}\n`;
 
 /** What the closing report says a build changed. */
 export interface ChangeSummary {

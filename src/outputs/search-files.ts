@@ -48,37 +48,54 @@ import {
  * and its name, as an index into `names`, the names there are (a few thousand at a million rows).
  */
 interface SortColumns {
-  numbers: number[][];
-  nameOf: number[];
+  numbers: Float64Array[];
+  nameOf: Uint32Array;
   names: string[];
 }
 
-/** A growing list of rows' positions, four bytes each (a million rows' words hold seven million). */
-class Positions {
-  private array = new Uint32Array(16);
+/**
+ * A growing typed array: a million rows' lists (seven million positions for the words) and sort
+ * keys at four or eight bytes a value, where a JS array takes eight, or a box for a price with cents.
+ */
+class Growing<T extends Uint32Array | Float64Array> {
+  private array: T;
+  private readonly make: (length: number) => T;
   length = 0;
 
-  push(position: number): void {
+  constructor(make: (length: number) => T) {
+    this.make = make;
+    this.array = make(16);
+  }
+
+  push(value: number): void {
     if (this.length === this.array.length) {
-      const grown = new Uint32Array(2 * this.length);
+      const grown = this.make(2 * this.length);
       grown.set(this.array);
       this.array = grown;
     }
-    this.array[this.length++] = position;
+    this.array[this.length++] = value;
   }
 
-  get all(): Uint32Array {
-    return this.array.subarray(0, this.length);
+  get all(): T {
+    return this.array.subarray(0, this.length) as T;
   }
 }
 
+const positionList = () => new Growing((length) => new Uint32Array(length));
+
+/** Bytes of row texts a block holds; a row (a name and a logo path of at most 255 characters each) takes at most about 2 kB. */
+const TEXT_BLOCK_BYTES = 4 << 20;
+
 /**
- * Every row's text in the index, UTF-8 in one growing buffer: as a million strings (two bytes a
- * character where the name is Chinese) they were the largest part of the writer's memory.
+ * Every row's text in the index, UTF-8 in blocks of TEXT_BLOCK_BYTES: as a million strings (two
+ * bytes a character where the name is Chinese) they were the largest part of the writer's memory.
+ * A row is never split between blocks, and no block is copied as the texts grow.
  */
 class RowTexts {
-  private bytes = Buffer.allocUnsafe(1 << 20);
-  private used = 0;
+  private readonly blocks: Buffer[] = [];
+  private used = TEXT_BLOCK_BYTES;
+  /** Each row's first byte and the byte after its last, as block * TEXT_BLOCK_BYTES + offset. */
+  private readonly starts: number[] = [];
   private readonly ends: number[] = [];
 
   get count(): number {
@@ -87,29 +104,28 @@ class RowTexts {
 
   add(text: string): void {
     // At most three bytes a UTF-16 unit.
-    if (this.used + 3 * text.length > this.bytes.length) {
-      const grown = Buffer.allocUnsafe(Math.max(2 * this.bytes.length, this.used + 3 * text.length));
-      this.bytes.copy(grown, 0, 0, this.used);
-      this.bytes = grown;
+    if (3 * text.length > TEXT_BLOCK_BYTES) throw new Error(`a search index row of ${text.length} characters is longer than a block`);
+    if (this.used + 3 * text.length > TEXT_BLOCK_BYTES) {
+      this.blocks.push(Buffer.allocUnsafe(TEXT_BLOCK_BYTES));
+      this.used = 0;
     }
-    this.used += this.bytes.write(text, this.used);
-    this.ends.push(this.used);
+    const base = (this.blocks.length - 1) * TEXT_BLOCK_BYTES;
+    this.starts.push(base + this.used);
+    this.used += this.blocks.at(-1)!.write(text, this.used);
+    this.ends.push(base + this.used);
   }
 
   /** The JSON array of the rows at `positions[start]` to `positions[end - 1]`. */
   array(positions: ArrayLike<number>, start: number, end: number): Buffer {
-    const span = (position: number) => [position === 0 ? 0 : this.ends[position - 1]!, this.ends[position]!] as const;
     let length = 2 + Math.max(0, end - start - 1);
-    for (let at = start; at < end; at += 1) {
-      const [from, to] = span(positions[at]!);
-      length += to - from;
-    }
+    for (let at = start; at < end; at += 1) length += this.ends[positions[at]!]! - this.starts[positions[at]!]!;
     const array = Buffer.allocUnsafe(length);
     let written = array.write('[');
     for (let at = start; at < end; at += 1) {
       if (at > start) written += array.write(',', written);
-      const [from, to] = span(positions[at]!);
-      written += this.bytes.copy(array, written, from, to);
+      const [from, to] = [this.starts[positions[at]!]!, this.ends[positions[at]!]!];
+      const block = Math.floor(from / TEXT_BLOCK_BYTES);
+      written += this.blocks[block]!.copy(array, written, from - block * TEXT_BLOCK_BYTES, to - block * TEXT_BLOCK_BYTES);
     }
     array.write(']', written);
     return array;
@@ -140,12 +156,14 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks): Record<
   };
 
   const texts = new RowTexts();
-  const columns: SortColumns = { numbers: Array.from({ length: MAX_PRICE + 1 }, () => []), nameOf: [], names: [] };
+  const numbers = Array.from({ length: MAX_PRICE + 1 }, () => new Growing((length) => new Float64Array(length)));
+  const nameOf = new Growing((length) => new Uint32Array(length));
+  const names: string[] = [];
   const nameIndex = new Map<string, number>();
-  const filters = new Map<string, Positions>();
-  const words = new Map<string, Positions>();
-  const add = (lists: Map<string, Positions>, key: string, position: number) =>
-    (lists.get(key) ?? lists.set(key, new Positions()).get(key)!).push(position);
+  const filters = new Map<string, Growing<Uint32Array>>();
+  const words = new Map<string, Growing<Uint32Array>>();
+  const add = (lists: Map<string, Growing<Uint32Array>>, key: string, position: number) =>
+    (lists.get(key) ?? lists.set(key, positionList()).get(key)!).push(position);
   for (const chunk of chunks) {
     for (const record of chunk) {
       const position = texts.count;
@@ -153,10 +171,10 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks): Record<
       const entry = entryOf(record, position);
       const transmissions = entry[8];
       texts.add(JSON.stringify(entry));
-      for (const [field] of Object.values(ORDER_KEYS)) columns.numbers[field]!.push(entry[field] as number);
+      for (const [field] of Object.values(ORDER_KEYS)) numbers[field]!.push(entry[field] as number);
       let nameAt = nameIndex.get(name);
-      if (nameAt === undefined) nameIndex.set(name, (nameAt = columns.names.push(name) - 1));
-      columns.nameOf.push(nameAt);
+      if (nameAt === undefined) nameIndex.set(name, (nameAt = names.push(name) - 1));
+      nameOf.push(nameAt);
       add(filters, filterId.make(makeKeyOf(name)), position);
       for (let seats = record.min_seat; seats <= record.max_seat; seats += 1) add(filters, filterId.seats(seats), position);
       if (transmissions & AUTO) add(filters, filterId.auto, position);
@@ -166,6 +184,7 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks): Record<
     }
   }
   const rows = texts.count;
+  const columns: SortColumns = { numbers: numbers.map((column) => column.all), nameOf: nameOf.all, names };
 
   const writeList = (pathOf: (chunk: number) => string, positions: ArrayLike<number>) => {
     for (let start = 0, chunk = 0; start < positions.length; start += CHUNK_ROWS, chunk += 1) {
@@ -251,7 +270,7 @@ function writePriceSteps(
 ): void {
   const [minPrice, maxPrice] = [numbers[MIN_PRICE]!, numbers[MAX_PRICE]!];
   const steps = priceSteps(positions.length === 0 ? 0 : minPrice[positions[positions.length - 1]!]!);
-  const spanning = steps.map(() => new Positions());
+  const spanning = steps.map(() => positionList());
   const firstFile = steps.map(() => Math.ceil(positions.length / CHUNK_ROWS));
   let next = 0;
   for (let at = 0; at < positions.length; at += 1) {
