@@ -55,6 +55,8 @@ interface Source {
   rows: number;
   /** How many it has given so far. */
   given: () => number;
+  /** Read to its end in one step (a small list), so that its count is exact. */
+  whole: boolean;
 }
 
 /**
@@ -84,6 +86,7 @@ function listSource(
   let given = 0;
   return {
     rows,
+    whole,
     given: () => given,
     next: async () => {
       while (ahead.length < window) {
@@ -132,6 +135,7 @@ function headThenListing(read: IndexReader, head: Head, rows: number, share: num
   let rest: Source | undefined;
   return {
     rows,
+    whole: false,
     // Once in the listing, every row up to the head's last is behind it; in the head, as many as its rows stand for.
     given: () => (rest ? last + 1 + rest.given() - ((last + 1) % CHUNK_ROWS) : headSource.given() / wordShare),
     next: async () => {
@@ -157,6 +161,7 @@ function heldSource(entries: Entry[]): Source {
   let given = false;
   return {
     rows: entries.length,
+    whole: true,
     given: () => (given ? entries.length : 0),
     next: async () => {
       if (given) return undefined;
@@ -317,13 +322,21 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
 async function priceFrom(read: IndexReader, { min, max }: { min: number; max: number }, rows: number, share: number): Promise<Source> {
   const steps = await read<PriceFrom>(PRICE_FROM_PATH);
   const [step, spanning, first] = steps.findLast(([price]) => price <= min) ?? steps[0]!;
-  const last = Math.min(steps.find(([price]) => price > max)?.[2] ?? Infinity, chunkCount(rows) - 1);
+  const [below, above] = [steps.findLast(([price]) => price <= max)!, steps.find(([price]) => price > max)];
+  const last = Math.min(above?.[2] ?? Infinity, chunkCount(rows) - 1);
   const chunks = (async function* () {
     for (let chunk = first; chunk <= last; chunk += 1) yield chunk;
   })();
-  const fromStep = listSource(read, (chunk) => orderChunkPath('price', chunk), chunks, Math.max(0, last - first + 1) * CHUNK_ROWS, {
-    share,
-  });
+  // For the count's estimate: the files up to `max`, were the rows between the steps around it spread evenly.
+  const reached = above === undefined ? last + 1 : below[2] + ((max - below[0]) / (above[0] - below[0])) * (above[2] - below[2]);
+  const fromStep = listSource(
+    read,
+    (chunk) => orderChunkPath('price', chunk),
+    chunks,
+    Math.ceil(Math.max(0, reached - first) * CHUNK_ROWS),
+    // An estimate: it may be far fewer than the files it reads, so it is not read whole as a small list is.
+    { share, whole: false },
+  );
   if (spanning === 0) return fromStep;
   const spanningStep = listSource(read, (chunk) => listChunkPath(priceStepList(step), chunk), allChunks(spanning), spanning, {
     share,
@@ -332,6 +345,7 @@ async function priceFrom(read: IndexReader, { min, max }: { min: number; max: nu
   let inOrder = false;
   return {
     rows: spanning + fromStep.rows,
+    whole: false,
     given: () => spanningStep.given() + fromStep.given(),
     next: async () => {
       if (!inOrder) {
@@ -366,8 +380,7 @@ async function* highPriceChunks(
  */
 export async function readStep(search: Search): Promise<void> {
   const wanted = search.shown + RESULTS_PER_STEP;
-  const whole = search.source.rows <= WHOLE_LISTING_UP_TO;
-  for (let files = 0; (whole || search.matches.length < wanted) && files < STEP_FILES; files += 1) {
+  for (let files = 0; (search.source.whole || search.matches.length < wanted) && files < STEP_FILES; files += 1) {
     const entries = await search.source.next();
     if (entries === undefined) {
       search.ended = true;
