@@ -10,11 +10,12 @@
 import { parentPort, Worker, workerData, type ResourceLimits } from 'node:worker_threads';
 
 /**
- * The young generation of every thread's V8 heap, in MiB. V8 sizes it for throughput; each thread
- * then holds tens of MiB of short-lived garbage between collections. At 100k rows, alternating
- * builds, 32 MiB on the render threads took 220-250 MiB off the build's peak, and on every thread
- * 430 MiB (1,325-1,365 MiB to 898-909 MiB), with the pages phase within noise. The main thread's is
- * set by `--max-semi-space-size` in package.json's `build` script.
+ * The young generation of every worker thread's V8 heap, in MiB. V8 sizes it for throughput; each
+ * thread then holds tens of MiB of short-lived garbage between collections. At 100k rows,
+ * alternating builds, 32 MiB on every worker took the build's peak from 1,325-1,365 MiB to 877-909
+ * MiB, the pages phase within noise. `npm run build` sets `--max-semi-space-size=8`, which V8
+ * applies to every thread over a worker's own limit (8 MiB semi-spaces everywhere: 699-712 MiB);
+ * this limit holds where the build runs without it (`npx astro build`, `check-data`, the tests).
  */
 const YOUNG_GENERATION_MIB = 32;
 

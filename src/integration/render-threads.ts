@@ -41,10 +41,11 @@ export interface RenderedPage {
 /** How many threads render the listing's pages: one a core (this thread only hands them out and takes their answers). */
 const RENDER_THREADS = availableParallelism();
 /**
- * Each render thread's V8 heap for long-lived objects, in MiB. A thread holds the prerender bundle
- * and one page at a time; left to itself V8 grows the heap far past that before it collects. At
- * 100k rows the build's peak was 1,106 and 1,125 MiB with the cap against 1,197 and 1,229 without,
- * the pages phase the same (BENCHMARKS.md).
+ * Each render thread's V8 heap for long-lived objects, in MiB, where the build runs without
+ * `--max-old-space-size` (`npx astro build`). A thread holds the prerender bundle and one page at a
+ * time; left to itself V8 grows the heap far past that before it collects. `npm run build` sets
+ * that flag (1,536 MiB), and V8 applies it to every thread over a worker's own limit, so there this
+ * cap does not hold: the gain once measured under it (BENCHMARKS.md) was noise.
  */
 const RENDER_THREAD_HEAP_MIB = 128;
 /**

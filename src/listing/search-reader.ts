@@ -64,7 +64,7 @@ interface Source {
  * for ahead: at first as many as a step needs where `share` of the rows match (one file where all
  * do, so a sort or a filter fetches one file, up to MOST_AHEAD), twice as many each time more
  * are read, up to GROWN_AHEAD (a price range's files hold fewer matches than it can know). A
- * `sparse` list (a price range's files) starts at GROWN_AHEAD: one round trip, not three, to the
+ * `sparse` list (a price range's files, high to low) starts at GROWN_AHEAD: one round trip, not three, to the
  * files that first step most often needs.
  */
 function listSource(
@@ -289,7 +289,7 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
   const { order, descending } = orderOf(sort);
   const range = { min: criteria.priceMin ?? 0, max: criteria.priceMax ?? Infinity };
   const ranged = (criteria.priceMin !== undefined || criteria.priceMax !== undefined) && rows > WHOLE_LISTING_UP_TO;
-  if (ranged && order === 'price') return search(await priceFrom(read, range, rows, share));
+  if (ranged && order === 'price') return search(await priceRangeSource(read, range, rows, share));
   if (ranged && order === 'high-price') {
     const top = await read<PriceKeys>(HIGH_PRICE_KEYS_PATH);
     const groups = top.flatMap(([lowest, highest], group) => (highest >= range.min && lowest <= range.max ? [group] : []));
@@ -315,45 +315,54 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
 
 /**
  * The rows a price range from `min` can be, in price order: the list of those spanning the last
- * price step at or below `min`, then the price order from the step's first file up to the file
- * where rows start above `max`, without the rows there that start below the step (they span it,
- * and were given already, or end below `min`). `share` of them meet the other criteria.
+ * price step at or below `min`, then the price order from the step's first file, without the rows
+ * there that start below the step (they span it, and were given already, or end below `min`),
+ * until a file ends with a row that starts above `max` (the order is by min price: no later row
+ * can reach the range). `share` of them meet the other criteria.
  */
-async function priceFrom(read: IndexReader, { min, max }: { min: number; max: number }, rows: number, share: number): Promise<Source> {
+async function priceRangeSource(
+  read: IndexReader,
+  { min, max }: { min: number; max: number },
+  rows: number,
+  share: number,
+): Promise<Source> {
   const steps = await read<PriceFrom>(PRICE_FROM_PATH);
   const [step, spanning, first] = steps.findLast(([price]) => price <= min) ?? steps[0]!;
   const [below, above] = [steps.findLast(([price]) => price <= max)!, steps.find(([price]) => price > max)];
   const last = Math.min(above?.[2] ?? Infinity, chunkCount(rows) - 1);
+  let pastMax = false;
   const chunks = (async function* () {
-    for (let chunk = first; chunk <= last; chunk += 1) yield chunk;
+    for (let chunk = first; chunk <= last && !pastMax; chunk += 1) yield chunk;
   })();
   // For the count's estimate: the files up to `max`, were the rows between the steps around it spread evenly.
-  const reached = above === undefined ? last + 1 : below[2] + ((max - below[0]) / (above[0] - below[0])) * (above[2] - below[2]);
-  const fromStep = listSource(
+  const estimatedEnd = above === undefined ? last + 1 : below[2] + 1 + ((max - below[0]) / (above[0] - below[0])) * (above[2] - below[2]);
+  const priceOrderRows = listSource(
     read,
     (chunk) => orderChunkPath('price', chunk),
     chunks,
-    Math.ceil(Math.max(0, reached - first) * CHUNK_ROWS),
+    Math.ceil(Math.max(0, estimatedEnd - first) * CHUNK_ROWS),
     // An estimate: it may be far fewer than the files it reads, so it is not read whole as a small list is.
     { share, whole: false },
   );
-  if (spanning === 0) return fromStep;
-  const spanningStep = listSource(read, (chunk) => listChunkPath(priceStepList(step), chunk), allChunks(spanning), spanning, {
+  const spanningRows = listSource(read, (chunk) => listChunkPath(priceStepList(step), chunk), allChunks(spanning), spanning, {
     share,
     whole: false,
   });
-  let inOrder = false;
+  let inOrder = spanning === 0;
   return {
-    rows: spanning + fromStep.rows,
+    rows: spanning + priceOrderRows.rows,
     whole: false,
-    given: () => spanningStep.given() + fromStep.given(),
+    given: () => spanningRows.given() + priceOrderRows.given(),
     next: async () => {
       if (!inOrder) {
-        const entries = await spanningStep.next();
+        const entries = await spanningRows.next();
         if (entries !== undefined) return entries;
         inOrder = true;
       }
-      return (await fromStep.next())?.filter(([, , , , , , minPrice]) => minPrice >= step);
+      if (pastMax) return undefined;
+      const entries = await priceOrderRows.next();
+      if ((entries?.at(-1)?.[6] ?? -Infinity) > max) pastMax = true;
+      return entries?.filter(([, , , , , , minPrice]) => minPrice >= step);
     },
   };
 }

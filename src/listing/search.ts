@@ -21,7 +21,7 @@ import type { CarModel } from '../data/schema.ts';
 export const SEARCH_FOLDER = '/search/';
 /** Rows in each file of a list: one file holds more than a step of results. */
 export const CHUNK_ROWS = 64;
-/** Files of a price order under each entry of its range directory's top. */
+/** Files of the high-price order under each entry of its range directory's top. */
 export const KEYS_PER_GROUP = 64;
 /** A filter value's rows are a list of their own unless they are more than this share of the listing (reading the listing finds them as fast). */
 export const FILTER_LIST_SHARE = 0.4;
@@ -37,7 +37,7 @@ export const HEAD_ROWS = 4 * CHUNK_ROWS;
 /**
  * Up to this many rows a search reads the whole listing (16 files at most, about 35 KB compressed,
  * in one step, as the one index of small listings always was), so no filter value or word has a
- * list of its own and there are no word shards: a small listing's index is its five orders.
+ * list of its own and there are no word shards: a small listing's index is its orders and `lists.json`.
  */
 export const WHOLE_LISTING_UP_TO = 16 * CHUNK_ROWS;
 
@@ -124,7 +124,8 @@ export function priceSteps(highest: number): number[] {
 }
 
 /**
- * `from.json`: for each price step (`priceSteps` up to the highest min price), [the step, how many
+ * `from.json`: for each price step (`priceSteps` up to the highest min price; but 0, none that no row
+ * spans and that starts at the same file as the one before, below the lowest price), [the step, how many
  * rows span it (the length of its list, `priceStepList`), the first file of the price order that
  * holds a row whose min price is at least the step (the order's file count where none does)].
  * A range from `min` reads the list of the last step at or below `min`, then the price order from

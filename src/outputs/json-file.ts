@@ -5,12 +5,15 @@
  * the work of making it, was the build's peak memory.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 
 /** Text gathered before a write. */
 const PIECE_CHARACTERS = 1 << 16;
 
-/** Writes `value` into `file` (a new file, or one replaced) as JSON indented by two spaces, `end` after it; returns the bytes' SHA-256. */
+/**
+ * Writes `value` into `file` (a new file, or one replaced) as JSON.stringify(value, null, 2) would,
+ * `end` after it; returns the bytes' SHA-256. Where it fails (a BigInt, a cycle), no file is left.
+ */
 export function writeJsonFile(file: string, value: unknown, end = ''): string {
   const fd = openSync(file, 'w');
   const hash = createHash('sha256');
@@ -28,25 +31,33 @@ export function writeJsonFile(file: string, value: unknown, end = ''): string {
     gathered += text.length;
     if (gathered >= PIECE_CHARACTERS) flush();
   };
+  /** A value as JSON.stringify takes it: its `toJSON(key)`, a boxed primitive unboxed; undefined where it has no JSON form. */
+  const resolved = (key: string, value: unknown): unknown => {
+    const hasMethods = (value !== null && typeof value === 'object') || typeof value === 'function' || typeof value === 'bigint';
+    const toJSON = hasMethods ? (value as { toJSON?: (key: string) => unknown }).toJSON : undefined;
+    const given = typeof toJSON === 'function' ? toJSON.call(value, key) : value;
+    if (given instanceof Number || given instanceof String || given instanceof Boolean) return given.valueOf();
+    return typeof given === 'function' || typeof given === 'symbol' ? undefined : given;
+  };
   const write = (value: unknown, indent: string): void => {
-    const json = (value as { toJSON?: () => unknown } | null)?.toJSON;
-    if (typeof json === 'function') return write(json.call(value), indent);
     const inner = `${indent}  `;
     if (Array.isArray(value)) {
       if (value.length === 0) return out('[]');
       out('[');
-      value.forEach((item: unknown, at) => {
+      // By index, as JSON.stringify: a hole is null.
+      for (let at = 0; at < value.length; at += 1) {
         out(at === 0 ? `\n${inner}` : `,\n${inner}`);
-        // As JSON.stringify: what has no JSON form is null in an array, and left out of an object.
-        if (item === undefined || typeof item === 'function' || typeof item === 'symbol') out('null');
+        const item = resolved(String(at), value[at]);
+        if (item === undefined) out('null');
         else write(item, inner);
-      });
+      }
       return out(`\n${indent}]`);
     }
     if (value !== null && typeof value === 'object') {
-      const entries = Object.entries(value).filter(
-        ([, item]) => item !== undefined && typeof item !== 'function' && typeof item !== 'symbol',
-      );
+      const entries = Object.keys(value).flatMap((key) => {
+        const item = resolved(key, (value as Record<string, unknown>)[key]);
+        return item === undefined ? [] : [[key, item] as const];
+      });
       if (entries.length === 0) return out('{}');
       out('{');
       entries.forEach(([key, item], at) => {
@@ -58,11 +69,17 @@ export function writeJsonFile(file: string, value: unknown, end = ''): string {
     out(JSON.stringify(value));
   };
   try {
-    write(value, '');
+    const top = resolved('', value);
+    if (top === undefined) throw new TypeError(`${file}: the value has no JSON form`);
+    write(top, '');
     out(end);
     flush();
-  } finally {
+  } catch (error) {
+    // No part of a document is left behind: the file is removed whole, then the error goes on.
     closeSync(fd);
+    rmSync(file, { force: true });
+    throw error;
   }
+  closeSync(fd);
   return hash.digest('hex');
 }

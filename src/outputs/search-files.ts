@@ -55,7 +55,7 @@ interface SortColumns {
 
 /**
  * A growing typed array: a million rows' lists (seven million positions for the words) and sort
- * keys at four or eight bytes a value, where a JS array takes eight, or a box for a price with cents.
+ * keys at four or eight bytes a value, without a JS array's spare capacity and element kinds.
  */
 class Growing<T extends Uint32Array | Float64Array> {
   private array: T;

@@ -1,6 +1,6 @@
 /** The published JSON documents, written a piece at a time, are the bytes JSON.stringify(value, null, 2) gives, and their hash is those bytes'. */
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, expect, it } from 'vitest';
@@ -25,11 +25,30 @@ it('writes any JSON value as JSON.stringify does, indented by two spaces, with w
   );
 });
 
-it('leaves out of objects, and writes as null in arrays, what has no JSON form; uses toJSON', () => {
+it('treats what JSON.stringify treats specially as it does: no JSON form, holes, boxed values, toJSON by key', () => {
+  const holes = [1, , 3];
+  const byKey = { toJSON: (key: string) => `at ${key}` };
+  const gone = { toJSON: () => undefined };
   sameAsStringify(
-    { kept: 1, gone: undefined, call: () => 1, list: [undefined, () => 1, 2], at: new Date(0), nested: { empty: {}, none: [] } },
+    {
+      kept: 1,
+      gone: undefined,
+      call: () => 1,
+      list: [undefined, () => 1, 2, gone],
+      holes,
+      boxed: [new Number(5), new String('ab'), new Boolean(false)],
+      keyed: [byKey, { inside: byKey }],
+      dropped: gone,
+      at: new Date(0),
+      nested: { empty: {}, none: [] },
+    },
     '\n',
   );
+});
+
+it('leaves no file where the value cannot be written', () => {
+  expect(() => writeJsonFile(file, { big: 1n })).toThrow(TypeError);
+  expect(existsSync(file)).toBe(false);
 });
 
 it('writes a document far larger than one piece, with text of every script', () => {

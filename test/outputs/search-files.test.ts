@@ -17,13 +17,20 @@ import {
   effectiveSort,
   entryMatches,
   LISTS_PATH,
+  orderChunkPath,
+  PRICE_FROM_PATH,
   SORT_KEYS,
   sortEntries,
   tokensOf,
   WHOLE_LISTING_UP_TO,
   type Criteria,
+  type Entry,
   type ListsDocument,
+  type PriceFrom,
 } from '../../src/listing/search.ts';
+
+/** What the reader asks for ahead at most (MOST_AHEAD in search-reader.ts). */
+const MOST_FILES_AHEAD = 8;
 
 const workspace = tempDir('search-files');
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
@@ -46,7 +53,11 @@ function listing(rows: number, seed: number): CarModel[] {
     const [local, latin] = MAKES[Math.floor(random() ** 2 * MAKES.length)]!;
     const model = MODELS[Math.floor(random() ** 3 * MODELS.length)]!;
     const seats = 2 + Math.floor(random() * 7);
-    const price = Math.round(100_000 + random() * 2_000_000);
+    // Some prices on a round price (a price step), some with cents.
+    const roll = random();
+    const price =
+      roll < 0.05 ? [500_000, 600_000, 1_000_000][index % 3]! : Math.round(100_000 + random() * 2_000_000) + (roll < 0.08 ? 0.5 : 0);
+    const ranged = random();
     const electric = random() < 0.1;
     return carModel(index + 1, `${local} ${latin} ${model}${random() < 0.01 ? ` Edition ${index}` : ''}`, {
       min_seat: seats,
@@ -54,7 +65,7 @@ function listing(rows: number, seed: number): CarModel[] {
       min_engine_size: electric ? 0 : 1500,
       max_engine_size: electric ? 0 : random() < 0.1 ? 3000 : 1500,
       min_price: price,
-      max_price: price + (random() < 0.3 ? Math.round(random() * 300_000) : 0),
+      max_price: ranged < 0.05 && price <= 600_000 ? 600_000 : price + (ranged < 0.3 ? Math.round(random() * 300_000) : 0),
       has_operation_type_auto: random() < 0.9,
       has_operation_type_hand: random() < 0.2,
       logo: random() < 0.05 ? null : `media/brand/logo/${latin.toLowerCase()}.svg`,
@@ -127,7 +138,7 @@ describe.each([
         for (let step = 0; !search.ended; step += 1) {
           // Its files and those asked for ahead (the lists, shards and directories looked up come before).
           const files = await index.readSince(() => readStep(search));
-          expect(files, 'files read in one step').toBeLessThanOrEqual(STEP_FILES + 3);
+          expect(files, 'files read in one step').toBeLessThanOrEqual(STEP_FILES + MOST_FILES_AHEAD);
           const { count, estimated } = countOf(search);
           if (!estimated) expect(count, JSON.stringify(criteria)).toBe(expected.length);
           search.shown = search.matches.length;
@@ -153,6 +164,8 @@ describe.each([
           [{ priceMax: 300_000, seats: 5 }],
           [{ priceMin: 1_000_000, priceMax: 900_000 }],
           [{ priceMin: 2_050_000, sort: 'price' }],
+          [{ priceMin: 600_000, priceMax: 600_000 }],
+          [{ priceMax: 50_000 }],
         ],
       },
     );
@@ -163,9 +176,6 @@ describe.each([
     expect(again).toEqual(index.hashes);
   });
 });
-
-/** What the reader asks for ahead at most (MOST_AHEAD in search-reader.ts). */
-const MOST_FILES_AHEAD = 8;
 
 describe('the cost of a search on a large listing', () => {
   const index = writtenIndex(listing(20_000, 3), 'rows-20000');
@@ -198,5 +208,27 @@ describe('the cost of a search on a large listing', () => {
       expect(search.matches.length).toBeGreaterThan(0);
     });
     expect(files).toBeLessThanOrEqual(most);
+  });
+
+  it.each<[string, number, Criteria]>([
+    ['below every price', 0, { priceMax: 50_000 }],
+    // Those asked for ahead, at most GROWN_AHEAD (search-reader.ts) past the last.
+    ['a narrow range', 4, { priceMin: 500_000, priceMax: 501_000 }],
+  ])('a price range %s ends at the first file of the price order that ends above it', async (_what, ahead, criteria) => {
+    const readJson = <T>(path: string) => JSON.parse(readFileSync(join(index.dir, path.slice(1)), 'utf8')) as T;
+    const steps = readJson<PriceFrom>(PRICE_FROM_PATH);
+    const [, spanning, first] = steps.findLast(([price]) => price <= (criteria.priceMin ?? 0))!;
+    // The price order's files from the step's first to the first that ends past the range, as they are on disk.
+    let last = first;
+    while (readJson<Entry[]>(orderChunkPath('price', last)).at(-1)![6] <= criteria.priceMax!) last += 1;
+    const files = await index.readSince(async () => {
+      const search = await startSearch(index.read, criteria, 20_000);
+      while (!search.ended) {
+        search.shown = search.matches.length;
+        await readStep(search);
+      }
+    });
+    // from.json, the spanning list, those files, and those asked for ahead.
+    expect(files).toBeLessThanOrEqual(1 + Math.ceil(spanning / 64) + (last - first + 1) + ahead);
   });
 });
