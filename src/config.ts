@@ -7,34 +7,6 @@ import { SHIPPED_ASSETS_PATH } from './listing/routes.ts';
 
 /** The embedded default dataset, relative to the project folder (where npm runs every script). */
 export const DEFAULT_DATA_FILE = 'data/captured-car-models.csv';
-/** Where the built site is published. */
-const DEFAULT_OUT_DIR = 'dist';
-/** Where the host configurations that do not live in the site itself are written. */
-const DEFAULT_DEPLOY_DIR = 'deploy';
-const DEFAULT_PORT = 4321;
-/** How many builds' change documents the site keeps (docs/api.md, a mirror's history). */
-const DEFAULT_CHANGES_KEPT = 30;
-const DEFAULT_HOST = '127.0.0.1';
-
-export interface Config {
-  /** The spec's {base_url}: scheme, host and optional path prefix, no trailing slash. */
-  baseUrl: string;
-  /** The spec's {assets_url}, no trailing slash. */
-  assetsUrl: string;
-  dataFile: string;
-  /** The published site's folder. */
-  outDir: string;
-  /** Host configurations kept outside the site (nginx, Cloudflare worker). */
-  deployDir: string;
-  /** The build's machine-readable report (JSON), beside the site rather than in it: it holds timings. */
-  reportFile: string;
-  /** Publish even when the new data removes more than 20 % of the published rows. */
-  allowShrink: boolean;
-  /** How many builds that changed anything keep their change document in the site (`history/<build id>.json`). */
-  changesKept: number;
-  port: number;
-  host: string;
-}
 
 const absoluteHttpUrl = (name: string) =>
   z
@@ -55,16 +27,16 @@ const environmentSchema = z.object({
     .regex(/^[0-9]{1,5}$/, { message: 'PORT must be a whole number from 0 to 65535', abort: true })
     .transform(Number)
     .refine((port) => port <= 65_535, 'PORT must be a whole number from 0 to 65535')
-    .optional(),
+    .default(4321),
   HOST: z
     .string()
     .regex(/^[A-Za-z0-9.:_[\]-]+$/, 'HOST must be a host name or an IP address such as 127.0.0.1')
-    .optional(),
+    .default('127.0.0.1'),
   BASE_URL: absoluteHttpUrl('BASE_URL').optional(),
   ASSETS_URL: absoluteHttpUrl('ASSETS_URL').optional(),
-  DATA_FILE: z.string().min(1, 'DATA_FILE must be the path of a CSV file').optional(),
-  OUT_DIR: z.string().min(1, 'OUT_DIR must be a folder path').optional(),
-  DEPLOY_DIR: z.string().min(1, 'DEPLOY_DIR must be a folder path').optional(),
+  DATA_FILE: z.string().min(1, 'DATA_FILE must be the path of a CSV file').default(DEFAULT_DATA_FILE),
+  OUT_DIR: z.string().min(1, 'OUT_DIR must be a folder path').default('dist'),
+  DEPLOY_DIR: z.string().min(1, 'DEPLOY_DIR must be a folder path').default('deploy'),
   REPORT_FILE: z.string().min(1, 'REPORT_FILE must be a file path').optional(),
   ALLOW_SHRINK: z.enum(['1', '0', 'true', 'false'], { error: 'ALLOW_SHRINK must be 1 (or true) to allow, 0 (or false) not to' }).optional(),
   CHANGES_KEPT: z
@@ -72,7 +44,8 @@ const environmentSchema = z.object({
     .regex(/^[0-9]{1,4}$/, { message: 'CHANGES_KEPT must be a whole number from 1 to 9999', abort: true })
     .transform(Number)
     .refine((kept) => kept >= 1, 'CHANGES_KEPT must be a whole number from 1 to 9999')
-    .optional(),
+    // How many builds' change documents the site keeps (docs/api.md, a mirror's history).
+    .default(30),
 });
 
 /**
@@ -86,45 +59,47 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/** The configuration, as `loadConfig` gives it. */
+export type Config = ReturnType<typeof loadConfig>;
+
 /** Reads and validates the configuration. Empty variables count as unset. */
-export function loadConfig(environment: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(environment: Record<string, string | undefined> = process.env) {
   const present = Object.fromEntries(
-    Object.keys(environmentSchema.shape)
-      .map((key) => [key, environment[key]] as const)
-      .filter(([, value]) => value !== undefined && value !== ''),
+    CONFIG_VARIABLES.map((key) => [key, environment[key]] as const).filter(([, value]) => value !== undefined && value !== ''),
   );
   const parsed = environmentSchema.safeParse(present);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => {
-      const key = String(issue.path[0]);
-      return `  ${issue.message}; got ${JSON.stringify(present[key])}`;
-    });
+    const lines = parsed.error.issues.map((issue) => `  ${issue.message}; got ${JSON.stringify(present[String(issue.path[0])])}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const { PORT, HOST, BASE_URL, ASSETS_URL, DATA_FILE, OUT_DIR, DEPLOY_DIR, REPORT_FILE, ALLOW_SHRINK, CHANGES_KEPT } = parsed.data;
-  const port = PORT ?? DEFAULT_PORT;
-  const baseUrl = BASE_URL ?? `http://localhost:${port}`;
-  const outDir = (OUT_DIR ?? DEFAULT_OUT_DIR).replace(/\/+$/, '');
+  const variables = parsed.data;
+  const baseUrl = variables.BASE_URL ?? `http://localhost:${variables.PORT}`;
+  const outDir = variables.OUT_DIR.replace(/\/+$/, '');
   return {
+    /** The spec's {base_url}: scheme, host and optional path prefix, no trailing slash. */
     baseUrl,
-    assetsUrl: ASSETS_URL ?? `${baseUrl}${SHIPPED_ASSETS_PATH}`,
-    dataFile: DATA_FILE ?? DEFAULT_DATA_FILE,
+    /** The spec's {assets_url}, no trailing slash. */
+    assetsUrl: variables.ASSETS_URL ?? `${baseUrl}${SHIPPED_ASSETS_PATH}`,
+    dataFile: variables.DATA_FILE,
+    /** The published site's folder. */
     outDir,
-    deployDir: DEPLOY_DIR ?? DEFAULT_DEPLOY_DIR,
-    reportFile: REPORT_FILE ?? `${outDir}-report.json`,
-    allowShrink: ALLOW_SHRINK === '1' || ALLOW_SHRINK === 'true',
-    changesKept: CHANGES_KEPT ?? DEFAULT_CHANGES_KEPT,
-    port,
-    host: HOST ?? DEFAULT_HOST,
+    /** Host configurations kept outside the site (nginx, Cloudflare worker). */
+    deployDir: variables.DEPLOY_DIR,
+    /** The build's machine-readable report (JSON), beside the site rather than in it: it holds timings. */
+    reportFile: variables.REPORT_FILE ?? `${outDir}-report.json`,
+    /** Publish even when the new data removes more than 20 % of the published rows. */
+    allowShrink: variables.ALLOW_SHRINK === '1' || variables.ALLOW_SHRINK === 'true',
+    /** How many builds that changed anything keep their change document in the site (`history/<build id>.json`). */
+    changesKept: variables.CHANGES_KEPT,
+    port: variables.PORT,
+    host: variables.HOST,
   };
 }
 
 /**
  * The configuration as a command starts (astro.config.mjs, the scripts): an invalid one prints its
- * message alone and exits 2 (README, Configuration). Exiting rather than throwing keeps Astro from
- * reporting it as a crash, "Unable to load your Astro config" with a stack trace and exit code 1.
- * In src/ rather than scripts/: the build's sources are src/ and astro.config.mjs (what a copy of
- * the project for a build holds).
+ * message alone and exits 2 (README, Configuration), where Astro would report a thrown error as a
+ * crash with a stack trace and exit code 1. In src/: a copy of the project for a build holds src/, not scripts/.
  */
 export function loadConfigOrExit(): Config {
   try {
