@@ -1,21 +1,15 @@
 /**
- * Work on a worker thread, with one rule for every thread of the build (the data side, the JSON
- * pages, the downloads, the parts of a large file's validation): the thread may post notes along
- * the way and posts one answer when it is done. `answer` settles with that answer once the thread
- * has ended (what it held is free again); it fails with
- * the thread's own error where it threw, and with an error naming the thread where it ended
- * without answering (it was stopped, or it could not start). What a failure means is the caller's
- * to say.
+ * Work on a worker thread, one rule for every thread of the build: the thread may post notes along
+ * the way and posts one answer when it is done. `answer` settles once the thread has ended (what it
+ * held is free again); it fails with the thread's own error where it threw, and with an error naming
+ * the thread where it ended without answering. What a failure means is the caller's to say.
  */
 import { parentPort, Worker, workerData, type ResourceLimits } from 'node:worker_threads';
 
 /**
- * The young generation of every worker thread's V8 heap, in MiB. V8 sizes it for throughput; each
- * thread then holds tens of MiB of short-lived garbage between collections. At 100k rows,
- * alternating builds, 32 MiB on every worker took the build's peak from 1,325-1,365 MiB to 877-909
- * MiB, the pages phase within noise. `npm run build` sets `--max-semi-space-size=8`, which V8
- * applies to every thread over a worker's own limit (8 MiB semi-spaces everywhere: 699-712 MiB);
- * this limit holds where the build runs without it (`npx astro build`, `check-data`, the tests).
+ * The young generation of every worker thread's V8 heap, in MiB: left to size it for throughput, V8
+ * has each thread hold tens of MiB of short-lived garbage. `--max-semi-space-size` (`npm run build`)
+ * wins over it; this limit holds where the build runs without that flag (`npx astro build`, the tests).
  */
 const YOUNG_GENERATION_MIB = 32;
 

@@ -41,11 +41,9 @@ export interface RenderedPage {
 /** How many threads render the listing's pages: one a core (this thread only hands them out and takes their answers). */
 const RENDER_THREADS = availableParallelism();
 /**
- * Each render thread's V8 heap for long-lived objects, in MiB, where the build runs without
- * `--max-old-space-size` (`npx astro build`). A thread holds the prerender bundle and one page at a
- * time; left to itself V8 grows the heap far past that before it collects. `npm run build` sets
- * that flag (1,536 MiB), and V8 applies it to every thread over a worker's own limit, so there this
- * cap does not hold: the gain once measured under it (BENCHMARKS.md) was noise.
+ * Each render thread's V8 heap for long-lived objects, in MiB: a thread holds the prerender bundle
+ * and one page at a time, and V8 left to itself grows the heap far past that before it collects.
+ * `--max-old-space-size` (`npm run build`) wins over it.
  */
 const RENDER_THREAD_HEAP_MIB = 128;
 /**
@@ -78,7 +76,7 @@ export function renderingOnThreads(
       setup: async () => {
         await astroDefault.setup?.();
         const input = renderThreadInput(astroDefault, renderDir);
-        if (input && RENDER_THREADS > 0 && (await htmlPages) >= THREADS_FROM_PAGES)
+        if (input && (await htmlPages) >= THREADS_FROM_PAGES)
           pool = threadPool('render', new URL('./render-worker.ts', import.meta.url), { ...input, renderDir }, RENDER_THREADS, {
             maxOldGenerationSizeMb: RENDER_THREAD_HEAP_MIB,
           });
