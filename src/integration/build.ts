@@ -22,13 +22,11 @@ import { deserialize } from 'node:v8';
 import type { Config } from '../config.ts';
 import { sourceFingerprint } from '../outputs/preparation.ts';
 import { formatReport } from '../data/problems.ts';
-import type { RowChanges } from '../listing/documents.ts';
 import { counted } from '../listing/format.ts';
 import { LANGUAGES } from '../listing/languages.ts';
-import type { PageKeys } from '../listing/page-keys.ts';
 import { pageCount } from '../listing/pagination.ts';
 import type { Addresses } from '../listing/serialise.ts';
-import { summariseChanges, type ChangeSummary } from '../outputs/changes.ts';
+import { summariseChanges } from '../outputs/changes.ts';
 import { startJsonPages, type JsonPagesRun } from '../outputs/json-pages.ts';
 import { withDownloads, type PreparationWithDownloads } from '../outputs/preparation.ts';
 import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
@@ -48,7 +46,7 @@ import {
   type BuildFolder,
 } from '../publish/store.ts';
 import { clearPrerenderFolder } from './astro-internals.ts';
-import { startDataSide } from './data-side.ts';
+import { startDataSide, type DataReady } from './data-side.ts';
 import {
   buildDescribed,
   downloadsPlaced,
@@ -57,7 +55,6 @@ import {
   published,
   recordWritten,
   sitemapsPlaced,
-  timedSteps,
   unchangedFilesKept,
   VERCEL_STATIC,
   vercelCopyRefreshed,
@@ -69,12 +66,6 @@ const THREADS_BUSY_BEFORE_PAGES = 2;
 
 /** Prepared data is cached under Astro's cache folder, shared by every site, named by content. */
 export const PREPARATIONS_DIR = 'listing-data';
-
-/** The build store as a build holds it: under the build lock. */
-interface OpenStore {
-  dir: string;
-  lock: BuildLock;
-}
 
 /** The new build's folder, where Astro renders into it, and the files the data side hands the pages. */
 interface NewFolder extends BuildFolder {
@@ -91,7 +82,8 @@ interface NewFolder extends BuildFolder {
 /** A build under way, from its start to its publication. */
 export interface StartedBuild {
   readonly config: Config;
-  readonly store: OpenStore;
+  /** The build store, held under the build lock. */
+  readonly store: { dir: string; lock: BuildLock };
   readonly folder: NewFolder;
   /** A hash of the code and addresses that make the site (see `fingerprintOf`). */
   readonly fingerprint: string;
@@ -109,23 +101,12 @@ export interface StartedBuild {
 }
 
 /** The data side's result, and its downloads, written from when Astro renders (`beginDownloads`) where they are not cached. */
-interface ReadyData {
+type ReadyData = Omit<DataReady, 'kind' | 'phases' | 'preparation' | 'touched'> & {
   preparation: PreparationWithDownloads;
-  rows: RowChanges;
-  /** Every page's key; undefined where every page is rendered: the JSON pages' thread makes them then (see json-pages.ts). */
-  keys: PageKeys | undefined;
-  /** How many pages of each kind Astro renders. */
-  toRender: { json: number; html: number };
-  /** Site paths of a recycled folder's pages removed or linked again before Astro rendered. */
   touched: ReadonlySet<string>;
-  /** The size of the pages taken from the baseline, measured by the data side. */
-  takenBytes: number;
-  /**
-   * Lets the downloads' worker thread begin, where they are not cached and it had to wait: as Astro
-   * begins to render (`awaitData`), where no core was free for it before (see `startData`).
-   */
+  /** Lets the downloads' worker thread begin as Astro begins to render, where no core was free for it before (see `startData`). */
   beginDownloads: () => void;
-}
+};
 
 /**
  * Astro's default cache folder in a project. The build lock is kept there whatever Astro's
@@ -133,20 +114,6 @@ interface ReadyData {
  * the lock every build of the project takes.
  */
 export const PROJECT_CACHE_DIR = join('node_modules', '.astro');
-
-/**
- * Opens the build store of the site at OUT_DIR under the build lock `lock`: removes what earlier
- * builds left, and reads the published build.
- */
-function openStore(
-  config: Config,
-  lock: BuildLock,
-  warn: (message: string) => void,
-): { store: OpenStore; published: PublishedBuild | undefined } {
-  const dir = storeDirOf(config.outDir);
-  pruneBuilds(dir);
-  return { store: { dir, lock }, published: publishedOrRefuse(dir, config, warn) };
-}
 
 /**
  * The published build; one whose manifest cannot be read stops the build, unless ALLOW_SHRINK=1
@@ -170,10 +137,10 @@ function publishedOrRefuse(store: string, config: Config, warn: (message: string
  * where there is one; else the folder is new: a recycled folder with no pages, made ready the same
  * way (see src/publish/reuse.ts).
  */
-function newFolder(store: OpenStore, published: PublishedBuild | undefined, root: string, cacheDir: string): NewFolder {
-  const folder = (published ? recycledBuildFolder(store.dir, VERCEL_STATIC) : undefined) ?? newBuildFolder(store.dir);
+function newFolder(store: string, published: PublishedBuild | undefined, root: string, cacheDir: string): NewFolder {
+  const folder = (published ? recycledBuildFolder(store, VERCEL_STATIC) : undefined) ?? newBuildFolder(store);
   clearRenderFolders(cacheDir);
-  const renderDir = renderFolderFor(folder, { store: store.dir, projectRoot: root, cacheDir });
+  const renderDir = renderFolderFor(folder, { store, projectRoot: root, cacheDir });
   clearPrerenderFolder(renderDir);
   return {
     ...folder,
@@ -230,15 +197,7 @@ function startData(
     for (const [name, seconds] of side.phases) clock.beside(name, seconds);
     linkOrCopy(preparation.recordsFile, folder.recordsFile);
     linkOrCopy(preparation.summaryFile, folder.summaryFile);
-    return {
-      preparation,
-      rows: side.rows,
-      keys: side.keys,
-      toRender: side.toRender,
-      touched: new Set(side.touched),
-      takenBytes: side.takenBytes,
-      beginDownloads,
-    };
+    return { ...side, preparation, touched: new Set(side.touched), beginDownloads };
   });
   // Awaited before the pages are rendered; if Astro fails before that, its error is the one to report.
   data.catch(() => undefined);
@@ -258,9 +217,12 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
   // the project's own folders.
   const lock = await acquireBuildLock(join(root, PROJECT_CACHE_DIR), warn);
   try {
-    const { store, published } = openStore(config, lock, warn);
+    // The build store of the site at OUT_DIR: what earlier builds left removed, the published build read.
+    const store = { dir: storeDirOf(config.outDir), lock };
+    pruneBuilds(store.dir);
+    const published = publishedOrRefuse(store.dir, config, warn);
     const clock = new PhaseClock();
-    const folder = newFolder(store, published, root, cacheDir);
+    const folder = newFolder(store.dir, published, root, cacheDir);
     const fingerprint = fingerprintOf(root, { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl });
     const started = {
       config,
@@ -313,22 +275,15 @@ export async function awaitData(build: StartedBuild): Promise<Rendering> {
 }
 
 /** What step 3 hands to step 4: what the published build holds and changed, for the report. */
-export interface Publication {
-  buildId: string;
-  /** The build that last changed a published file: this one, unless it changed none. */
-  changedBy: string;
-  rows: number;
-  files: number;
-  bytes: number;
-  /** What it changed; none where it changed no published file. */
-  changes: ChangeSummary | undefined;
-  unchangedFiles: number;
-  dataValidated: boolean;
-}
+export type Publication = Omit<Parameters<typeof reportBuild>[1], 'outDir' | 'dataFile' | 'beganBeforeAstro'>;
 
 /** Step 3: each step of the finished site, timed under its name; returns once the build is published. */
 export async function finishBuild(build: StartedBuild, rendering: Rendering): Promise<Publication> {
-  const step = timedSteps(build.clock);
+  const step = async <T>(name: string, work: () => T | Promise<T>): Promise<T> => {
+    const value = await work();
+    build.clock.end(name);
+    return value;
+  };
   build.clock.end('pages (Astro)');
   const pages = await step('JSON pages', () => pagesWritten(build, rendering));
   await step('kept pages', () => sitemapsPlaced(build, rendering));
@@ -347,7 +302,7 @@ export async function finishBuild(build: StartedBuild, rendering: Rendering): Pr
     rows: rendering.data.preparation.rows,
     files: compared.files.length,
     bytes,
-    changes: described.changes,
+    changes: summariseChanges(described.changes),
     unchangedFiles: compared.unchanged,
     dataValidated: rendering.data.preparation.validated,
   };
@@ -364,19 +319,7 @@ export async function closeBuild(
   store.lock.release();
   clock.end('publish');
 
-  const report = reportBuild(clock, {
-    buildId: publication.buildId,
-    changedBy: publication.changedBy,
-    outDir: config.outDir,
-    dataFile: config.dataFile,
-    rows: publication.rows,
-    files: publication.files,
-    bytes: publication.bytes,
-    changes: summariseChanges(publication.changes),
-    unchangedFiles: publication.unchangedFiles,
-    dataValidated: publication.dataValidated,
-    beganBeforeAstro,
-  });
+  const report = reportBuild(clock, { ...publication, outDir: config.outDir, dataFile: config.dataFile, beganBeforeAstro });
   writeBuildReport(config.reportFile, report);
   console.error(formatBuildReport(report));
 }

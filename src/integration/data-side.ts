@@ -32,6 +32,7 @@ import { cachedDownloads } from '../outputs/preparation.ts';
 import { pagesIn, preparePages, renderedCount, renderSetOf } from '../publish/reuse.ts';
 import { pageCount } from '../listing/pagination.ts';
 import { shrinkRefusal, unknownPublishedRows } from '../publish/shrink-guard.ts';
+import { PhaseClock } from '../outputs/report.ts';
 import { PUBLISHED } from '../listing/routes.ts';
 
 /**
@@ -85,6 +86,7 @@ type DataSide =
       /** How long validating (with the comparison) and the page keys (with the pages to render) took. */
       phases: [string, number][];
     };
+export type DataReady = Extract<DataSide, { kind: 'ready' }>;
 
 /**
  * Rows added, removed and changed against the published site. Nothing to compare when the data
@@ -188,13 +190,7 @@ export async function prepareDataSide(
   input: DataSideInput,
   onRecords: (prepared: PreparedRecords) => void = () => undefined,
 ): Promise<DataSide> {
-  let phaseStarted = performance.now();
-  const phases: [string, number][] = [];
-  const endPhase = (name: string) => {
-    const now = performance.now();
-    phases.push([name, (now - phaseStarted) / 1000]);
-    phaseStarted = now;
-  };
+  const clock = new PhaseClock();
   const { baseline } = input;
   const result = await prepareRecords({
     root: input.root,
@@ -220,7 +216,7 @@ export async function prepareDataSide(
     const compared = compareRows(input, preparation, records);
     if (compared.refusal) return { kind: 'refused', message: compared.refusal };
     rows = compared.rows;
-    endPhase('validate');
+    clock.end('validate');
 
     // Keys of the published build are a hint: taken only where they describe the same records (the
     // same preparation), or where rows changed in place and only their pages' keys are computed.
@@ -239,8 +235,17 @@ export async function prepareDataSide(
   const touched = preparePages(input.siteDir, render, baseline, pagesIn(input.siteDir));
   // Written last: the pages' routes read it, and Astro renders into the folder only after it.
   writeFileSync(input.renderFile, serialize(render));
-  endPhase('page keys');
-  return { kind: 'ready', preparation, rows, keys, toRender: renderedCount(render), touched: [...touched], takenBytes, phases };
+  clock.end('page keys');
+  return {
+    kind: 'ready',
+    preparation,
+    rows,
+    keys,
+    toRender: renderedCount(render),
+    touched: [...touched],
+    takenBytes,
+    phases: clock.phases,
+  };
 }
 
 /** The preparation, and its downloads' hashes where they are cached and whole. */
@@ -249,17 +254,11 @@ interface PreparedRecords {
   downloads: Record<string, string> | undefined;
 }
 
-export interface DataSideRun {
-  /** The preparation, once its records are written (undefined if the data is bad or the thread failed first). */
-  records: Promise<PreparedRecords | undefined>;
-  /** What the data side found; settled once the worker thread has ended (its memory is free again). */
-  result: Promise<DataSide>;
-  /** Ends the worker thread now (`result` then fails); settles once it has ended. */
-  stop: () => Promise<void>;
-}
-
-/** Starts `prepareDataSide` on a worker thread; it notes the records as soon as they are prepared. */
-export function startDataSide(input: DataSideInput): DataSideRun {
+/**
+ * Starts `prepareDataSide` on a worker thread: `records` settles once they are prepared (undefined
+ * if the data is bad or the thread failed first), `result` and `stop` are the thread's (threads.ts).
+ */
+export function startDataSide(input: DataSideInput) {
   let recordsPrepared: (prepared: PreparedRecords | undefined) => void = () => undefined;
   const records = new Promise<PreparedRecords | undefined>((done) => (recordsPrepared = done));
   const workerData: DataSideInput = { ...input, baseline: input.baseline && dataSideBaseline(input.baseline) };

@@ -14,7 +14,6 @@ import { changedDownloads, changedUrls, type ChangeSummary } from '../outputs/ch
 import { CHANGES_FILE, CHANGES_FILES_FOLDER, changeDocumentFile, publishedHistory } from '../outputs/history.ts';
 import { writeJsonFile } from '../outputs/json-file.ts';
 import { MANIFEST_FILE, manifestOf, manifestPath, type Manifest } from '../outputs/manifest.ts';
-import type { PhaseClock } from '../outputs/report.ts';
 import { takeSitemaps, writeSitemaps } from '../outputs/sitemap.ts';
 import { linkUnchangedFiles } from '../publish/file-times.ts';
 import { refreshCopy } from '../publish/host-copies.ts';
@@ -27,20 +26,11 @@ import { linkSiteForHostFiles, publish } from '../publish/store.ts';
 import type { HostFile } from '../serve/hosts/index.ts';
 import { VERCEL_OUTPUT_DIR } from '../serve/hosts/vercel.ts';
 import type { Rendering, StartedBuild } from './build.ts';
-import { cachedHostFiles, writeFiles } from './host-files.ts';
+import { cachedHostFiles, writeHostFiles } from './host-files.ts';
 import { Refusal } from './refusals.ts';
 
 /** Vercel's copy of the site in a build's deploy folder. */
 export const VERCEL_STATIC = join(VERCEL_OUTPUT_DIR, 'static');
-
-/** Runs a step and ends the clock's phase under its name. */
-export function timedSteps(clock: PhaseClock): <T>(name: string, work: () => T | Promise<T>) => Promise<T> {
-  return async (name, work) => {
-    const value = await work();
-    clock.end(name);
-    return value;
-  };
-}
 
 /** The pages as written: every page's keys, the JSON pages' hashes, the pages taken from the baseline. */
 export interface WrittenPages {
@@ -109,14 +99,7 @@ function linkedFrom(fromSite: string, name: string, toSite: string): boolean {
 export async function hostFilesPlaced({ config, store, folder, fingerprint }: StartedBuild, count: number): Promise<HostFile[]> {
   const input = { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl, count, siteDir: resolve(config.outDir) };
   const hostFiles = await cachedHostFiles(store.dir, { fingerprint, input, deployDir: resolve(config.deployDir) });
-  writeFiles(
-    folder.siteDir,
-    hostFiles.filter((file) => file.place === 'site'),
-  );
-  writeFiles(
-    folder.deployDir,
-    hostFiles.filter((file) => file.place === 'deploy'),
-  );
+  writeHostFiles(hostFiles, { site: folder.siteDir, deploy: folder.deployDir });
   linkSiteForHostFiles(folder, config.outDir, config.deployDir);
   return hostFiles;
 }
@@ -148,7 +131,10 @@ export function unchangedFilesKept(
   warn: (message: string) => void,
 ): ComparedFiles {
   const history = baseline ? publishedHistory(baseline.siteDir, warn).slice(0, config.changesKept) : [];
-  for (const entry of history) linkInto(join(baseline!.siteDir, entry.file), join(folder.siteDir, entry.file));
+  for (const entry of history) {
+    mkdirSync(dirname(join(folder.siteDir, entry.file)), { recursive: true });
+    linkSync(join(baseline!.siteDir, entry.file), join(folder.siteDir, entry.file));
+  }
   const files = siteFilesOf(folder.siteDir, pageCount(data.preparation.rows));
   const knownHashes = new Map<string, string>([
     ...pageHashes,
@@ -177,12 +163,6 @@ export function unchangedFilesKept(
     unchanged,
     history,
   };
-}
-
-/** Links `from` at `to`, making `to`'s folder. */
-function linkInto(from: string, to: string): void {
-  mkdirSync(dirname(to), { recursive: true });
-  linkSync(from, to);
 }
 
 /** What a build said of itself: its change summary for the report (none where it changed nothing), and its manifest. */
@@ -266,9 +246,12 @@ export function buildDescribed({ config, baseline, folder }: StartedBuild, { dat
   return { changes: summary, manifest };
 }
 
+/** The site's files this build wrote: all but the pages taken from the baseline. */
+const writtenNow = (files: readonly string[], pages: WrittenPages) => files.filter((path) => !pages.taken.has(path));
+
 /** Vercel's copy of the site (hard links) brought up to date: the pages the data side touched, and every file not taken. */
 export function vercelCopyRefreshed({ folder }: StartedBuild, { data }: Rendering, pages: WrittenPages, { files }: ComparedFiles): void {
-  const copied = [...data.touched, ...files.filter((path) => !pages.taken.has(path))];
+  const copied = [...data.touched, ...writtenNow(files, pages)];
   refreshCopy(folder.siteDir, copied, join(folder.deployDir, VERCEL_STATIC));
 }
 
@@ -279,12 +262,7 @@ export function recordWritten(
   pages: WrittenPages,
   { files }: ComparedFiles,
 ): number {
-  const bytes =
-    data.takenBytes +
-    bytesOf(
-      folder.siteDir,
-      files.filter((path) => !pages.taken.has(path)),
-    );
+  const bytes = data.takenBytes + bytesOf(folder.siteDir, writtenNow(files, pages));
   killPoint('site complete');
   writeRecord(folder.dir, { fingerprint, dataKey: data.preparation.key, keys: pages.keys, rendered: render, files, bytes });
   killPoint('record written');

@@ -39,10 +39,10 @@ export async function cachedHostFiles(store: string, { fingerprint, input, deplo
   return files;
 }
 
-/** Writes generated files under `dir`, creating folders as needed. */
-export function writeFiles(dir: string, files: readonly { path: string; content: string }[]): void {
+/** Writes each host file under the folder of its place, creating folders as needed. */
+export function writeHostFiles(files: readonly HostFile[], dirs: Record<HostFile['place'], string>): void {
   for (const file of files) {
-    const target = join(dir, file.path);
+    const target = join(dirs[file.place], file.path);
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, file.content);
   }
