@@ -73,16 +73,8 @@ export default function listing(): AstroIntegration {
             outDir: pathToFileURL(`${started.folder.renderDir}/`),
             vite: {
               plugins: [
-                datasetPlugin(
-                  config,
-                  () => ({
-                    recordsFile: started.folder.recordsFile,
-                    summaryFile: started.folder.summaryFile,
-                    renderFile: started.folder.renderFile,
-                    problemReport: null,
-                  }),
-                  { hooks: awaitDataBeforePages(whenReady) },
-                ),
+                // The module names the files of the build's folder (the plugin takes only those).
+                datasetPlugin(config, () => ({ ...started.folder, problemReport: null }), { hooks: awaitDataBeforePages(whenReady) }),
               ],
               build: { emptyOutDir: false },
             },

@@ -102,16 +102,13 @@ function begin(config: Config, givenRoot: string, givenCacheDir: string, firstWa
   return { key: keyOf(config, root, cacheDir), session };
 }
 
-/** Astro's cache folder of a project that does not set `cacheDir` (Astro's default). */
-const defaultCacheDir = (root: string): string => join(root, PROJECT_CACHE_DIR);
-
 /**
  * Begins the build of `root`, with Astro's default cache folder unless told, before Astro is
  * loaded; its messages meanwhile are written as Astro's logger writes an integration's. Settles
  * once the build has started (or failed to: the integration reports why), its data side at work on
  * its own thread: loading Astro keeps this thread too busy for the build's start to go on meanwhile.
  */
-export async function beginEarly(config: Config, root: string, cacheDir = defaultCacheDir(root)): Promise<BuildSession> {
+export async function beginEarly(config: Config, root: string, cacheDir = join(root, PROJECT_CACHE_DIR)): Promise<BuildSession> {
   const destination = nodeLogDestination();
   const early = begin(
     config,
