@@ -15,19 +15,16 @@ const YOUNG_GENERATION_MIB = 32;
 
 type Message<A, N> = { kind: 'note'; note: N } | { kind: 'answer'; answer: A };
 
-export interface ThreadRun<A> {
-  answer: Promise<A>;
-  /** Ends the thread now (`answer` then fails); settles once it has ended. */
-  stop: () => Promise<void>;
-}
-
-/** Runs the module `script` (whose top level calls `serveThread`) on a worker thread named `name` in messages, with `input`. */
+/**
+ * Runs the module `script` (whose top level calls `serveThread`) on a worker thread named `name` in messages, with `input`;
+ * `stop` ends the thread now (`answer` then fails) and settles once it has ended.
+ */
 export function runOnThread<A, N = never>(
   name: string,
   script: URL,
   input: unknown,
   { onNote, transfer = [] }: { onNote?: (note: N) => void; transfer?: ArrayBuffer[] } = {},
-): ThreadRun<A> {
+) {
   let worker: Worker | undefined;
   const answer = new Promise<A>((done, fail) => {
     worker = new Worker(script, {

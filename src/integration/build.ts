@@ -20,15 +20,13 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { deserialize } from 'node:v8';
 import type { Config } from '../config.ts';
-import { sourceFingerprint } from '../outputs/preparation.ts';
 import { formatReport } from '../data/problems.ts';
 import { counted } from '../listing/format.ts';
 import { LANGUAGES } from '../listing/languages.ts';
 import { pageCount } from '../listing/pagination.ts';
-import type { Addresses } from '../listing/serialise.ts';
 import { summariseChanges } from '../outputs/changes.ts';
-import { startJsonPages, type JsonPagesRun } from '../outputs/json-pages.ts';
-import { withDownloads, type PreparationWithDownloads } from '../outputs/preparation.ts';
+import { startJsonPages } from '../outputs/json-pages.ts';
+import { sourceFingerprint, withDownloads, type PreparationWithDownloads } from '../outputs/preparation.ts';
 import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
 import { baselineOf, readPublishedBuild, UnreadableManifest, type Baseline, type PublishedBuild } from '../publish/baseline.ts';
 import { linkOrCopy } from '../publish/links.ts';
@@ -85,7 +83,7 @@ export interface StartedBuild {
   /** The build store, held under the build lock. */
   readonly store: { dir: string; lock: BuildLock };
   readonly folder: NewFolder;
-  /** A hash of the code and addresses that make the site (see `fingerprintOf`). */
+  /** A hash of the code and addresses that make the site (see `startBuild`). */
   readonly fingerprint: string;
   /** What the build is compared with and may take from; none for a first build. */
   readonly baseline: Baseline | undefined;
@@ -149,14 +147,6 @@ function newFolder(store: string, published: PublishedBuild | undefined, root: s
     summaryFile: join(folder.dir, 'summary.v8'),
     renderFile: join(folder.dir, 'render.v8'),
   };
-}
-
-/** A hash of the code (the sources under `src/`, astro.config.mjs, the lock file) and the addresses: pages are taken only from a build of the same. */
-function fingerprintOf(root: string, addresses: Addresses): string {
-  return createHash('sha256')
-    .update(sourceFingerprint(root, ['src', 'astro.config.mjs']))
-    .update(JSON.stringify(addresses))
-    .digest('hex');
 }
 
 /** Starts the data side on its worker thread; the data once it is ready, with the downloads under way. */
@@ -223,7 +213,11 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
     const published = publishedOrRefuse(store.dir, config, warn);
     const clock = new PhaseClock();
     const folder = newFolder(store.dir, published, root, cacheDir);
-    const fingerprint = fingerprintOf(root, { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl });
+    // The code (the sources under `src/`, astro.config.mjs, the lock file) and the addresses: pages are taken only from a build of the same.
+    const fingerprint = createHash('sha256')
+      .update(sourceFingerprint(root, ['src', 'astro.config.mjs']))
+      .update(JSON.stringify({ baseUrl: config.baseUrl, assetsUrl: config.assetsUrl }))
+      .digest('hex');
     const started = {
       config,
       store,
@@ -242,16 +236,10 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
 }
 
 /** What step 2 hands to step 3. */
-export interface Rendering {
-  data: ReadyData;
-  render: RenderSet;
-  /** The JSON pages, written on their own thread while Astro renders the HTML pages. */
-  jsonPages: JsonPagesRun;
-  progress: NodeJS.Timeout;
-}
+export type Rendering = Awaited<ReturnType<typeof awaitData>>;
 
 /** Step 2: the data (and a recycled folder's pages made this build's), awaited before Astro renders any page; the progress of the pages reported meanwhile. */
-export async function awaitData(build: StartedBuild): Promise<Rendering> {
+export async function awaitData(build: StartedBuild) {
   const { config, folder } = build;
   const data = await build.data;
   data.beginDownloads();
@@ -263,6 +251,7 @@ export async function awaitData(build: StartedBuild): Promise<Rendering> {
   console.error(
     `${config.dataFile}: ${counted(data.preparation.rows)} rows valid${reused}; rendering ${counted(data.toRender.json)} of ${counted(pages)} JSON and ${counted(data.toRender.html)} of ${counted(pages * LANGUAGES.length)} HTML pages`,
   );
+  // The JSON pages, written on their own thread while Astro renders the HTML pages.
   const jsonPages = startJsonPages({
     siteDir: folder.siteDir,
     recordsFile: folder.recordsFile,
@@ -289,9 +278,7 @@ export async function finishBuild(build: StartedBuild, rendering: Rendering): Pr
   await step('kept pages', () => sitemapsPlaced(build, rendering));
   const downloads = await step('downloads', () => downloadsPlaced(build, rendering.data.preparation));
   const hostFiles = await step('host configs', () => hostFilesPlaced(build, rendering.data.preparation.rows));
-  const compared = await step('keep unchanged files', () =>
-    unchangedFilesKept(build, rendering, { pages, downloads, hostFiles }, build.warn),
-  );
+  const compared = await step('keep unchanged files', () => unchangedFilesKept(build, rendering, { pages, downloads, hostFiles }));
   const described = await step('changes', () => buildDescribed(build, rendering, compared));
   await step('Vercel copy', () => vercelCopyRefreshed(build, rendering, pages, compared));
   const bytes = recordWritten(build, rendering, pages, compared);
@@ -309,11 +296,7 @@ export async function finishBuild(build: StartedBuild, rendering: Rendering): Pr
 }
 
 /** Step 4, once the build is published: older builds go, the lock is released, and the report. */
-export async function closeBuild(
-  build: StartedBuild,
-  publication: Publication,
-  { beganBeforeAstro }: { beganBeforeAstro: boolean },
-): Promise<void> {
+export async function closeBuild(build: StartedBuild, publication: Publication, beganBeforeAstro: boolean): Promise<void> {
   const { config, store, clock } = build;
   pruneBuilds(store.dir);
   store.lock.release();

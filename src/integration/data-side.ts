@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { serialize } from 'node:v8';
 import { runOnThread } from '../threads.ts';
-import { preparedRecordsFile, prepareRecords, readEarlier, type Preparation } from '../outputs/preparation.ts';
+import { cachedDownloads, preparedRecordsFile, prepareRecords, readEarlier, type Preparation } from '../outputs/preparation.ts';
 import type { Problem } from '../data/problems.ts';
 import { isRecordFile, openRecordFile, type OpenRecordFile, type RecordSlices } from '../data/records-file.ts';
 import type { CarModel } from '../data/schema.ts';
@@ -28,7 +28,6 @@ import {
   type RowComparison,
 } from '../outputs/row-changes.ts';
 import type { Baseline } from '../publish/baseline.ts';
-import { cachedDownloads } from '../outputs/preparation.ts';
 import { pagesIn, preparePages, renderedCount, renderSetOf } from '../publish/reuse.ts';
 import { pageCount } from '../listing/pagination.ts';
 import { shrinkRefusal, unknownPublishedRows } from '../publish/shrink-guard.ts';

@@ -18,24 +18,19 @@ import type { CarModel } from '../data/schema.ts';
 import { shareWithDevPages } from './astro-internals.ts';
 import type { DatasetState } from './virtual-module.ts';
 
-export interface DevData {
-  state: () => DatasetState;
-  /** Prepares the data file again: the pages then show it, or its problems beside the last good data. */
-  refresh: () => Promise<void>;
-  current: () => PreparationWithDownloads | undefined;
-  /** The records of the current data. */
-  records: (preparation: PreparationWithDownloads) => readonly CarModel[];
-}
+export type DevData = ReturnType<typeof devData>;
 
-export function devData(config: Config, root: string, preparationsDir: string, logger: AstroIntegrationLogger): DevData {
+export function devData(config: Config, root: string, preparationsDir: string, logger: AstroIntegrationLogger) {
   let current: PreparationWithDownloads | undefined;
   /** The current data's records, once read (or as the validation made them). */
   let held: { key: string; records: readonly CarModel[] } | undefined;
   let problemReport: string | null = null;
-  const records = (preparation: PreparationWithDownloads) => {
+  /** The records of the current data. */
+  const records = (preparation: PreparationWithDownloads): readonly CarModel[] => {
     if (held?.key !== preparation.key) held = { key: preparation.key, records: readRecordFile(preparation.recordsFile) };
     return held.records;
   };
+  /** Prepares the data file again: the pages then show it, or its problems beside the last good data. */
   const refresh = async () => {
     const result = await prepareData({
       root,

@@ -13,7 +13,7 @@ import { pageFile } from '../listing/routes.ts';
 import { changedDownloads, changedUrls, type ChangeSummary } from '../outputs/changes.ts';
 import { CHANGES_FILE, CHANGES_FILES_FOLDER, changeDocumentFile, publishedHistory } from '../outputs/history.ts';
 import { writeJsonFile } from '../outputs/json-file.ts';
-import { MANIFEST_FILE, manifestOf, manifestPath, type Manifest } from '../outputs/manifest.ts';
+import { MANIFEST_FILE, manifestOf, manifestPath } from '../outputs/manifest.ts';
 import { takeSitemaps, writeSitemaps } from '../outputs/sitemap.ts';
 import { linkUnchangedFiles } from '../publish/file-times.ts';
 import { refreshCopy } from '../publish/host-copies.ts';
@@ -125,10 +125,9 @@ export interface ComparedFiles {
  * downloads at 1M rows; a JSON page is hashed as it is written), a page taken the published one's.
  */
 export function unchangedFilesKept(
-  { config, baseline, folder, pageHashes }: StartedBuild,
+  { config, baseline, folder, pageHashes, warn }: StartedBuild,
   { data, render }: Rendering,
   { pages, downloads, hostFiles }: { pages: WrittenPages; downloads: Record<string, string>; hostFiles: HostFile[] },
-  warn: (message: string) => void,
 ): ComparedFiles {
   const history = baseline ? publishedHistory(baseline.siteDir, warn).slice(0, config.changesKept) : [];
   for (const entry of history) {
@@ -165,20 +164,15 @@ export function unchangedFilesKept(
   };
 }
 
-/** What a build said of itself: its change summary for the report (none where it changed nothing), and its manifest. */
-export interface Described {
-  changes: ChangeSummary | undefined;
-  manifest: Manifest;
-}
-
 /**
  * `changes.json`, this build's change document and `manifest.json`, written into the site. A build
  * that changed no file a host serves adds no change document and keeps the published `changes.json`
  * (the same file): its manifest names the build that last changed anything (`changedBy`), so a mirror
  * at that build has nothing to fetch but the manifest. Any other build adds its document, the
  * history keeping at most CHANGES_KEPT of them (an older one past that is removed, and said so).
+ * Gives the build's change summary for the report (none where it changed nothing) and its manifest.
  */
-export function buildDescribed({ config, baseline, folder }: StartedBuild, { data }: Rendering, compared: ComparedFiles): Described {
+export function buildDescribed({ config, baseline, folder }: StartedBuild, { data }: Rendering, compared: ComparedFiles) {
   const { preparation } = data;
   const site = folder.siteDir;
   const builtAt = new Date();

@@ -1,13 +1,7 @@
 /**
  * The listing as an Astro integration: the one build path of `npm run build`, `astro build` and
- * `astro dev`. Its hooks only orchestrate; each step lives in its own module:
- *
- * - build: start (lock, published build, data side on a worker thread; begun by `npm run build`
- *   before Astro loads, see session.ts) → await the data before any page is rendered → finish and
- *   publish in one rename → close (build.ts), or stop with a message (refusals.ts);
- * - dev: the data prepared again after every edit, answered by the same request handler as the
- *   preview server (dev.ts);
- * - the pages read the listing through a virtual module (virtual-module.ts, dataset.ts).
+ * `astro dev`. Its hooks only orchestrate: the build's steps are build.ts's (begun by session.ts),
+ * dev's are dev.ts's, and the pages read the listing through a virtual module (virtual-module.ts).
  */
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -112,7 +106,7 @@ export default function listing(): AstroIntegration {
         if (!build || !ready || !buildSession) return;
         const publication = await finishBuild(build, ready).catch(finishing);
         buildSession.published = true;
-        await closeBuild(build, publication, { beganBeforeAstro: buildSession.beganBeforeAstro }).catch(closing);
+        await closeBuild(build, publication, buildSession.beganBeforeAstro).catch(closing);
       },
     },
   };

@@ -86,7 +86,10 @@ export function renderingOnThreads(
         const { component, route } = options.routeData;
         if (options.collectMetadata || !LISTING_PAGES.has(component)) return astroDefault.render(request, options);
         // Without threads (the bundle is not as assumed), this thread renders the page, and writes it as they do.
-        const here = async () => (await writeHere(request.url, await rendered(astroDefault, request, options))).result;
+        const here = async () => {
+          const result = await astroDefault.render(request, options);
+          return (await writeHere(request.url, result instanceof Response ? result : result.response)).result;
+        };
         let page: RenderedPage;
         try {
           page = pool === undefined ? await here() : await pool.run({ url: request.url, route });
@@ -111,12 +114,6 @@ export function renderingOnThreads(
       },
     };
   };
-}
-
-/** Astro's own rendering of a page, as a Response. */
-async function rendered(astroDefault: AstroPrerenderer, ...[request, options]: Parameters<AstroPrerenderer['render']>): Promise<Response> {
-  const result = await astroDefault.render(request, options);
-  return result instanceof Response ? result : result.response;
 }
 
 /** A render thread's work (render-worker.ts, and this thread's where it renders a page itself): the page's file written into `renderDir` (each a new file), its hash taken. */

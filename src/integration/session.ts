@@ -2,9 +2,8 @@
  * A build as this process runs it: the build (build.ts), and what ends it from outside, a signal or
  * the process's exit, which remove an unpublished build's folder (interrupts.ts).
  *
- * `npm run build` begins it before it loads Astro (`beginEarly`): Astro's import alone takes about
- * half a second, and the data side (validation, comparison with the published build, page keys)
- * runs on its worker thread meanwhile instead of after it. The integration takes that session at
+ * `npm run build` begins it before it loads Astro (`beginEarly`), so that the data side runs on its
+ * worker thread while Astro is imported rather than after. The integration takes that session at
  * astro:config:setup (`takeSession`) when it is for the same configuration, project and cache
  * folder; else it begins its own there (`astro build` run directly, or a configuration that moves
  * Astro's cache folder, which the early start cannot know). The session is handed over through
@@ -57,10 +56,11 @@ const keyOf = (config: Config, root: string, cacheDir: string) => JSON.stringify
 function begin(config: Config, givenRoot: string, givenCacheDir: string, firstWarn: Warn, beganBeforeAstro: boolean): KeyedSession {
   const [root, cacheDir] = [resolve(givenRoot), resolve(givenCacheDir)];
   let build: StartedBuild | undefined;
-  let warn = firstWarn;
+  let warnTo = firstWarn;
+  const warn: Warn = (message) => warnTo(message);
   let ending: Promise<void> | undefined;
   const session: BuildSession = {
-    started: startBuild(config, root, cacheDir, (message) => warn(message)),
+    started: startBuild(config, root, cacheDir, warn),
     published: false,
     stopWriters: () => undefined,
     abandon: () => {
@@ -69,7 +69,7 @@ function begin(config: Config, givenRoot: string, givenCacheDir: string, firstWa
       abandonBuild(build);
     },
     warnThrough: (logger) => {
-      warn = (message) => logger.warn(message);
+      warnTo = (message) => logger.warn(message);
     },
     beganBeforeAstro,
     end: () => (ending ??= endSession()),
@@ -88,11 +88,7 @@ function begin(config: Config, givenRoot: string, givenCacheDir: string, firstWa
   };
   // Reported where it is awaited (the integration's start); none is left unhandled meanwhile.
   session.started.then((started) => (build = started)).catch(() => undefined);
-  const stopHandlingSignals = stopOnInterrupt(
-    () => session.published,
-    config.outDir,
-    (message) => warn(message),
-  );
+  const stopHandlingSignals = stopOnInterrupt(() => session.published, config.outDir, warn);
   const onExit = (code: number) => {
     if (session.published || build === undefined) return;
     session.abandon();
