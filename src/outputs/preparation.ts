@@ -296,13 +296,9 @@ function prune(preparationsDir: string, keep: string): void {
 }
 
 /** The records file of the preparation named `key`, where it is still cached and whole (see `wholePreparation`). */
-export function preparedRecordsFile(
-  preparationsDir: string,
-  key: string,
-  warn: (line: string) => void = console.error,
-): string | undefined {
+export function preparedRecordsFile(preparationsDir: string, key: string): string | undefined {
   const dir = join(preparationsDir, key);
-  return wholePreparation(dir, warn) ? join(dir, RECORDS_FILE) : undefined;
+  return wholePreparation(dir, console.error) ? join(dir, RECORDS_FILE) : undefined;
 }
 
 /** Written last in the downloads folder, with its own hash: the downloads' hashes by URL path, and every other file's. */
@@ -327,9 +323,9 @@ export async function prepareData(options: PrepareOptions): Promise<PreparationR
 }
 
 /**
- * The preparation with its downloads: read when complete, else written by a worker thread once
- * `begin` settles (a build lets them begin as Astro begins to render: before, the worker would
- * compete with Astro's own start for the machine's cores).
+ * The preparation with its downloads: `cached`, or read when complete, else written by a worker
+ * thread once `begin` settles (a build lets them begin as Astro begins to render: before, the worker
+ * would compete with Astro's own start for the machine's cores).
  */
 export function withDownloads(
   preparation: Preparation,
@@ -337,7 +333,8 @@ export function withDownloads(
   cached?: Record<string, string>,
   begin: Promise<void> = Promise.resolve(),
 ): PreparationWithDownloads {
-  return { ...preparation, downloads: cached ? Promise.resolve(cached) : readyDownloads(preparation, assetsUrl, begin) };
+  const whole = cached ?? cachedDownloads(preparation);
+  return { ...preparation, downloads: whole ? Promise.resolve(whole) : writtenDownloads(preparation, assetsUrl, begin) };
 }
 
 /**
@@ -352,13 +349,13 @@ export function cachedDownloads({ downloadsDir }: Preparation): Record<string, s
 /** Downloads being written, by preparation folder: one worker each. */
 const pendingDownloads = new Map<string, Promise<Record<string, string>>>();
 
-/** The downloads of `preparation`: read when complete, else written by a worker thread into a folder beside, renamed when complete. */
-function readyDownloads(preparation: Preparation, assetsUrl: string, begin: Promise<void>): Promise<Record<string, string>> {
-  const { downloadsDir: target, recordsFile } = preparation;
+/** The downloads of `preparation` (not written yet, cut short or damaged), written by a worker thread beside, renamed when complete. */
+function writtenDownloads(
+  { downloadsDir: target, recordsFile }: Preparation,
+  assetsUrl: string,
+  begin: Promise<void>,
+): Promise<Record<string, string>> {
   const dir = dirname(target);
-  const whole = cachedDownloads(preparation);
-  if (whole) return Promise.resolve(whole);
-  // Not written yet, cut short or damaged: write them.
   const pending = pendingDownloads.get(dir);
   if (pending) return pending;
   const staging = `${target}.${process.pid}.tmp`;
