@@ -48,18 +48,14 @@ interface HeaderRule {
   missing?: Condition[];
   headers: { key: string; value: string }[];
 }
-interface VercelConfig {
-  cleanUrls: boolean;
-  trailingSlash: boolean;
-  rewrites: Rewrite[];
-  headers: HeaderRule[];
-}
 
 /** A request that asks for no 304: header rules can only tell a 304 coming by what was asked. */
 const UNCONDITIONAL: Condition = { type: 'header', key: 'if-none-match' };
 const LISTING_TYPE = { 'Content-Type': LISTING_HEADERS['Content-Type'] };
+/** The listing's paths and its error files, as vercel.json's sources. */
+const LISTING_SOURCES = [LISTING_PATH, `${LISTING_PATH}/:path*`, '/_errors/:path*'];
 
-function vercelConfig(input: HostInput): VercelConfig {
+function vercelConfig(input: HostInput) {
   const last = pageCount(input.count);
   const page = (value: string): Condition[] => [{ type: 'query', key: QUERY.page, value }];
   const rewrites: Rewrite[] = [
@@ -102,11 +98,9 @@ function vercelConfig(input: HostInput): VercelConfig {
         source: 'exact' in match ? match.exact : `${match.folder}(.*)`,
         headers: headerList(headers),
       })),
-      { source: LISTING_PATH, headers: headerList(LISTING_HEADERS_BUT_TYPE) },
-      { source: `${LISTING_PATH}/:path*`, headers: headerList(LISTING_HEADERS_BUT_TYPE) },
-      { source: '/_errors/:path*', headers: headerList(LISTING_HEADERS_BUT_TYPE) },
+      ...LISTING_SOURCES.map((source) => ({ source, headers: headerList(LISTING_HEADERS_BUT_TYPE) })),
       // The origin's type, but on a conditional request, whose 304 must carry none (a 200 then has the file's own JSON type).
-      ...[LISTING_PATH, `${LISTING_PATH}/:path*`, '/_errors/:path*'].map((source) => ({
+      ...LISTING_SOURCES.map((source) => ({
         source,
         missing: [UNCONDITIONAL],
         headers: headerList(LISTING_TYPE),
