@@ -104,7 +104,7 @@ class SiteState {
 function send(
   response: ServerResponse,
   method: string,
-  { status, headers, body }: { status: number; headers: HeaderFields; body: string | Buffer },
+  { status, headers, body }: { status: number; headers: HeaderFields; body: string | Uint8Array },
 ): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   response.writeHead(status, { ...headers, 'Content-Length': String(bytes.length) });
@@ -149,11 +149,7 @@ async function sendListingReply(
     response.writeHead(304, reply.headers).end();
     return;
   }
-  send(response, method, {
-    status: reply.status,
-    headers: reply.headers,
-    body: typeof reply.body === 'string' ? reply.body : Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength),
-  });
+  send(response, method, reply);
 }
 
 /** Creates (does not start) the preview server for a built site. */
@@ -168,13 +164,8 @@ export function createPreviewServer({ outDir }: PreviewOptions): Server {
       sendError(response, method, 414, 'URI too long.');
       return;
     }
-    if (!target.startsWith('/')) {
-      sendError(response, method, 400, 'Bad request.');
-      return;
-    }
     const queryStart = target.indexOf('?');
-    const rawPath = queryStart === -1 ? target : target.slice(0, queryStart);
-    const pathname = safePathname(rawPath);
+    const pathname = target.startsWith('/') ? safePathname(queryStart === -1 ? target : target.slice(0, queryStart)) : undefined;
     if (pathname === undefined) {
       sendError(response, method, 400, 'Bad request.');
       return;
