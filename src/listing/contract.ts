@@ -258,23 +258,20 @@ function listingOperations(form: string, parameters: JsonObject[], summary: stri
     parameters,
     responses: { 404: ref('responses', 'NotFound'), 405: ref('responses', 'MethodNotAllowed') },
   });
+  const read = (method: 'get' | 'head', page: string, notFound: string) => ({
+    ...common,
+    parameters: conditional,
+    operationId: `${method}${form}`,
+    summary: method === 'get' ? summary : `${summary}: headers only`,
+    description:
+      method === 'get'
+        ? `${summary}. Pages hold ${PAGE_SIZE} entries; \`next\` is null on the last page and \`previous\` on the first.`
+        : 'The status and headers of GET, without a body.',
+    responses: { 200: ref('responses', page), 304: ref('responses', 'NotModified'), 404: ref('responses', notFound) },
+  });
   return {
-    get: {
-      ...common,
-      parameters: conditional,
-      operationId: `get${form}`,
-      summary,
-      description: `${summary}. Pages hold ${PAGE_SIZE} entries; \`next\` is null on the last page and \`previous\` on the first.`,
-      responses: { 200: ref('responses', 'Page'), 304: ref('responses', 'NotModified'), 404: ref('responses', 'NotFound') },
-    },
-    head: {
-      ...common,
-      parameters: conditional,
-      operationId: `head${form}`,
-      summary: `${summary}: headers only`,
-      description: 'The status and headers of GET, without a body.',
-      responses: { 200: ref('responses', 'PageHead'), 304: ref('responses', 'NotModified'), 404: ref('responses', 'NotFoundHead') },
-    },
+    get: read('get', 'Page', 'NotFound'),
+    head: read('head', 'PageHead', 'NotFoundHead'),
     options: {
       ...common,
       operationId: `options${form}`,
