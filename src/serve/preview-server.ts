@@ -23,11 +23,6 @@ import {
 } from '../listing/routes.ts';
 import { ifPresent } from '../data/missing.ts';
 
-export interface PreviewOptions {
-  /** The built site to serve. */
-  outDir: string;
-}
-
 /** Longest request target answered; longer ones get 414 (Node itself stops headers past 16 KiB). */
 const MAX_URL_LENGTH = 8192;
 
@@ -152,8 +147,8 @@ async function sendListingReply(
   send(response, method, reply);
 }
 
-/** Creates (does not start) the preview server for a built site. */
-export function createPreviewServer({ outDir }: PreviewOptions): Server {
+/** Creates (does not start) the preview server for the built site in `outDir`. */
+export function createPreviewServer({ outDir }: { outDir: string }): Server {
   const root = resolve(outDir);
   const site = new SiteState(root);
 
