@@ -23,8 +23,8 @@ import { PER_PAGE_RULE_LIMIT, type HostFile, type HostInput } from './shared.ts'
 
 interface Redirect {
   from: string;
-  /** Query conditions: the parameter must be present; `:name` captures its value. */
-  query?: Record<string, string>;
+  /** The `page` query parameter's value the rule needs (it must be present; `:page` captures it). */
+  page?: string;
   to: string;
   status: 200 | 404;
 }
@@ -36,11 +36,11 @@ function listingRedirects({ count }: HostInput): Redirect[] {
   const explicit = pages.length <= PER_PAGE_RULE_LIMIT;
   const invalid = `/${ERROR_FILES.invalidPage.file}`;
   return [
-    { from: LISTING_PATH, query: { page: LAST_PAGE_STRING }, to: `/${pageFile(last)}`, status: 200 },
+    { from: LISTING_PATH, page: LAST_PAGE_STRING, to: `/${pageFile(last)}`, status: 200 },
     ...(explicit
-      ? pages.map((page): Redirect => ({ from: LISTING_PATH, query: { page: String(page) }, to: `/${pageFile(page)}`, status: 200 }))
-      : [{ from: LISTING_PATH, query: { page: ':page' }, to: `${PAGE_PATH_PREFIX}:page.json`, status: 200 } as const]),
-    ...(explicit ? [{ from: LISTING_PATH, query: { page: ':page' }, to: invalid, status: 404 } as const] : []),
+      ? pages.map((page): Redirect => ({ from: LISTING_PATH, page: String(page), to: `/${pageFile(page)}`, status: 200 }))
+      : [{ from: LISTING_PATH, page: ':page', to: `${PAGE_PATH_PREFIX}:page.json`, status: 200 } as const]),
+    ...(explicit ? [{ from: LISTING_PATH, page: ':page', to: invalid, status: 404 } as const] : []),
     { from: LISTING_PATH, to: `/${pageFile(1)}`, status: 200 },
     ...(explicit
       ? pages.map((page): Redirect => ({ from: pagePath(page), to: `/${pageFile(page)}`, status: 200 }))
@@ -53,17 +53,11 @@ function listingRedirects({ count }: HostInput): Redirect[] {
 /** The rules as netlify.toml `[[redirects]]` (not `_redirects`: Cloudflare reads that file and warns). */
 function redirectsToml(redirects: readonly Redirect[]): string {
   return redirects
-    .map(({ from, query, to, status }) =>
+    .map(({ from, page, to, status }) =>
       [
         '[[redirects]]',
         `  from = ${JSON.stringify(from)}`,
-        ...(query
-          ? [
-              `  query = { ${Object.entries(query)
-                .map(([key, value]) => `${key} = ${JSON.stringify(value)}`)
-                .join(', ')} }`,
-            ]
-          : []),
+        ...(page === undefined ? [] : [`  query = { page = ${JSON.stringify(page)} }`]),
         `  to = ${JSON.stringify(to)}`,
         `  status = ${status}`,
       ].join('\n'),
