@@ -81,12 +81,11 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
       return;
     }
     if (isListingPath(path)) {
-      const pageOf = (page: number) => serialisePage(records(prepared), page, listing.addresses);
       const reply = await listingReply(
         { method, url, ifNoneMatch: request.headers['if-none-match'] ?? null },
         {
           state: { count: prepared.rows, baseUrl: listing.addresses.baseUrl },
-          readPage: async (page) => new TextEncoder().encode(pageOf(page)),
+          readPage: async (page) => new TextEncoder().encode(serialisePage(records(prepared), page, listing.addresses)),
         },
       );
       response.writeHead(reply.status, reply.headers);
