@@ -141,6 +141,14 @@ export function jsonSchemaDocument(name: keyof typeof JSON_SCHEMAS, baseUrl: str
 
 const ref = (kind: 'schemas' | 'responses' | 'parameters' | 'headers', id: string) => ({ $ref: `#/components/${kind}/${id}` });
 const header = (description: string, example: string) => ({ description, schema: { type: 'string' }, example });
+const pathParameter = (name: string, description: string, schema: JsonObject, example: unknown) => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema,
+  example,
+});
 const jsonOf = (schema: string, examples?: Record<string, string>) => ({
   'application/json': {
     schema: ref('schemas', schema),
@@ -183,14 +191,7 @@ function sharedComponents(baseUrl: string): JsonObject {
         schema: { type: 'string' },
         examples: Object.fromEntries(ACCEPTED_FORMATS.map((format) => [format, { value: format }])),
       },
-      PageNumber: {
-        name: 'page',
-        in: 'path',
-        required: true,
-        description: '1-based page number.',
-        schema: { type: 'integer', minimum: 1 },
-        example: 2,
-      },
+      PageNumber: pathParameter('page', '1-based page number.', { type: 'integer', minimum: 1 }, 2),
       IfNoneMatch: {
         name: 'If-None-Match',
         in: 'header',
@@ -257,23 +258,20 @@ function listingOperations(form: string, parameters: JsonObject[], summary: stri
     parameters,
     responses: { 404: ref('responses', 'NotFound'), 405: ref('responses', 'MethodNotAllowed') },
   });
+  const read = (method: 'get' | 'head', page: string, notFound: string) => ({
+    ...common,
+    parameters: conditional,
+    operationId: `${method}${form}`,
+    summary: method === 'get' ? summary : `${summary}: headers only`,
+    description:
+      method === 'get'
+        ? `${summary}. Pages hold ${PAGE_SIZE} entries; \`next\` is null on the last page and \`previous\` on the first.`
+        : 'The status and headers of GET, without a body.',
+    responses: { 200: ref('responses', page), 304: ref('responses', 'NotModified'), 404: ref('responses', notFound) },
+  });
   return {
-    get: {
-      ...common,
-      parameters: conditional,
-      operationId: `get${form}`,
-      summary,
-      description: `${summary}. Pages hold ${PAGE_SIZE} entries; \`next\` is null on the last page and \`previous\` on the first.`,
-      responses: { 200: ref('responses', 'Page'), 304: ref('responses', 'NotModified'), 404: ref('responses', 'NotFound') },
-    },
-    head: {
-      ...common,
-      parameters: conditional,
-      operationId: `head${form}`,
-      summary: `${summary}: headers only`,
-      description: 'The status and headers of GET, without a body.',
-      responses: { 200: ref('responses', 'PageHead'), 304: ref('responses', 'NotModified'), 404: ref('responses', 'NotFoundHead') },
-    },
+    get: read('get', 'Page', 'NotFound'),
+    head: read('head', 'PageHead', 'NotFoundHead'),
     options: {
       ...common,
       operationId: `options${form}`,
@@ -313,7 +311,6 @@ function fileOperations(
 
 /** The OpenAPI 3.1 document of every URL the site answers. */
 export function openApiDocument(baseUrl: string): JsonObject {
-  const json = (schema: string) => jsonOf(schema);
   const noCacheHeaders = {
     ...FILE_HEADERS,
     'Cache-Control': header('Always revalidated: a mirror reads it first.', DOCUMENT_HEADERS['Cache-Control']),
@@ -345,27 +342,20 @@ export function openApiDocument(baseUrl: string): JsonObject {
         [ref('parameters', 'PageNumber'), ref('parameters', 'Format')],
         'A page of the listing, as its plain file (answered on every host)',
       ),
-      [PUBLISHED.allJson]: fileOperations('AllJson', 'Every record, in listing order', json('CarModels')),
+      [PUBLISHED.allJson]: fileOperations('AllJson', 'Every record, in listing order', jsonOf('CarModels')),
       [PUBLISHED.allCsv]: fileOperations('AllCsv', 'Every record as CSV in the input format', {
         'text/csv': { schema: { type: 'string', description: 'The CSV a build reads: building from it gives the same pages.' } },
       }),
-      [PUBLISHED.manifest]: fileOperations('Manifest', 'The build manifest', json('Manifest'), [], noCacheHeaders),
+      [PUBLISHED.manifest]: fileOperations('Manifest', 'The build manifest', jsonOf('Manifest'), [], noCacheHeaders),
       [PUBLISHED.changes]: fileOperations(
         'Changes',
         'The changes of the last build that changed anything, and the history',
-        json('Changes'),
+        jsonOf('Changes'),
         [],
         noCacheHeaders,
       ),
-      [changeDocumentPath('{buildId}')]: fileOperations('ChangeDocument', 'The changes of one build', json('ChangeDocument'), [
-        {
-          name: 'buildId',
-          in: 'path',
-          required: true,
-          description: 'A build id of the history.',
-          schema: { type: 'string' },
-          example: '0mwwse4wy-a12e793a',
-        },
+      [changeDocumentPath('{buildId}')]: fileOperations('ChangeDocument', 'The changes of one build', jsonOf('ChangeDocument'), [
+        pathParameter('buildId', 'A build id of the history.', { type: 'string' }, '0mwwse4wy-a12e793a'),
       ]),
       [PUBLISHED.openApi]: fileOperations('OpenApi', 'This OpenAPI document', {
         'application/json': { schema: { type: 'object', description: 'An OpenAPI 3.1 document.' } },
@@ -374,16 +364,7 @@ export function openApiDocument(baseUrl: string): JsonObject {
         'JsonSchema',
         'A JSON Schema (2020-12) of the contract',
         { 'application/json': { schema: { type: 'object', description: 'A JSON Schema document.' } } },
-        [
-          {
-            name: 'name',
-            in: 'path',
-            required: true,
-            description: 'Which schema.',
-            schema: { type: 'string', enum: Object.keys(JSON_SCHEMAS) },
-            example: 'page',
-          },
-        ],
+        [pathParameter('name', 'Which schema.', { type: 'string', enum: Object.keys(JSON_SCHEMAS) }, 'page')],
       ),
     },
     components: sharedComponents(baseUrl),

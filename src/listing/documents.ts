@@ -14,32 +14,27 @@ const buildId = z.string().regex(/^[0-9a-z]+-[0-9a-f]+$/);
 /** The shape of `manifest.json` this code writes; a manifest of another version is read by `readManifest`. */
 export const MANIFEST_VERSION = 2;
 
-export const manifestSchema = z
-  .object({
-    version: z.literal(MANIFEST_VERSION).describe('The shape of this document.'),
-    buildId: buildId.describe('The build that made this site: every build has its own, and they sort by time.'),
-    builtAt: z.iso.datetime().describe('When that build finished.'),
-    changedBy: buildId.describe(
-      "The build that last changed a file of the site other than manifest.json: this build's own where it changed any. " +
-        'A mirror at this build holds every file below; `changes.json` leads a mirror at an earlier one here.',
+export const manifestSchema = z.object({
+  version: z.literal(MANIFEST_VERSION).describe('The shape of this document.'),
+  buildId: buildId.describe('The build that made this site: every build has its own, and they sort by time.'),
+  builtAt: z.iso.datetime().describe('When that build finished.'),
+  changedBy: buildId.describe(
+    "The build that last changed a file of the site other than manifest.json: this build's own where it changed any. " +
+      'A mirror at this build holds every file below; `changes.json` leads a mirror at an earlier one here.',
+  ),
+  count: z.int().min(0).describe('Entries in the listing.'),
+  pageCount: z.int().min(1).describe('Pages of the listing (at least 1: an empty listing has one empty page).'),
+  pageSize: z.int().min(1).describe('Entries on a full page.'),
+  baseUrl: z.string().describe('The base URL the pages link with.'),
+  assetsUrl: z.string().describe('The address logo URLs start with.'),
+  data: z.object({ file: z.string(), sha256 }).describe('The data file the listing was built from, and the SHA-256 of its bytes.'),
+  files: z
+    .record(z.string(), sha256)
+    .describe(
+      'Every file of the site a host serves, but manifest.json itself, by its path in the site (no leading slash): the SHA-256 (hex) of its bytes. ' +
+        "The hosts' own configuration files (_headers, .htaccess, vercel.json, …) are not listed.",
     ),
-    count: z.int().min(0).describe('Entries in the listing.'),
-    pageCount: z.int().min(1).describe('Pages of the listing (at least 1: an empty listing has one empty page).'),
-    pageSize: z.int().min(1).describe('Entries on a full page.'),
-    baseUrl: z.string().describe('The base URL the pages link with.'),
-    assetsUrl: z.string().describe('The address logo URLs start with.'),
-    data: z.object({ file: z.string(), sha256 }).describe('The data file the listing was built from, and the SHA-256 of its bytes.'),
-    files: z
-      .record(z.string(), sha256)
-      .describe(
-        'Every file of the site a host serves, but manifest.json itself, by its path in the site (no leading slash): the SHA-256 (hex) of its bytes. ' +
-          "The hosts' own configuration files (_headers, .htaccess, vercel.json, …) are not listed.",
-      ),
-  })
-  .meta({
-    title: 'Build manifest',
-    description: 'What one build of the listing holds: its identity, its counts, every file and its hash.',
-  });
+});
 
 export type Manifest = z.infer<typeof manifestSchema>;
 
@@ -51,29 +46,27 @@ const rowChangesSchema = z.object({
     .describe('Rows whose published fields changed, with those fields.'),
 });
 
-export const changeDocumentSchema = z
-  .object({
-    buildId: buildId.describe('The build that made these changes.'),
-    previousBuildId: buildId
-      .nullable()
-      .describe(
-        'The `changedBy` of the site this build replaced: a mirror at that build applies these changes; null for a first build (or one over a site that named none).',
-      ),
-    builtAt: z.iso.datetime(),
-    dataSha256: sha256.describe('SHA-256 of the data file of this build.'),
-    previousDataSha256: sha256.nullable().describe('SHA-256 of the data file of the site this build replaced; null for a first build.'),
-    rows: rowChangesSchema,
-    files: z
-      .object({
-        changed: z
-          .array(z.string())
-          .describe('Paths (as in the manifest) of the files that are new or whose bytes changed, manifest.json aside.'),
-        removed: z.array(z.string()).describe('Paths of the files that are gone.'),
-      })
-      .describe('What a mirror at `previousBuildId` fetches and removes to hold this build (manifest.json is always fetched).'),
-    urls: z.array(z.url()).describe('Every URL whose answer changed, query forms included: what a CDN purge needs.'),
-  })
-  .meta({ title: 'Changes of one build', description: 'What one build changed in the site it replaced.' });
+export const changeDocumentSchema = z.object({
+  buildId: buildId.describe('The build that made these changes.'),
+  previousBuildId: buildId
+    .nullable()
+    .describe(
+      'The `changedBy` of the site this build replaced: a mirror at that build applies these changes; null for a first build (or one over a site that named none).',
+    ),
+  builtAt: z.iso.datetime(),
+  dataSha256: sha256.describe('SHA-256 of the data file of this build.'),
+  previousDataSha256: sha256.nullable().describe('SHA-256 of the data file of the site this build replaced; null for a first build.'),
+  rows: rowChangesSchema,
+  files: z
+    .object({
+      changed: z
+        .array(z.string())
+        .describe('Paths (as in the manifest) of the files that are new or whose bytes changed, manifest.json aside.'),
+      removed: z.array(z.string()).describe('Paths of the files that are gone.'),
+    })
+    .describe('What a mirror at `previousBuildId` fetches and removes to hold this build (manifest.json is always fetched).'),
+  urls: z.array(z.url()).describe('Every URL whose answer changed, query forms included: what a CDN purge needs.'),
+});
 
 export type ChangeDocument = z.infer<typeof changeDocumentSchema>;
 
@@ -86,19 +79,14 @@ const historyEntrySchema = z.object({
 
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
-export const changesSchema = changeDocumentSchema
-  .extend({
-    history: z
-      .array(historyEntrySchema)
-      .describe(
-        'The builds that changed anything, newest first, this one included, as far back as the site keeps them: ' +
-          'a mirror at any of their previousBuildId (or buildId) follows them to this build; one not found here resyncs from the manifest.',
-      ),
-  })
-  .meta({
-    title: 'Changes of the last build that changed anything',
-    description: 'Its change document, with the history of earlier ones.',
-  });
+export const changesSchema = changeDocumentSchema.extend({
+  history: z
+    .array(historyEntrySchema)
+    .describe(
+      'The builds that changed anything, newest first, this one included, as far back as the site keeps them: ' +
+        'a mirror at any of their previousBuildId (or buildId) follows them to this build; one not found here resyncs from the manifest.',
+    ),
+});
 
 export type Changes = z.infer<typeof changesSchema>;
 export type RowChanges = z.infer<typeof rowChangesSchema>;

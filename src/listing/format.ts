@@ -41,17 +41,14 @@ export function formatTransmissions(
   return [auto ? says.automatic : undefined, manual ? says.manual : undefined].filter(Boolean).join(says.listSeparator);
 }
 
-/** The parts of a display name: the make in a local script, then the rest in Latin script. */
-export interface NameParts {
-  /** The leading run of Han (CJK) text, e.g. `豐田`; empty when the name does not start with one. */
-  local: string;
-  /** Everything after it, e.g. `Toyota Alphard 2.5 Hybrid`. */
-  latin: string;
-}
-
 const LEADING_HAN = /^([\p{Script=Han}\u00B7\u30FB\u3000-\u303F]+)\s*/u;
 
-export function splitName(name: string): NameParts {
+/**
+ * The parts of a display name: `local`, its leading run of Han (CJK) text, the make in a local
+ * script (`豐田`; empty when the name does not start with one), and `latin`, everything after it
+ * (`Toyota Alphard 2.5 Hybrid`).
+ */
+export function splitName(name: string): { local: string; latin: string } {
   const match = LEADING_HAN.exec(name);
   return match ? { local: match[1]!, latin: name.slice(match[0].length) } : { local: '', latin: name };
 }

@@ -24,188 +24,113 @@ export function languageOf(locale: string | undefined): Language {
 /** The path prefix of a language's pages: none for the default, `/zh-hk` for Chinese. */
 export const languagePrefix = (language: Language): string => (language === DEFAULT_LANGUAGE ? '' : `/${language}`);
 
-/** What the pages for people say, in one language. */
-export interface Messages {
+/** What the pages for people say, in English; every language says the same things (`Messages`). */
+const en = {
   /** The language's own name, for the language switch. */
-  languageName: string;
-  siteTitle: string;
-  tagline: string;
-  skipLink: string;
-  languageSwitch: string;
-  forPrograms: string;
-  openApi: string;
-  pageSchema: string;
-  recordSchema: string;
-  allJson: string;
-  allCsv: string;
-  manifest: string;
-  homeTitle: string;
-  pageTitle: (page: string, pages: string) => string;
-  heading: string;
-  pageOf: (page: string, pages: string) => string;
-  range: (first: string, last: string, count: string) => string;
-  noModelsYet: string;
-  description: (range: string, page: string, pages: string) => string;
-  emptyDescription: string;
-  caption: (range: string, page: string, pages: string) => string;
-  dataProblems: string;
-  pageAsJson: string;
-  emptyListing: string;
-  columns: { logo: string; model: string; seats: string; engine: string; price: string; transmission: string };
-  electric: string;
-  electricOr: (range: string) => string;
-  automatic: string;
-  manual: string;
+  languageName: 'English',
+  siteTitle: 'Captured car models',
+  tagline: 'The latest captured car models, with seats, engine sizes and prices.',
+  skipLink: 'Skip to the listing',
+  languageSwitch: 'Language',
+  forPrograms: 'For programs',
+  openApi: 'OpenAPI description',
+  pageSchema: 'Page JSON Schema',
+  recordSchema: 'Record JSON Schema',
+  allJson: 'All models (JSON)',
+  allCsv: 'All models (CSV)',
+  manifest: 'Build manifest',
+  homeTitle: 'Captured car models: the latest listing',
+  pageTitle: (page: string, pages: string) => `Captured car models: page ${page} of ${pages}`,
+  heading: 'The latest listing',
+  pageOf: (page: string, pages: string) => `Page ${page} of ${pages}`,
+  range: (first: string, last: string, count: string) => `Models ${first}–${last} of ${count}`,
+  noModelsYet: 'No models yet',
+  description: (range: string, page: string, pages: string) =>
+    `${range}: seats, engine sizes, prices and transmissions of the latest captured car models, page ${page} of ${pages}.`,
+  emptyDescription: 'The listing of the latest captured car models is empty.',
+  caption: (range: string, page: string, pages: string) => `${range}, page ${page} of ${pages}`,
+  dataProblems: 'The data file has problems: the last good data is shown',
+  pageAsJson: 'This page as JSON',
+  emptyListing: 'There are no captured car models in the listing yet.',
+  columns: { logo: 'Logo', model: 'Model', seats: 'Seats', engine: 'Engine size', price: 'Price', transmission: 'Transmission' },
+  electric: 'Electric',
+  electricOr: (range: string) => `Electric or ${range}`,
+  automatic: 'Automatic',
+  manual: 'Manual',
   /** Between the items of a short list ("Automatic, Manual"). */
-  listSeparator: string;
-  logoOf: (make: string) => string;
-  noLogoFor: (make: string) => string;
-  pagination: string;
-  previous: string;
-  next: string;
+  listSeparator: ', ',
+  logoOf: (make: string) => `${make} logo`,
+  noLogoFor: (make: string) => `No logo for ${make}`,
+  pagination: 'Pages of the listing',
+  previous: 'Previous',
+  next: 'Next',
   /** Said after "Previous"/"Next" to screen readers only. */
-  pageWord: string;
-  firstPage: string;
-  lastPage: (page: string) => string;
-  pageNumber: (page: string) => string;
-  goToPage: string;
-  ofPages: (pages: string) => string;
-  go: string;
-  searchAll: (count: string) => string;
-  nameLabel: string;
-  namePlaceholder: string;
-  make: string;
-  anyMake: string;
-  seats: string;
-  priceFrom: string;
-  priceUpTo: string;
-  transmission: string;
-  any: string;
-  sortBy: string;
-  listingOrder: string;
-  sorts: Record<SortKey, string>;
-  electricOnly: string;
-  clearSearch: string;
-  searchResults: string;
-  showMore: string;
-  showMoreLeft: (left: string) => string;
-  searchFurther: string;
-  noScript: { before: string; csv: string; or: string; json: string; after: string };
-  loading: string;
-  loadFailed: string;
-  typeMore: string;
-  noMatches: string;
+  pageWord: ' page',
+  firstPage: 'First page, page 1',
+  lastPage: (page: string) => `Last page, page ${page}`,
+  pageNumber: (page: string) => `Page ${page}`,
+  goToPage: 'Go to page',
+  ofPages: (pages: string) => `of ${pages}`,
+  go: 'Go',
+  searchAll: (count: string) => `Search all ${count} models`,
+  nameLabel: 'Name',
+  namePlaceholder: 'e.g. 豐田 or Toyota',
+  make: 'Make',
+  anyMake: 'Any make',
+  seats: 'Seats',
+  priceFrom: 'Price from',
+  priceUpTo: 'Price up to',
+  transmission: 'Transmission',
+  any: 'Any',
+  sortBy: 'Sort by',
+  listingOrder: 'Listing order',
+  sorts: {
+    price: 'Price, low to high',
+    '-price': 'Price, high to low',
+    name: 'Name, A to Z',
+    '-name': 'Name, Z to A',
+    seats: 'Seats, fewest first',
+    '-seats': 'Seats, most first',
+    engine: 'Engine size, smallest first',
+    '-engine': 'Engine size, largest first',
+  } satisfies Record<SortKey, string>,
+  electricOnly: 'Electric only',
+  clearSearch: 'Clear search',
+  searchResults: 'Models matching the search',
+  showMore: 'Show more',
+  showMoreLeft: (left: string) => `Show more (${left} left)`,
+  searchFurther: 'Search further',
+  noScript: {
+    before:
+      "Search and filters need JavaScript. Without it, every page of the listing below works, your browser's Find searches the page shown, and the whole listing can be downloaded as ",
+    csv: 'CSV',
+    or: ' or ',
+    json: 'JSON',
+    after: ' to search in a spreadsheet or a program.',
+  },
+  loading: 'Searching…',
+  loadFailed: 'The search could not load its data. Browse the pages below instead.',
+  typeMore: 'Type at least two letters of a name, or one Chinese character.',
+  noMatches: 'No models match this search. Try fewer filters or another name.',
   /** A search that has read part of its list and found nothing yet: how many rows it looked at. */
-  noneYet: (looked: string) => string;
-  keepLooking: string;
-  allModels: (count: string) => string;
-  matches: (count: string, one: boolean) => string;
-  aboutMatches: (count: string) => string;
-  atLeastMatches: (count: string) => string;
-  sortedBy: (label: string) => string;
-  notFoundTitle: string;
-  notFound: string;
-  notFoundText: string;
-  notFoundLink: string;
-}
+  noneYet: (looked: string) => `None found yet among the ${looked} models looked at. Keep looking to search further.`,
+  keepLooking: 'Keep looking',
+  allModels: (count: string) => `All ${count} models.`,
+  matches: (count: string, one: boolean) => `${count} ${one ? 'model matches' : 'models match'} this search.`,
+  aboutMatches: (count: string) => `About ${count} models match this search.`,
+  atLeastMatches: (count: string) => `At least ${count} models match this search.`,
+  sortedBy: (label: string) => `Sorted by: ${label}.`,
+  notFoundTitle: 'Page not found: captured car models',
+  notFound: 'Page not found',
+  notFoundText: 'This page does not exist.',
+  notFoundLink: 'Go to the first page of the listing',
+};
+
+/** What the pages for people say, in one language. */
+export type Messages = typeof en;
 
 export const MESSAGES: Record<Language, Messages> = {
-  en: {
-    languageName: 'English',
-    siteTitle: 'Captured car models',
-    tagline: 'The latest captured car models, with seats, engine sizes and prices.',
-    skipLink: 'Skip to the listing',
-    languageSwitch: 'Language',
-    forPrograms: 'For programs',
-    openApi: 'OpenAPI description',
-    pageSchema: 'Page JSON Schema',
-    recordSchema: 'Record JSON Schema',
-    allJson: 'All models (JSON)',
-    allCsv: 'All models (CSV)',
-    manifest: 'Build manifest',
-    homeTitle: 'Captured car models: the latest listing',
-    pageTitle: (page, pages) => `Captured car models: page ${page} of ${pages}`,
-    heading: 'The latest listing',
-    pageOf: (page, pages) => `Page ${page} of ${pages}`,
-    range: (first, last, count) => `Models ${first}–${last} of ${count}`,
-    noModelsYet: 'No models yet',
-    description: (range, page, pages) =>
-      `${range}: seats, engine sizes, prices and transmissions of the latest captured car models, page ${page} of ${pages}.`,
-    emptyDescription: 'The listing of the latest captured car models is empty.',
-    caption: (range, page, pages) => `${range}, page ${page} of ${pages}`,
-    dataProblems: 'The data file has problems: the last good data is shown',
-    pageAsJson: 'This page as JSON',
-    emptyListing: 'There are no captured car models in the listing yet.',
-    columns: { logo: 'Logo', model: 'Model', seats: 'Seats', engine: 'Engine size', price: 'Price', transmission: 'Transmission' },
-    electric: 'Electric',
-    electricOr: (range) => `Electric or ${range}`,
-    automatic: 'Automatic',
-    manual: 'Manual',
-    listSeparator: ', ',
-    logoOf: (make) => `${make} logo`,
-    noLogoFor: (make) => `No logo for ${make}`,
-    pagination: 'Pages of the listing',
-    previous: 'Previous',
-    next: 'Next',
-    pageWord: ' page',
-    firstPage: 'First page, page 1',
-    lastPage: (page) => `Last page, page ${page}`,
-    pageNumber: (page) => `Page ${page}`,
-    goToPage: 'Go to page',
-    ofPages: (pages) => `of ${pages}`,
-    go: 'Go',
-    searchAll: (count) => `Search all ${count} models`,
-    nameLabel: 'Name',
-    namePlaceholder: 'e.g. 豐田 or Toyota',
-    make: 'Make',
-    anyMake: 'Any make',
-    seats: 'Seats',
-    priceFrom: 'Price from',
-    priceUpTo: 'Price up to',
-    transmission: 'Transmission',
-    any: 'Any',
-    sortBy: 'Sort by',
-    listingOrder: 'Listing order',
-    sorts: {
-      price: 'Price, low to high',
-      '-price': 'Price, high to low',
-      name: 'Name, A to Z',
-      '-name': 'Name, Z to A',
-      seats: 'Seats, fewest first',
-      '-seats': 'Seats, most first',
-      engine: 'Engine size, smallest first',
-      '-engine': 'Engine size, largest first',
-    },
-    electricOnly: 'Electric only',
-    clearSearch: 'Clear search',
-    searchResults: 'Models matching the search',
-    showMore: 'Show more',
-    showMoreLeft: (left) => `Show more (${left} left)`,
-    searchFurther: 'Search further',
-    noScript: {
-      before:
-        "Search and filters need JavaScript. Without it, every page of the listing below works, your browser's Find searches the page shown, and the whole listing can be downloaded as ",
-      csv: 'CSV',
-      or: ' or ',
-      json: 'JSON',
-      after: ' to search in a spreadsheet or a program.',
-    },
-    loading: 'Searching…',
-    loadFailed: 'The search could not load its data. Browse the pages below instead.',
-    typeMore: 'Type at least two letters of a name, or one Chinese character.',
-    noMatches: 'No models match this search. Try fewer filters or another name.',
-    noneYet: (looked) => `None found yet among the ${looked} models looked at. Keep looking to search further.`,
-    keepLooking: 'Keep looking',
-    allModels: (count) => `All ${count} models.`,
-    matches: (count, one) => `${count} ${one ? 'model matches' : 'models match'} this search.`,
-    aboutMatches: (count) => `About ${count} models match this search.`,
-    atLeastMatches: (count) => `At least ${count} models match this search.`,
-    sortedBy: (label) => `Sorted by: ${label}.`,
-    notFoundTitle: 'Page not found: captured car models',
-    notFound: 'Page not found',
-    notFoundText: 'This page does not exist.',
-    notFoundLink: 'Go to the first page of the listing',
-  },
+  en,
   'zh-hk': {
     languageName: '繁體中文',
     siteTitle: '已收錄車款',

@@ -100,20 +100,10 @@ const latinOrder = new Intl.Collator('en', { sensitivity: 'base', numeric: true 
 /** Tables already made, so that every page of one build shares one (it costs a pass over the listing). */
 const tables = new WeakMap<readonly CarModel[], MakeTable>();
 
-/** The makes of a listing: each make once with its model count, and each record's make. */
+/** The makes of a listing: each make once with its model count, and each record's make (a few words kept per make, not its models). */
 export function makeTable(records: readonly CarModel[]): MakeTable {
   const cached = tables.get(records);
   if (cached) return cached;
-  const table = makeTableOf(records);
-  tables.set(records, table);
-  return table;
-}
-
-/**
- * The make table of models read in order, keeping a few words per make, not the models: so it can
- * be made from a listing read a chunk at a time.
- */
-function makeTableOf(records: Iterable<CarModel>): MakeTable {
   const modelsByKey = new Map<string, MakeModels>();
   for (const record of records) {
     const key = makeKeyOf(record.combined_car_model);
@@ -130,7 +120,9 @@ function makeTableOf(records: Iterable<CarModel>): MakeTable {
     models.common = shared;
   }
   const makes = [...modelsByKey].map(([key, models]) => ({ key, latin: latinMakeOf(key, models), count: models.count }));
-  return makeTableFrom(makes.sort((a, b) => latinOrder.compare(a.latin, b.latin) || latinOrder.compare(a.key, b.key)));
+  const table = makeTableFrom(makes.sort((a, b) => latinOrder.compare(a.latin, b.latin) || latinOrder.compare(a.key, b.key)));
+  tables.set(records, table);
+  return table;
 }
 
 /** The make table whose makes (in order) are `makes`: a table made from a whole listing, made again from what was kept of it. */

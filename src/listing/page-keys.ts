@@ -12,11 +12,6 @@ import type { ListingPages } from './summary.ts';
 
 const digest = (text: string) => createHash('sha1').update(text).digest('base64url');
 
-/** The JSON page's key: its bytes are the serialised envelope, so they are the key's input. */
-function jsonPageKey(models: readonly CarModel[], page: number, count: number, addresses: Addresses): string {
-  return digest(serialisePageOf(models, page, count, addresses));
-}
-
 /**
  * The HTML page's key: what its JSON page holds (every field of its models and the listing's size:
  * the JSON key covers them) and what the HTML page shows besides: its number, its models' makes,
@@ -96,7 +91,8 @@ export function pageKeysOf(listing: ListingPages, addresses: Addresses, earlierK
       continue;
     }
     const models = listing.pageRecords(page);
-    const jsonKey = unchanged ? earlier.json[page - 1]! : jsonPageKey(models, page, count, addresses);
+    // The JSON page's key is the digest of its bytes, the serialised envelope.
+    const jsonKey = unchanged ? earlier.json[page - 1]! : digest(serialisePageOf(models, page, count, addresses));
     json.push(jsonKey);
     html.push(htmlPageKey(of, models, page, jsonKey));
   }

@@ -3,15 +3,7 @@
  * `/search/` (src/outputs/search-files.ts writes it, src/scripts/search.ts reads it): the files'
  * names and shapes, the criteria a search URL carries, how text is folded and split into words,
  * what a row must meet, and the orders. Pure, so that the build and the browser agree on every
- * one of them; docs/search.md says why the index has this shape.
- *
- * The index is lists of rows, each cut into files of CHUNK_ROWS rows: the whole listing in each
- * order (listing; name, read backwards for a descending sort; price, seats and engine size from
- * the lowest lower bound up and from the highest upper bound down),
- * the rows of each filter value that is not most of the listing (a make, a seat count, a
- * transmission, electric), the rows of each word (a common word's first rows only), and the rows
- * whose price range spans each round price (where a price range begins). A search reads the
- * smallest list that holds every row it wants, in the order it wants, and checks each row itself.
+ * one of them; docs/search.md says what the index's lists hold and why it has this shape.
  */
 import { makeKeyOf } from './makes.ts';
 import { splitName } from './format.ts';

@@ -1,9 +1,7 @@
 /**
- * Writes a preparation's downloads and search index on a worker thread (started by
- * preparation.ts), reading its records file a chunk at a time: the pages are made on the other
- * threads meanwhile; rows unchanged since an earlier preparation have their download bytes copied
- * from its downloads, once this thread has checked them whole (the hashing is this thread's, not
- * the main one's). Answers with what it wrote (`WrittenDownloads`: the search index's files are
+ * Writes a preparation's downloads and search index on a worker thread (started by preparation.ts)
+ * while the pages are made on the others, checking whole here, not on the main thread, the earlier
+ * downloads it copies unchanged rows from. Answers with what it wrote (the search index's files are
  * downloads of the site too).
  */
 import { rmSync } from 'node:fs';
@@ -20,8 +18,8 @@ const SEARCH_FILES = SEARCH_FOLDER.slice(1);
 
 await serveThread(({ recordsFile, dir, assetsUrl, earlier }: DownloadsWork): WrittenDownloads => {
   // Only what is copied from is checked: the search index is written whole each time.
-  const copiedFrom = earlier && Object.fromEntries(Object.entries(earlier.files).filter(([name]) => !name.startsWith(SEARCH_FILES)));
-  const damaged = earlier && copiedFrom && firstDamaged(earlier.dir, copiedFrom);
+  const copiedFrom = Object.entries(earlier?.files ?? {}).filter(([name]) => !name.startsWith(SEARCH_FILES));
+  const damaged = earlier && firstDamaged(earlier.dir, Object.fromEntries(copiedFrom));
   if (earlier && damaged !== undefined) {
     console.error(damagedCacheLine(join(earlier.dir, damaged)));
     rmSync(earlier.dir, { recursive: true, force: true });

@@ -177,97 +177,53 @@ function earlierText(earlier: { dir: string; bytes: RecordBytes } | undefined, p
   return { file: join(earlier.dir, path.slice(1)), offsets, lengths };
 }
 
-/** The earlier downloads' row lengths (checked whole with them), where they were written. */
-function readRecordBytes(dir: string): RecordBytes | undefined {
-  const bytes = ifPresent(() => readFileSync(join(dir, RECORD_BYTES_FILE)));
-  return bytes && (deserialize(bytes) as RecordBytes);
-}
-
-/** A download being written: its URL path, its text's definition, its file. */
-interface Download {
-  path: string;
-  text: RecordText;
-  file: DownloadFile;
-}
-
 /**
  * Writes the downloads into `dir` at their site paths. Rows unchanged since `earlier` (same assets
  * address) have their bytes copied from its downloads. Where every row is at its earlier position
- * (an edit in place), only the changed rows are read and made; else the whole listing is read once.
- * Returns each one's SHA-256 by URL path, and every file's written by name (hashed as they were
- * written, not read again).
+ * (an edit in place) and every download can be copied from, only the changed rows are read and
+ * made; else the whole listing is read once. Returns each one's SHA-256 by URL path, and every
+ * file's written by name (hashed as they were written, not read again).
  */
 export function writeDownloadFiles(dir: string, listing: DownloadSource, assetsUrl: string, earlier?: EarlierDownloads): WrittenDownloads {
-  const earlierBytes = earlier && readRecordBytes(earlier.dir);
+  // The earlier downloads' row lengths (checked whole with them), where they were written.
+  const earlierBytes = earlier && ifPresent(() => deserialize(readFileSync(join(earlier.dir, RECORD_BYTES_FILE))) as RecordBytes);
   const from = earlier && earlierBytes?.assetsUrl === assetsUrl ? { dir: earlier.dir, bytes: earlierBytes } : undefined;
   const texts: [string, RecordText][] = [
     [PUBLISHED.allJson, allJson(assetsUrl)],
     [PUBLISHED.allCsv, allCsv],
   ];
-  const open = (path: string, text: RecordText, copiedFrom = earlierText(from, path, text)): Download => ({
-    path,
-    text,
-    file: new DownloadFile(join(dir, path.slice(1)), text, copiedFrom),
-  });
-  const downloads =
-    patchedDownloads(open, texts, listing, earlier, from) ?? wholeDownloads(open, texts, listing, new Set(earlier?.changed));
-  const hashes = Object.fromEntries(downloads.map(({ path, file }) => [path, file.close()]));
+  const downloads = texts.map(([path, text]) => ({ path, text, copiedFrom: earlierText(from, path, text) }));
+  const count = from?.bytes.lengths[PUBLISHED.allJson]?.length;
+  const patched = downloads.every(({ copiedFrom }) => copiedFrom !== undefined && copiedFrom.lengths.length === count);
+  const files = downloads.map(({ path, text, copiedFrom }) => new DownloadFile(join(dir, path.slice(1)), text, copiedFrom));
+  if (earlier?.changedFields && patched) {
+    // Written side by side, a changed record at a time: however many changed, none is held longer
+    // than its own writing. Positions ascend: each chunk of the records file is read once.
+    for (const position of earlier.changed) {
+      const [record] = listing.slice(position, position + 1);
+      if (record === undefined) throw new Error(`the listing has no record ${position}, which its edit says changed`);
+      for (const file of files) file.changed(position, record);
+    }
+    for (const file of files) file.unchangedUntil(count ?? 0);
+  } else {
+    const changed = new Set(earlier?.changed);
+    const unchanged = (position: number) => !changed.has(position);
+    for (const chunk of listing.chunks()) for (const file of files) file.records(chunk, unchanged);
+  }
+  const hashes = Object.fromEntries(downloads.map(({ path }, at) => [path, files[at]!.close()]));
   const bytes: RecordBytes = {
     assetsUrl,
-    lengths: Object.fromEntries(downloads.map(({ path, file }) => [path, Uint32Array.from(file.lengths)])),
+    lengths: Object.fromEntries(downloads.map(({ path }, at) => [path, Uint32Array.from(files[at]!.lengths)])),
     ends: Object.fromEntries(downloads.map(({ path, text }) => [path, text.end])),
   };
   const bytesFile = serialize(bytes);
   writeFileSync(join(dir, RECORD_BYTES_FILE), bytesFile);
-  const files = Object.fromEntries(downloads.map(({ path }) => [path.slice(1), hashes[path]!]));
-  return { downloads: hashes, files: { ...files, [RECORD_BYTES_FILE]: createHash('sha256').update(bytesFile).digest('hex') } };
+  const written = Object.fromEntries(downloads.map(({ path }) => [path.slice(1), hashes[path]!]));
+  return { downloads: hashes, files: { ...written, [RECORD_BYTES_FILE]: createHash('sha256').update(bytesFile).digest('hex') } };
 }
 
 /** What `writeDownloadFiles` wrote: each download's SHA-256 by URL path, and every file's (downloads too) by name. */
 export interface WrittenDownloads {
   downloads: Record<string, string>;
   files: Record<string, string>;
-}
-
-type Open = (path: string, text: RecordText, copiedFrom?: EarlierText) => Download;
-
-/**
- * The earlier downloads with only the changed records made again: where every row is at its
- * earlier position and every download can be copied from (same assets address, as many records).
- * Undefined otherwise.
- */
-function patchedDownloads(
-  open: Open,
-  texts: readonly [string, RecordText][],
-  listing: DownloadSource,
-  earlier: EarlierDownloads | undefined,
-  from: { dir: string; bytes: RecordBytes } | undefined,
-): Download[] | undefined {
-  if (!earlier || !from || !earlier.changedFields) return undefined;
-  const count = from.bytes.lengths[PUBLISHED.allJson]?.length;
-  const copiedFrom = texts.map(([path, text]) => earlierText(from, path, text));
-  if (copiedFrom.some((copied) => copied === undefined || copied.lengths.length !== count)) return undefined;
-  const downloads = texts.map(([path, text], at) => open(path, text, copiedFrom[at]));
-  // Written side by side, a changed record at a time: however many changed, none is held longer
-  // than its own writing. Positions ascend: each chunk of the records file is read once.
-  for (const position of earlier.changed) {
-    const [record] = listing.slice(position, position + 1);
-    if (record === undefined) throw new Error(`the listing has no record ${position}, which its edit says changed`);
-    for (const { file } of downloads) file.changed(position, record);
-  }
-  for (const { file } of downloads) file.unchangedUntil(count ?? 0);
-  return downloads;
-}
-
-/** Every record read once, and written or copied where it is not in `changed`. */
-function wholeDownloads(
-  open: Open,
-  texts: readonly [string, RecordText][],
-  listing: DownloadSource,
-  changed: ReadonlySet<number>,
-): Download[] {
-  const unchanged = (position: number) => !changed.has(position);
-  const downloads = texts.map(([path, text]) => open(path, text));
-  for (const chunk of listing.chunks()) for (const { file } of downloads) file.records(chunk, unchanged);
-  return downloads;
 }

@@ -48,10 +48,7 @@ export function publishedHistory(siteDir: string, warn: (message: string) => voi
       );
     return [];
   }
-  const entries: HistoryEntry[] = [];
-  for (const entry of changes.data.history) {
-    if (!existsSync(join(siteDir, entry.file))) break;
-    entries.push(entry);
-  }
-  return entries;
+  const { history } = changes.data;
+  const missing = history.findIndex((entry) => !existsSync(join(siteDir, entry.file)));
+  return missing === -1 ? history : history.slice(0, missing);
 }

@@ -1,8 +1,4 @@
-/**
- * Writes the JSON pages to render on a worker thread of its own (started by `startJsonPages`),
- * while Astro renders the HTML pages on the main one; notes its progress, then answers with each
- * page's hash (and every page's keys, where asked).
- */
+/** Writes the JSON pages on a worker thread of its own (`startJsonPages`), noting its progress; answers with `writeJsonPages`'s. */
 import { openRecordFile } from '../data/records-file.ts';
 import { serveThread } from '../threads.ts';
 import { keysOfSummary, writeJsonPages, type JsonPagesInput } from './json-pages.ts';

@@ -1,12 +1,9 @@
 /**
- * The API's page files, written straight from the one serialiser. They are pure bytes of the
- * records (an envelope per page), so they need nothing of Astro's page pipeline: the build writes
- * them on a worker thread of their own while Astro renders the HTML pages on the main one, only the
- * pages whose bytes changed (see src/publish/reuse.ts), each hashed as it is written for the
- * manifest. The thread starts once the data side's has ended, and reads the records a chunk at a
- * time: Astro holds the listing meanwhile, and the build's peak memory is not two listings.
- * `npm run dev` answers the same paths from the same serialiser through the one request handler
- * (src/serve/dev-server.ts).
+ * The API's page files, pure bytes of the records from the one serialiser (`npm run dev` answers
+ * them from it too), so written without Astro: on a worker thread of their own while Astro renders
+ * the HTML pages, only the pages whose bytes changed (src/publish/reuse.ts), each hashed as it is
+ * written for the manifest. The records are read a chunk at a time: Astro holds the listing
+ * meanwhile, and the build's peak memory is not two listings.
  */
 import { createHash } from 'node:crypto';
 import { runOnThread } from '../threads.ts';
@@ -48,13 +45,9 @@ export interface WrittenJsonPages {
 }
 
 /**
- * Writes the JSON page file of each of `pages` (ascending) into `siteDir`, reading the listing a
- * chunk at a time (it never holds more than a chunk and a page: Astro holds the listing meanwhile);
- * returns each page's SHA-256 (hex), by page number, and with `keysOf` every page's keys (see
- * src/listing/page-keys.ts): a build that renders every page needs them only for its record, so
- * they are made here, beside Astro's rendering, from the text being written anyway, rather than
- * before Astro may start. Each is a new file: one already there is an error, never written through
- * (it may be a published file's other name; reuse.ts removes a page to render again).
+ * Writes the JSON page file of each of `pages` (ascending) into `siteDir`; returns each page's
+ * SHA-256 (hex) by page number and, with `keysOf`, every page's keys (src/listing/page-keys.ts):
+ * made here, beside Astro's rendering, from the text being written anyway, not before Astro starts.
  */
 export function writeJsonPages(
   { siteDir, listing, pages, addresses, keysOf }: JsonPagesToWrite,
@@ -66,10 +59,16 @@ export function writeJsonPages(
   const keys: PageKeys | undefined = keysOf && { json: [], html: [], count: listing.count, listing: keysOf.listingDigest };
   if (pages.length === 0) return { hashes };
   mkdirSync(dirname(join(siteDir, pageFile(1))), { recursive: true });
-  const write = (page: number, pageRecords: readonly CarModel[]) => {
+  // Some pages (a rebuild) read by position make only their own records; every page (a first
+  // build) is read a chunk at a time, each chunk once.
+  const recordsAt = listing.slice !== undefined && pages.length < pageCount(listing.count) ? listing.slice : inOrder(listing.chunks());
+  for (const [index, page] of pages.entries()) {
+    const { first, end } = pageRange(page, listing.count);
+    const pageRecords = recordsAt(first, end);
     const text = serialisePageOf(pageRecords, page, listing.count, addresses);
     const bytes = Buffer.from(text);
-    // A new file: one already there is an error, never written through (it may be a published file's other name).
+    // A new file: one already there is an error, never written through (it may be a published
+    // file's other name; reuse.ts removes a page to render again).
     writeFileSync(join(siteDir, pageFile(page)), bytes, { flag: 'wx' });
     hashes.set(page, createHash('sha256').update(bytes).digest('hex'));
     if (keys && keysOf) {
@@ -77,13 +76,6 @@ export function writeJsonPages(
       keys.json[page - 1] = pageKeys.json;
       keys.html[page - 1] = pageKeys.html;
     }
-  };
-  // Some pages (a rebuild) read by position make only their own records; every page (a first
-  // build) is read a chunk at a time, each chunk once.
-  const recordsAt = listing.slice !== undefined && pages.length < pageCount(listing.count) ? listing.slice : inOrder(listing.chunks());
-  for (const [index, page] of pages.entries()) {
-    const { first, end } = pageRange(page, listing.count);
-    write(page, recordsAt(first, end));
     if ((index + 1) % 1000 === 0) onProgress(index + 1);
   }
   onProgress(pages.length);

@@ -16,13 +16,7 @@ export type { Manifest } from '../listing/documents.ts';
 
 export const MANIFEST_FILE = PUBLISHED.manifest.slice(1);
 
-export interface ManifestInput {
-  buildId: string;
-  changedBy: string;
-  count: number;
-  baseUrl: string;
-  assetsUrl: string;
-  data: Manifest['data'];
+export interface ManifestInput extends Pick<Manifest, 'buildId' | 'changedBy' | 'count' | 'baseUrl' | 'assetsUrl' | 'data'> {
   /** Every file of the site but the manifest, by path: its SHA-256. */
   files: ReadonlyMap<string, string>;
   builtAt?: Date;

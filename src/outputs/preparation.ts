@@ -1,16 +1,10 @@
 /**
- * The preparation cache: the validated listing, prepared once per distinct data file: the records
- * (see src/data/records-file.ts, for the pages to read back), the listing's summary
- * (src/listing/summary.ts) and the downloads made from them (`all.json`, `all.csv`, the search
- * index; see downloads.ts), in a folder named after a hash of everything they
- * are made from: the file's bytes, the assets address and the code that reads and writes them. The
- * same data is never validated or exported twice, and a file that is an edit of the earlier one
- * (`earlier`) has only its changed rows checked (src/data/edit.ts: each preparation keeps the text it
- * validated for that). The downloads are written by a worker thread from the records file, a chunk
- * at a time, while the caller goes on (a build renders its pages meanwhile, on the other core); an
- * edit's downloads copy the unchanged rows' bytes from the earlier preparation's. The records and
- * the downloads are each complete or absent (written aside, then renamed). The last few
- * preparations are cached (`CACHED_PREPARATIONS`).
+ * The preparation cache: each distinct data file validated once into its records
+ * (src/data/records-file.ts), its summary (src/listing/summary.ts) and its downloads (downloads.ts,
+ * search-files.ts), in a folder named after a hash of the file's bytes, the assets address and the
+ * code. An edit of the earlier file (`earlier`) has only its changed rows checked (src/data/edit.ts)
+ * and its downloads copy the unchanged rows' bytes. The records and the downloads are each complete
+ * or absent (written aside, then renamed); the last few preparations are kept (`CACHED_PREPARATIONS`).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -44,11 +38,9 @@ const DOWNLOADS_DIR = 'downloads';
 const EARLIER_FILE = 'earlier.json';
 const earlierSchema = z.object({ key: z.string(), changed: z.array(z.int().min(0)), changedFields: z.array(z.string()).optional() });
 /**
- * Preparations cached besides the one in use: the published build's (the earlier one an edit is
- * validated against, see edit.ts, touched when it is used) and one more, so that a dev server
- * saving an edit beside a build, in another process, does not prune what the build reads. Each is
- * about a quarter of the site it makes (records, text, downloads), and a preparation made again
- * only costs a validation: more would make the cache outgrow the site.
+ * Preparations cached besides the one in use: the published build's (an edit is validated against
+ * it) and one more, so that a dev server saving an edit beside a build does not prune what the
+ * build reads. More would make the cache outgrow the site; one made again costs only a validation.
  */
 const CACHED_PREPARATIONS = 2;
 
@@ -129,10 +121,9 @@ export interface PrepareOptions {
 }
 
 /**
- * The records of `dataFile`, validating it only if no earlier preparation of the same bytes
- * exists. Returns every problem instead when the data is bad. When
- * it validated now, the records are returned too (the caller may need them; nothing else holds them in memory).
- * The downloads are `withDownloads`'s.
+ * The records of `dataFile`, validating it only if no earlier preparation of the same bytes exists
+ * (else every problem of the data). When it validated now, the records are returned too (nothing
+ * else holds them in memory). The downloads are `withDownloads`'s.
  */
 export async function prepareRecords({
   root,
@@ -256,25 +247,33 @@ function earlierValidation(
   return { body, summary, rows: prepared.rows, records: records.chunks, close: records.close };
 }
 
-/**
- * The preparation in `dir`, if it is complete and every file of it still has the hash it was
- * written with; a damaged one is said, removed and not used (it is made again where needed).
- */
+/** The preparation in `dir`, if it is complete and whole (see `wholeFolder`). */
 function wholePreparation(dir: string, warn: (line: string) => void): z.infer<typeof preparedSchema> | undefined {
-  const damaged = (path: string) => {
-    warn(damagedCacheLine(path));
-    rmSync(dir, { recursive: true, force: true });
-  };
-  const prepared = readCheckedJson(join(dir, PREPARED_FILE), preparedSchema, damaged);
-  if (!prepared) return undefined;
-  const bad = firstDamaged(dir, prepared.files);
-  if (bad === undefined) return prepared;
-  damaged(join(dir, bad));
+  return wholeFolder(dir, PREPARED_FILE, preparedSchema, warn);
+}
+
+/**
+ * The checked `file` of the folder `dir`, if it is there and every file it lists still has the hash
+ * it was written with; a damaged folder is said, removed and not used (it is made again where needed).
+ */
+function wholeFolder<T extends { files: Record<string, string> }>(
+  dir: string,
+  file: string,
+  schema: z.ZodType<T>,
+  warn: (line: string) => void,
+): T | undefined {
+  const checked = readCheckedJson(join(dir, file), schema, (path) => damaged(dir, path, warn));
+  const bad = checked && firstDamaged(dir, checked.files);
+  if (bad === undefined) return checked;
+  damaged(dir, join(dir, bad), warn);
   return undefined;
 }
 
-/** Preparation folders in use (their downloads being written): never pruned. */
-const inUse = new Set<string>();
+/** Says that `path` is damaged, and removes the folder `dir` it is in. */
+function damaged(dir: string, path: string, warn: (line: string) => void = console.error): void {
+  warn(damagedCacheLine(path));
+  rmSync(dir, { recursive: true, force: true });
+}
 
 /** The earlier preparation the one in `dir` was validated against, and the rows that differ from it (see earlier.json above), if it was. */
 export function readEarlier(dir: string): z.infer<typeof earlierSchema> | undefined {
@@ -285,7 +284,7 @@ export function readEarlier(dir: string): z.infer<typeof earlierSchema> | undefi
 function prune(preparationsDir: string, keep: string): void {
   const entries = readdirSync(preparationsDir)
     // Never one whose downloads are being written.
-    .filter((name) => name !== keep && !inUse.has(join(preparationsDir, name)))
+    .filter((name) => name !== keep && !pendingDownloads.has(join(preparationsDir, name)))
     .map((name) => ({ name, used: statSync(join(preparationsDir, name)).mtimeMs }))
     .sort((a, b) => b.used - a.used);
   const staleTemporary = Date.now() - 60 * 60_000;
@@ -296,25 +295,11 @@ function prune(preparationsDir: string, keep: string): void {
   }
 }
 
-/** The downloads folder of the preparation named `key` (it may have been pruned). */
-function preparedDownloadsDir(preparationsDir: string, key: string): string {
-  return join(preparationsDir, key, DOWNLOADS_DIR);
-}
-
 /** The records file of the preparation named `key`, where it is still cached and whole (see `wholePreparation`). */
-export function preparedRecordsFile(
-  preparationsDir: string,
-  key: string,
-  warn: (line: string) => void = console.error,
-): string | undefined {
+export function preparedRecordsFile(preparationsDir: string, key: string): string | undefined {
   const dir = join(preparationsDir, key);
-  return existsSync(dir) && wholePreparation(dir, warn) ? join(dir, RECORDS_FILE) : undefined;
+  return wholePreparation(dir, console.error) ? join(dir, RECORDS_FILE) : undefined;
 }
-
-// The downloads of a preparation (`all.json`, `all.csv`, the search index): written once per
-// preparation by a worker thread from its records file, a chunk at a time, while the caller goes
-// on (a build renders its pages meanwhile); an edit's downloads copy the unchanged rows' bytes from
-// the earlier preparation's. Written aside, then renamed: complete or absent.
 
 /** Written last in the downloads folder, with its own hash: the downloads' hashes by URL path, and every other file's. */
 const HASHES_FILE = 'hashes.json';
@@ -331,20 +316,16 @@ export interface PreparationWithDownloads extends Preparation {
   downloads: Promise<Record<string, string>>;
 }
 
-/**
- * The prepared data of `dataFile`, validating and exporting it only if no earlier preparation of
- * the same bytes exists. Returns every problem instead when the data is bad. When it validated
- * now, the records are returned too (the caller may need them; nothing else holds them in memory).
- */
+/** `prepareRecords`, with the downloads (`withDownloads`). */
 export async function prepareData(options: PrepareOptions): Promise<PreparationResult<PreparationWithDownloads>> {
   const result = await prepareRecords(options);
   return 'problems' in result ? result : { ...result, preparation: withDownloads(result.preparation, options.assetsUrl) };
 }
 
 /**
- * The preparation with its downloads: read when complete, else written by a worker thread once
- * `begin` settles (a build lets them begin as Astro begins to render: before, the worker would
- * compete with Astro's own start for the machine's cores).
+ * The preparation with its downloads: `cached`, or read when complete, else written by a worker
+ * thread once `begin` settles (a build lets them begin as Astro begins to render: before, the worker
+ * would compete with Astro's own start for the machine's cores).
  */
 export function withDownloads(
   preparation: Preparation,
@@ -352,7 +333,8 @@ export function withDownloads(
   cached?: Record<string, string>,
   begin: Promise<void> = Promise.resolve(),
 ): PreparationWithDownloads {
-  return { ...preparation, downloads: cached ? Promise.resolve(cached) : readyDownloads(preparation, assetsUrl, begin) };
+  const whole = cached ?? cachedDownloads(preparation);
+  return { ...preparation, downloads: whole ? Promise.resolve(whole) : writtenDownloads(preparation, assetsUrl, begin) };
 }
 
 /**
@@ -360,33 +342,27 @@ export function withDownloads(
  * else undefined: a build's data side checks them on its thread, while Astro starts on the main one
  * (`withDownloads` then takes them as they are).
  */
-export function cachedDownloads(preparation: Preparation): Record<string, string> | undefined {
-  return wholeDownloads(preparation.downloadsDir);
+export function cachedDownloads({ downloadsDir }: Preparation): Record<string, string> | undefined {
+  return wholeFolder(downloadsDir, HASHES_FILE, hashesSchema, console.error)?.downloads;
 }
 
 /** Downloads being written, by preparation folder: one worker each. */
 const pendingDownloads = new Map<string, Promise<Record<string, string>>>();
 
-/**
- * The downloads of the preparation in `dir`: read when complete, else written by a worker thread
- * from its records file (into a folder beside, renamed when complete), once `begin` settles.
- */
-function readyDownloads(
+/** The downloads of `preparation` (not written yet, cut short or damaged), written by a worker thread beside, renamed when complete. */
+function writtenDownloads(
   { downloadsDir: target, recordsFile }: Preparation,
   assetsUrl: string,
   begin: Promise<void>,
 ): Promise<Record<string, string>> {
   const dir = dirname(target);
-  const whole = wholeDownloads(target);
-  if (whole) return Promise.resolve(whole);
-  // Not written yet, cut short or damaged: write them.
   const pending = pendingDownloads.get(dir);
   if (pending) return pending;
   const staging = `${target}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });
   const work: DownloadsWork = { recordsFile, dir: staging, assetsUrl, earlier: earlierDownloads(dir) };
   const written = begin
-    .then(() => writtenByWorker(work))
+    .then(() => runOnThread<WrittenDownloads>('downloads', new URL('./downloads-worker.ts', import.meta.url), work).answer)
     .then(({ downloads, files }) => {
       // Hashed by the worker as it wrote them: remembered, not read again.
       for (const [name, sha256] of Object.entries(files)) rememberSha256(join(staging, name), sha256);
@@ -396,20 +372,9 @@ function readyDownloads(
       return downloads;
     });
   pendingDownloads.set(dir, written);
-  inUse.add(dir);
   // Settled either way it is no longer pending; a failure is the awaiting caller's to report.
-  written
-    .finally(() => {
-      pendingDownloads.delete(dir);
-      inUse.delete(dir);
-    })
-    .catch(() => undefined);
+  written.finally(() => pendingDownloads.delete(dir)).catch(() => undefined);
   return written;
-}
-
-/** `work` done by a downloads worker thread (downloads-worker.ts). */
-function writtenByWorker(work: DownloadsWork): Promise<WrittenDownloads> {
-  return runOnThread<WrittenDownloads>('downloads', new URL('./downloads-worker.ts', import.meta.url), work).answer;
 }
 
 /** What the downloads worker is given: the records, where to write, and the earlier downloads it may copy from once it has checked them. */
@@ -428,32 +393,7 @@ export interface DownloadsWork {
 function earlierDownloads(dir: string): DownloadsWork['earlier'] {
   const earlier = readEarlier(dir);
   if (!earlier) return undefined;
-  const downloads = preparedDownloadsDir(dirname(dir), earlier.key);
-  const hashes = existsSync(downloads) ? readHashes(downloads) : undefined;
+  const downloads = join(dirname(dir), earlier.key, DOWNLOADS_DIR);
+  const hashes = readCheckedJson(join(downloads, HASHES_FILE), hashesSchema, (path) => damaged(downloads, path));
   return hashes && { dir: downloads, changed: earlier.changed, changedFields: earlier.changedFields, files: hashes.files };
-}
-
-/**
- * The hashes of the downloads in `dir` where the folder is complete (it is renamed into place when
- * it is) and every file in it still has the hash it was written with; a damaged folder is said and
- * removed.
- */
-function wholeDownloads(dir: string): Record<string, string> | undefined {
-  const hashes = existsSync(dir) ? readHashes(dir) : undefined;
-  if (!hashes) return undefined;
-  const bad = firstDamaged(dir, hashes.files);
-  if (bad === undefined) return hashes.downloads;
-  damaged(dir, join(dir, bad));
-  return undefined;
-}
-
-/** The hashes file of the downloads folder `dir`, if it is whole; a damaged one is said, and the folder removed. */
-function readHashes(dir: string): z.infer<typeof hashesSchema> | undefined {
-  return readCheckedJson(join(dir, HASHES_FILE), hashesSchema, (path) => damaged(dir, path));
-}
-
-/** Says that `path` is damaged, and removes the downloads folder `dir` it is in. */
-function damaged(dir: string, path: string): void {
-  console.error(damagedCacheLine(path));
-  rmSync(dir, { recursive: true, force: true });
 }

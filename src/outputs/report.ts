@@ -69,20 +69,7 @@ export class PhaseClock {
 /** The report of a finished build, timed by `clock`: `outcome` says what it published, and where. */
 export function reportBuild(
   clock: PhaseClock,
-  outcome: Pick<
-    BuildReport,
-    | 'buildId'
-    | 'changedBy'
-    | 'outDir'
-    | 'dataFile'
-    | 'rows'
-    | 'files'
-    | 'bytes'
-    | 'changes'
-    | 'unchangedFiles'
-    | 'dataValidated'
-    | 'beganBeforeAstro'
-  >,
+  outcome: Omit<BuildReport, 'pages' | 'seconds' | 'phases' | 'besidePhases' | 'peakMemoryBytes'>,
 ): BuildReport {
   const { buildId, changedBy, outDir, dataFile, rows, files, bytes, changes, unchangedFiles, dataValidated, beganBeforeAstro } = outcome;
   const pages = pageCount(rows);
@@ -144,7 +131,6 @@ export function reportPagesWritten(
   renderDir: string,
   jsonWritten: () => number,
   rendering: { json: number; html: number },
-  everyMs = 5000,
 ): NodeJS.Timeout {
   const htmlDirs = HTML_PAGE_FOLDERS.map((folder) => join(renderDir, folder));
   const started = performance.now();
@@ -154,7 +140,7 @@ export function reportPagesWritten(
     console.error(
       `  ${elapsed} s: ${counted(jsonWritten())} of ${counted(rendering.json)} JSON pages, ${counted(html)} of ${counted(rendering.html)} HTML pages written`,
     );
-  }, everyMs);
+  }, 5000);
   timer.unref();
   return timer;
 }

@@ -13,8 +13,7 @@ import { logoUrl } from '../listing/serialise.ts';
 /**
  * The records a site publishes, a chunk at a time, and how to read a record's logo URL: from the
  * records its build prepared (`recordsFile`, compact, logo as a path) where they are still cached
- * and written by this version, else read back from its `all.json` (logo as a URL). Never a second
- * copy of a million records.
+ * and written by this version, else read back from its `all.json` (logo as a URL).
  */
 export interface PublishedRecords {
   chunks: () => Iterable<readonly Readonly<Record<string, unknown>>[]>;

@@ -135,6 +135,10 @@ class RowTexts {
 const MIN_PRICE = ORDER_KEYS.price[0];
 const MAX_PRICE = ORDER_KEYS['high-price'][0];
 
+/** Writes a file of the index at its site path; writes a list's positions a file of CHUNK_ROWS rows at a time. */
+type Write = (path: string, text: string | Buffer) => void;
+type WriteList = (pathOf: (chunk: number) => string, positions: ArrayLike<number>) => void;
+
 /** A stable, path-safe name for a list of a value the data gives (a make, a word): not its text, which may be any script. */
 const listName = (prefix: string, value: string) => `${prefix}-${createHash('sha256').update(value).digest('hex').slice(0, 16)}`;
 
@@ -145,7 +149,7 @@ const listName = (prefix: string, value: string) => `${prefix}-${createHash('sha
 export function writeSearchFiles(siteDir: string, chunks: RecordChunks): Record<string, string> {
   const hashes: Record<string, string> = {};
   const folders = new Set<string>();
-  const write = (path: string, text: string | Buffer) => {
+  const write: Write = (path, text) => {
     const file = join(siteDir, path.slice(1));
     if (!folders.has(dirname(file))) {
       mkdirSync(dirname(file), { recursive: true });
@@ -186,7 +190,7 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks): Record<
   const rows = texts.count;
   const columns: SortColumns = { numbers: numbers.map((column) => column.all), nameOf: nameOf.all, names };
 
-  const writeList = (pathOf: (chunk: number) => string, positions: ArrayLike<number>) => {
+  const writeList: WriteList = (pathOf, positions) => {
     for (let start = 0, chunk = 0; start < positions.length; start += CHUNK_ROWS, chunk += 1) {
       write(pathOf(chunk), texts.array(positions, start, Math.min(start + CHUNK_ROWS, positions.length)));
     }
@@ -262,12 +266,7 @@ function orderPositions(order: Order, rows: number, columns: SortColumns): Uint3
  * spans it (min price below it, max price at or above it), taken from the price order so each is
  * in that order.
  */
-function writePriceSteps(
-  write: (path: string, text: string | Buffer) => void,
-  writeList: (pathOf: (chunk: number) => string, positions: ArrayLike<number>) => void,
-  positions: Uint32Array,
-  { numbers }: SortColumns,
-): void {
+function writePriceSteps(write: Write, writeList: WriteList, positions: Uint32Array, { numbers }: SortColumns): void {
   const [minPrice, maxPrice] = [numbers[MIN_PRICE]!, numbers[MAX_PRICE]!];
   const steps = priceSteps(positions.length === 0 ? 0 : minPrice[positions[positions.length - 1]!]!);
   const spanning = steps.map(() => positionList());
@@ -296,7 +295,7 @@ function writePriceSteps(
  * prices are sorted: a price range sorted high to low reads the top, then the groups and files
  * that can hold a row of it.
  */
-function writeHighPriceKeys(write: (path: string, text: string | Buffer) => void, positions: Uint32Array, { numbers }: SortColumns): void {
+function writeHighPriceKeys(write: Write, positions: Uint32Array, { numbers }: SortColumns): void {
   const [minPrice, maxPrice] = [numbers[MIN_PRICE]!, numbers[MAX_PRICE]!];
   const files: PriceKeys = [];
   for (let start = 0; start < positions.length; start += CHUNK_ROWS) {

@@ -1,11 +1,8 @@
 /**
  * The browsable listing's progressive enhancement: the page jump box, the language switch that
  * keeps the search, and search, filters and sorts over the whole listing from the sharded index
- * (src/listing/search.ts says its shape), with the criteria kept in the URL so a search can be
- * shared and reloaded. A search reads the smallest list that holds its rows, a file of
- * CHUNK_ROWS rows at a time, and checks each row itself; what it reads in one step is bounded
- * (STEP_FILES), whatever the listing's size. Results are written with textContent only: names are
- * data, never markup.
+ * (src/listing/search-reader.ts reads it), with the criteria kept in the URL so a search can be
+ * shared and reloaded. Results are written with textContent only: names are data, never markup.
  */
 import { formatEngineRange, formatPriceRange, formatRange, formatTransmissions, initialOf, splitName } from '../listing/format.ts';
 import { countIn, languageOf, MESSAGES } from '../listing/languages.ts';

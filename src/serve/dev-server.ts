@@ -49,11 +49,6 @@ const devSiteHeaders = (assetsUrl: string) => {
 /** Waits this long after the last change event: editors and spreadsheets write a file in steps. */
 export const WATCH_SETTLE_MS = 100;
 
-function notBuilt(response: ServerResponse): void {
-  response.writeHead(503, { 'Content-Type': 'application/json' });
-  response.end(JSON.stringify({ detail: 'The data file has problems and no good data was read yet: see the terminal.' }));
-}
-
 export function serveListingInDev(server: ViteDevServer, listing: DevListing): void {
   const { records } = listing;
   let manifest: { key: string; json: string } | undefined;
@@ -81,16 +76,16 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
     }
     const prepared = listing.current();
     if (!prepared) {
-      notBuilt(response);
+      response.writeHead(503, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify({ detail: 'The data file has problems and no good data was read yet: see the terminal.' }));
       return;
     }
     if (isListingPath(path)) {
-      const pageOf = (page: number) => serialisePage(records(prepared), page, listing.addresses);
       const reply = await listingReply(
         { method, url, ifNoneMatch: request.headers['if-none-match'] ?? null },
         {
           state: { count: prepared.rows, baseUrl: listing.addresses.baseUrl },
-          readPage: async (page) => new TextEncoder().encode(pageOf(page)),
+          readPage: async (page) => new TextEncoder().encode(serialisePage(records(prepared), page, listing.addresses)),
         },
       );
       response.writeHead(reply.status, reply.headers);
@@ -106,13 +101,10 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
         // Dev builds nothing: its manifest names the preparation, and holds the JSON pages and the downloads.
         const id = `dev-${prepared.key.slice(0, 8)}`;
         const files = new Map<string, string>();
-        for (const page of pageNumbers(prepared.rows))
-          files.set(
-            pageFile(page),
-            createHash('sha256')
-              .update(serialisePage(all, page, listing.addresses))
-              .digest('hex'),
-          );
+        for (const page of pageNumbers(prepared.rows)) {
+          const hash = createHash('sha256').update(serialisePage(all, page, listing.addresses));
+          files.set(pageFile(page), hash.digest('hex'));
+        }
         for (const [path, hash] of Object.entries(downloads)) files.set(path.slice(1), hash);
         const json = manifestJson(
           manifestOf({

@@ -23,11 +23,6 @@ import {
 } from '../listing/routes.ts';
 import { ifPresent } from '../data/missing.ts';
 
-export interface PreviewOptions {
-  /** The built site to serve. */
-  outDir: string;
-}
-
 /** Longest request target answered; longer ones get 414 (Node itself stops headers past 16 KiB). */
 const MAX_URL_LENGTH = 8192;
 
@@ -104,7 +99,7 @@ class SiteState {
 function send(
   response: ServerResponse,
   method: string,
-  { status, headers, body }: { status: number; headers: HeaderFields; body: string | Buffer },
+  { status, headers, body }: { status: number; headers: HeaderFields; body: string | Uint8Array },
 ): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   response.writeHead(status, { ...headers, 'Content-Length': String(bytes.length) });
@@ -149,15 +144,11 @@ async function sendListingReply(
     response.writeHead(304, reply.headers).end();
     return;
   }
-  send(response, method, {
-    status: reply.status,
-    headers: reply.headers,
-    body: typeof reply.body === 'string' ? reply.body : Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength),
-  });
+  send(response, method, reply);
 }
 
-/** Creates (does not start) the preview server for a built site. */
-export function createPreviewServer({ outDir }: PreviewOptions): Server {
+/** Creates (does not start) the preview server for the built site in `outDir`. */
+export function createPreviewServer({ outDir }: { outDir: string }): Server {
   const root = resolve(outDir);
   const site = new SiteState(root);
 
@@ -168,13 +159,8 @@ export function createPreviewServer({ outDir }: PreviewOptions): Server {
       sendError(response, method, 414, 'URI too long.');
       return;
     }
-    if (!target.startsWith('/')) {
-      sendError(response, method, 400, 'Bad request.');
-      return;
-    }
     const queryStart = target.indexOf('?');
-    const rawPath = queryStart === -1 ? target : target.slice(0, queryStart);
-    const pathname = safePathname(rawPath);
+    const pathname = target.startsWith('/') ? safePathname(queryStart === -1 ? target : target.slice(0, queryStart)) : undefined;
     if (pathname === undefined) {
       sendError(response, method, 400, 'Bad request.');
       return;

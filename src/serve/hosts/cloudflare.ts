@@ -10,9 +10,8 @@ import { bundleEdge } from './edge-bundle.ts';
 import type { HostFile, HostInput } from './shared.ts';
 
 /**
- * Old enough for every wrangler release of the past six months and more (a workerd binary refuses
- * dates newer than itself: wrangler 4.86 stops at 2026-05-03), new enough for static assets with
- * `run_worker_first` routes. Nothing here needs a newer compatibility behaviour.
+ * Old enough for every wrangler release of the past six months (a workerd binary refuses dates
+ * newer than itself), new enough for static assets with `run_worker_first` routes.
  */
 const COMPATIBILITY_DATE = '2025-10-01';
 

@@ -9,14 +9,10 @@ import { vercelFiles } from './vercel.ts';
 
 export type { HostFile, HostInput } from './shared.ts';
 
-/** The error bodies as files, for hosts that answer an error with a file (Netlify, Vercel). */
-function errorFiles(): HostFile[] {
-  return Object.values(ERROR_FILES).map(({ file, body }) => ({ place: 'site', path: file, content: body }));
-}
-
 export async function hostFiles(input: HostInput, deployDir: string): Promise<HostFile[]> {
   return [
-    ...errorFiles(),
+    // The error bodies as files, for hosts that answer an error with a file (Netlify, Vercel).
+    ...Object.values(ERROR_FILES).map(({ file, body }): HostFile => ({ place: 'site', path: file, content: body })),
     ...(await netlifyFiles(input, deployDir)),
     ...(await vercelFiles(input)),
     ...nginxFiles(input),

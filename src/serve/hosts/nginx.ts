@@ -47,10 +47,9 @@ const addHeaders = (headers: Record<string, string>, indent: string) =>
 
 function nginxConfig(input: HostInput): string {
   const last = pageCount(input.count);
-  // The listing's answers are the origin's bytes and headers: never compressed (gzip would add Content-Encoding and Vary).
-  const json = `default_type application/json;\n    types { }\n    gzip off;`;
   const methods = ALLOWED_METHODS.join('|');
-  const listingHeaders = addHeaders(LISTING_HEADERS, '    ');
+  // The listing's answers are the origin's bytes and headers: never compressed (gzip would add Content-Encoding and Vary).
+  const listing = `    default_type application/json;\n    types { }\n    gzip off;\n${addHeaders(LISTING_HEADERS, '    ')}`;
   // The origin's order: an unknown format is "Not found." whatever the method, then OPTIONS, then 405.
   const formatAndMethods = [
     `if ($capture_car_format_known = 0) { return 404 ${quote(BODIES.notFound)}; }`,
@@ -110,16 +109,14 @@ ${addHeaders({ ...siteHeaders(input.assetsUrl), ...headers }, '        ')}
 ).join('\n')}
 
     location = ${LISTING_PATH} {
-    ${json}
-${listingHeaders}
+${listing}
         ${formatAndMethods}
         if ($capture_car_page = "") { return 404 ${quote(BODIES.invalidPage)}; }
         rewrite ^ ${PAGE_PATH_PREFIX}$capture_car_page.json? last;
     }
 
     location ~ ^${PAGE_PATH_PREFIX}${pageSegmentPattern('capture_car_link_page')}$ {
-    ${json}
-${listingHeaders}
+${listing}
         add_header Link $capture_car_link always;
         ${formatAndMethods}
         error_page 404 = @capture_car_invalid_page;
@@ -127,20 +124,17 @@ ${listingHeaders}
     }
 
     location ${PAGE_PATH_PREFIX} {
-    ${json}
-${listingHeaders}
+${listing}
         return 404 ${quote(BODIES.invalidPage)};
     }
 
     location ^~ ${LISTING_PATH}/ {
-    ${json}
-${listingHeaders}
+${listing}
         return 404 ${quote(BODIES.notFound)};
     }
 
     location @capture_car_invalid_page {
-    ${json}
-${listingHeaders}
+${listing}
         return 404 ${quote(BODIES.invalidPage)};
     }
 }

@@ -8,6 +8,7 @@
  * through rewrites with a `statusCode`, and headers. Existing files win over rewrites, so
  * `/page/N.json` is served as is.
  */
+import type { HasField, Header, Rewrite, Route } from '@vercel/routing-utils';
 import toRegexRange from 'to-regex-range';
 import { LAST_PAGE_STRING, pageCount, pageNumbers } from '../../listing/pagination.ts';
 import {
@@ -25,43 +26,19 @@ import {
   pagePath,
   QUERY,
   siteHeaders,
-  type HeaderFields,
 } from '../../listing/routes.ts';
 import { bundleEdge } from './edge-bundle.ts';
 import { PER_PAGE_RULE_LIMIT, pageValuePattern, type HostFile, type HostInput } from './shared.ts';
 
-interface Condition {
-  type: 'query' | 'header';
-  key: string;
-  value?: string;
-}
-interface Rewrite {
-  source: string;
-  destination: string;
-  has?: Condition[];
-  missing?: Condition[];
-  statusCode?: number;
-}
-interface HeaderRule {
-  source: string;
-  has?: Condition[];
-  missing?: Condition[];
-  headers: { key: string; value: string }[];
-}
-interface VercelConfig {
-  cleanUrls: boolean;
-  trailingSlash: boolean;
-  rewrites: Rewrite[];
-  headers: HeaderRule[];
-}
-
 /** A request that asks for no 304: header rules can only tell a 304 coming by what was asked. */
-const UNCONDITIONAL: Condition = { type: 'header', key: 'if-none-match' };
+const UNCONDITIONAL: HasField[number] = { type: 'header', key: 'if-none-match' };
 const LISTING_TYPE = { 'Content-Type': LISTING_HEADERS['Content-Type'] };
+/** The listing's paths and its error files, as vercel.json's sources. */
+const LISTING_SOURCES = [LISTING_PATH, `${LISTING_PATH}/:path*`, '/_errors/:path*'];
 
-function vercelConfig(input: HostInput): VercelConfig {
+function vercelConfig(input: HostInput) {
   const last = pageCount(input.count);
-  const page = (value: string): Condition[] => [{ type: 'query', key: QUERY.page, value }];
+  const page = (value: string): HasField => [{ type: 'query', key: QUERY.page, value }];
   const rewrites: Rewrite[] = [
     {
       source: LISTING_PATH,
@@ -77,7 +54,7 @@ function vercelConfig(input: HostInput): VercelConfig {
     { source: `${PAGE_PATH_PREFIX}:rest*`, destination: `/${ERROR_FILES.invalidPage.file}`, statusCode: 404 },
     { source: `${LISTING_PATH}/:rest*`, destination: `/${ERROR_FILES.notFound.file}`, statusCode: 404 },
   ];
-  const links: HeaderRule[] =
+  const links: Header[] =
     last <= PER_PAGE_RULE_LIMIT
       ? pageNumbers(input.count).flatMap((number) => {
           const link = linkHeader(number, input);
@@ -102,11 +79,9 @@ function vercelConfig(input: HostInput): VercelConfig {
         source: 'exact' in match ? match.exact : `${match.folder}(.*)`,
         headers: headerList(headers),
       })),
-      { source: LISTING_PATH, headers: headerList(LISTING_HEADERS_BUT_TYPE) },
-      { source: `${LISTING_PATH}/:path*`, headers: headerList(LISTING_HEADERS_BUT_TYPE) },
-      { source: '/_errors/:path*', headers: headerList(LISTING_HEADERS_BUT_TYPE) },
+      ...LISTING_SOURCES.map((source) => ({ source, headers: headerList(LISTING_HEADERS_BUT_TYPE) })),
       // The origin's type, but on a conditional request, whose 304 must carry none (a 200 then has the file's own JSON type).
-      ...[LISTING_PATH, `${LISTING_PATH}/:path*`, '/_errors/:path*'].map((source) => ({
+      ...LISTING_SOURCES.map((source) => ({
         source,
         missing: [UNCONDITIONAL],
         headers: headerList(LISTING_TYPE),
@@ -120,23 +95,6 @@ function vercelConfig(input: HostInput): VercelConfig {
 export const VERCEL_OUTPUT_DIR = 'vercel/.vercel/output';
 /** The Routing Middleware's name: `functions/listing.func/`, named by the routes' `middlewarePath`. */
 const MIDDLEWARE_NAME = 'listing';
-
-/** A Build Output API (v3) route: a source route, or a phase marker. */
-type OutputRoute =
-  | {
-      src: string;
-      dest?: string;
-      headers?: HeaderFields;
-      methods?: string[];
-      has?: Condition[];
-      missing?: Condition[];
-      continue?: boolean;
-      check?: boolean;
-      important?: boolean;
-      status?: number;
-      middlewarePath?: string;
-    }
-  | { handle: 'filesystem' | 'error' };
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Every listing path: the listing itself and anything under it. */
@@ -154,10 +112,10 @@ const FILE_METHODS = ['GET', 'HEAD'];
  * Past PER_PAGE_RULE_LIMIT pages there are none (Vercel caps a deployment's routes): the middleware
  * answers every page, with the same headers.
  */
-function pageRoutes(input: HostInput): OutputRoute[] {
+function pageRoutes(input: HostInput): Route[] {
   if (pageCount(input.count) > PER_PAGE_RULE_LIMIT) return [];
-  const noFormat: Condition[] = [{ type: 'query', key: QUERY.format }];
-  return pageNumbers(input.count).flatMap((page): OutputRoute[] => {
+  const noFormat: HasField = [{ type: 'query', key: QUERY.format }];
+  return pageNumbers(input.count).flatMap((page): Route[] => {
     const link = linkHeader(page, input);
     const common = { methods: FILE_METHODS, missing: noFormat, dest: `/${pageFile(page)}`, ...(link ? { headers: { Link: link } } : {}) };
     return [
@@ -177,7 +135,7 @@ function pageRoutes(input: HostInput): OutputRoute[] {
  * the site's 404 page a path that matches nothing.
  */
 function buildOutputConfig(input: HostInput): string {
-  const routes: OutputRoute[] = [
+  const routes: Route[] = [
     { src: `^(?!${escapeRegExp(LISTING_PATH)}(?:/|$)).*$`, headers: siteHeaders(input.assetsUrl), continue: true },
     ...FILE_HEADER_RULES.map(({ match, headers }) => ({
       src: 'exact' in match ? `^${escapeRegExp(match.exact)}$` : `^${escapeRegExp(match.folder)}.*$`,
