@@ -11,8 +11,6 @@ import { replaceAside } from './replace-aside.ts';
 import { fileSha256 } from '../data/checked-files.ts';
 import { ifPresent } from '../data/missing.ts';
 
-const statOrUndefined = (path: string): BigIntStats | undefined => ifPresent(() => statSync(path, { bigint: true }));
-
 /** What `linkUnchangedFiles` compares. */
 interface SiteFiles {
   /** The published site's folder; none for a first build (every file is new). */
@@ -63,7 +61,7 @@ export function linkUnchangedFiles({
     const hash = knownHashes.get(path) ?? fileSha256(file);
     hashes.set(path, hash);
     const published = publishedSiteDir === undefined ? undefined : join(publishedSiteDir, path);
-    const before = published === undefined ? undefined : statOrUndefined(published);
+    const before = published === undefined ? undefined : ifPresent(() => statSync(published, { bigint: true }));
     if (published === undefined || before === undefined || !before.isFile()) {
       changed.add(path);
       continue;
@@ -71,7 +69,8 @@ export function linkUnchangedFiles({
     const after = statSync(file, { bigint: true });
     const sameFile = after.ino === before.ino && after.dev === before.dev;
     if (sameFile || (publishedHash === undefined ? sameBytes(published, before, file, after) : publishedHash === hash)) {
-      if (!sameFile) replaceWithLink(published, file);
+      // Makes `file` the published file: a link renamed over it.
+      if (!sameFile) replaceAside(file, (aside) => linkSync(published, aside));
       unchanged += 1;
       continue;
     }
@@ -79,11 +78,6 @@ export function linkUnchangedFiles({
     if (after.mtimeNs <= before.mtimeNs) makeNewer(file, before);
   }
   return { changed, unchanged, hashes };
-}
-
-/** Makes `file` the published file: a link renamed over it. */
-function replaceWithLink(published: string, file: string): void {
-  replaceAside(file, (aside) => linkSync(published, aside));
 }
 
 /**
@@ -100,17 +94,13 @@ function makeNewer(file: string, replaced: BigIntStats): void {
   }
 }
 
-function sameBytes(previous: string, before: BigIntStats, next: string, after: BigIntStats): boolean {
-  if (before.size !== after.size) return false;
-  return sameContent(previous, next, Number(after.size));
-}
-
 const BLOCK = 1 << 20;
 let blocks: [Buffer, Buffer] | undefined;
 
 /** Small files read whole; large ones block by block: a million-row download is hundreds of MB. */
-function sameContent(previous: string, next: string, size: number): boolean {
-  if (size <= BLOCK) return readFileSync(previous).equals(readFileSync(next));
+function sameBytes(previous: string, before: BigIntStats, next: string, after: BigIntStats): boolean {
+  if (before.size !== after.size) return false;
+  if (after.size <= BLOCK) return readFileSync(previous).equals(readFileSync(next));
   const [a, b] = (blocks ??= [Buffer.allocUnsafe(BLOCK), Buffer.allocUnsafe(BLOCK)]);
   const [fdA, fdB] = [openSync(previous, 'r'), openSync(next, 'r')];
   try {

@@ -16,7 +16,6 @@ import { namesFile } from './links.ts';
  * path is linked into a new one: nothing there to remove first, and each folder made once.
  */
 export function refreshCopy(siteDir: string, paths: Iterable<string>, target: string): void {
-  // A new copy has nothing to remove first, and each of its folders is made once.
   const fresh = !existsSync(target);
   const made = new Set<string>();
   for (const path of paths) {

@@ -38,7 +38,7 @@ export function readRecord(buildDir: string): BuildRecord | undefined {
   const file = join(buildDir, BUILD_RECORD_FILE);
   // A record of another version is no record, and not damaged: it is a build of other code.
   let otherVersion = false;
-  const record = readChecked(
+  return readChecked(
     file,
     (body) => {
       const value = deserialize(body) as Partial<BuildRecord>;
@@ -49,7 +49,6 @@ export function readRecord(buildDir: string): BuildRecord | undefined {
       if (!otherVersion) console.error(damagedCacheLine(path));
     },
   );
-  return record;
 }
 
 export function writeRecord(buildDir: string, record: Omit<BuildRecord, 'version'>): void {
