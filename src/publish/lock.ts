@@ -11,6 +11,7 @@ import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } fr
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { ifPresent } from '../data/missing.ts';
 
 const LOCK = 'listing-build.lock';
 const WAIT_STEP_MS = 250;
@@ -28,13 +29,8 @@ export interface BuildLock {
 
 /** The owner named in the lock file; undefined where there is none, 'unreadable' where it names none. */
 function ownerOf(lock: string): Owner | 'unreadable' | undefined {
-  let text: string;
-  try {
-    text = readFileSync(lock, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const text = ifPresent(() => readFileSync(lock, 'utf8'));
+  if (text === undefined) return undefined;
   let json: unknown;
   try {
     json = JSON.parse(text);

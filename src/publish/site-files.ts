@@ -7,7 +7,7 @@ import { HTML_PAGE_FOLDERS, htmlPageFiles, pageFile } from '../listing/routes.ts
  * Site paths (`/`-separated) of every file and every folder under `dir` (parents before their
  * children), except the folders `skip` names and what they hold.
  */
-function contentsOf(dir: string, skip: ReadonlySet<string>): { files: string[]; folders: string[] } {
+export function contentsOf(dir: string, skip: ReadonlySet<string>): { files: string[]; folders: string[] } {
   const files: string[] = [];
   const folders: string[] = [];
   const walk = (folder: string) => {
@@ -27,11 +27,6 @@ function contentsOf(dir: string, skip: ReadonlySet<string>): { files: string[]; 
 /** Site paths (`/`-separated) of every file under `dir`, except in the folders `skip` names. */
 export function filesIn(dir: string, skip: ReadonlySet<string> = new Set()): string[] {
   return contentsOf(dir, skip).files;
-}
-
-/** Site paths of every folder under `dir`, parents before their children, except the folders `skip` names and what they hold. */
-export function foldersIn(dir: string, skip: ReadonlySet<string> = new Set()): string[] {
-  return contentsOf(dir, skip).folders;
 }
 
 /** The sizes of `files` (site paths) in `dir`, added up. */
