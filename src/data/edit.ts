@@ -45,7 +45,7 @@ export interface RecordSpans {
 }
 
 /** How a file's rows stand against the earlier version's (see `loadAgainstEarlier`). */
-interface RowCounts {
+export interface RowCounts {
   /** Rows whose text no earlier row has: these were parsed and checked. */
   validated: number;
   /** Of those, rows with the id of an earlier row that is gone. */

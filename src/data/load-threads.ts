@@ -43,11 +43,8 @@ export interface PartInput {
   cell: number;
 }
 
-/** What it gives back: what it read, with the records only where the part has no problem. */
-export type PartRead = RowsRead;
-
 /** Reads a part other than the first: a worker thread's side of `loadTextOnThreads`. */
-export function readPart({ text, format, file, lineShift, rowsRead, cell }: PartInput): PartRead {
+export function readPart({ text, format, file, lineShift, rowsRead, cell }: PartInput): RowsRead {
   const counts = new Int32Array(rowsRead);
   const progress = { every: ROWS_BETWEEN_COUNTS, onRows: (rows: number) => Atomics.store(counts, cell, rows) };
   const read = readRows({ body: Buffer.from(text), format }, file, progress, { lineShift });
@@ -59,7 +56,7 @@ export interface SplitOptions {
   /** Where the cuts are looked for: the first line break at or after each offset (default: the file in equal parts, one a core). */
   at?: readonly number[];
   /** How a part other than the first is read (default: `readPart` on a worker thread); rejected where that failed. */
-  readOther?: (input: PartInput) => Promise<PartRead>;
+  readOther?: (input: PartInput) => Promise<RowsRead>;
 }
 
 /** Reads and validates a CSV data file, on every core where it is large (see above). */
@@ -90,7 +87,7 @@ export async function loadTextOnThreads(
   const rowsRead = new SharedArrayBuffer(4 * cuts.length);
   const counts = new Int32Array(rowsRead);
   const othersRead = () => counts.reduce((sum, rows) => sum + rows, 0);
-  let others: Promise<(PartRead | undefined)[]> | undefined;
+  let others: Promise<(RowsRead | undefined)[]> | undefined;
   const onHeader = (headerEnd: number) => {
     if (!cuts.every((cut) => endsRecords(body, headerEnd, cut))) return;
     const ends = [...cuts.slice(1), body.length];
@@ -172,11 +169,11 @@ function linesIn(body: Buffer, start: number, end: number): number {
  */
 function joinParts(
   first: RowsRead,
-  others: readonly (PartRead | undefined)[],
+  others: readonly (RowsRead | undefined)[],
 ): Pick<RowsRead, 'records' | 'problems' | 'rows'> | undefined {
   const parts = [first, ...others];
   if (parts.some((part) => part === undefined || part.unreadable)) return undefined;
-  const read = parts as PartRead[];
+  const read = parts as RowsRead[];
   for (const [index, part] of read.entries()) {
     for (const id of part.lineOfId.keys()) if (read.slice(0, index).some((earlier) => earlier.lineOfId.has(id))) return undefined;
   }
@@ -186,8 +183,8 @@ function joinParts(
 }
 
 /** A part read on a worker thread. */
-function readOnWorker(input: PartInput): Promise<PartRead> {
-  return runOnThread<PartRead>('validation', new URL('./load-part-worker.ts', import.meta.url), input, { transfer: [input.text] }).answer;
+function readOnWorker(input: PartInput): Promise<RowsRead> {
+  return runOnThread<RowsRead>('validation', new URL('./load-part-worker.ts', import.meta.url), input, { transfer: [input.text] }).answer;
 }
 
 /**

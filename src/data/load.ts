@@ -7,6 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import { parse, type CsvError, type InfoRecord } from 'csv-parse/sync';
 import { FIELDS, rowSchema, type CarModel, type CsvRow, type FieldName } from './schema.ts';
 import type { Problem } from './problems.ts';
+import type { RowCounts } from './edit.ts';
 
 export interface LoadResult {
   /** The valid records, in file order. Empty when any problem was found. */
@@ -29,12 +30,8 @@ export interface LoadProgress {
   /** Called every `every` rows with the number of rows read so far. */
   onRows?: (rows: number) => void;
   every?: number;
-  /**
-   * Called instead when only the rows not in an earlier version were checked (see edit.ts): how
-   * many were (those with an earlier row's id, changed, and the others, added), how many rows are
-   * an earlier row's text (at its position or moved), and how many earlier rows are gone.
-   */
-  onChangedRows?: (rows: { validated: number; changed: number; added: number; unchanged: number; removed: number }) => void;
+  /** Called instead when only the rows not in an earlier version were checked (see edit.ts). */
+  onChangedRows?: (rows: RowCounts) => void;
 }
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
@@ -213,9 +210,7 @@ export function readRows(
     },
   });
 
-  if (columns === undefined && !headerBroken && problems.length === 0) {
-    problems.push({ file, line: 1, rule: 'has no header row' });
-  }
+  if (columns === undefined && !headerBroken && problems.length === 0) problems.push({ file, line: 1, rule: 'has no header row' });
   return { records, problems, lineOfId, rows, unreadable };
 }
 
@@ -231,17 +226,8 @@ function checkRowShape(record: readonly string[], named: number, headerWidth: nu
   const extra = record.slice(named);
   if (extra.every((cell) => cell === '')) return [];
   if (record.length > headerWidth) return [{ rule: `has ${record.length} fields but the header has ${headerWidth}` }];
-  return extra.flatMap((cell, index) =>
-    cell === ''
-      ? []
-      : [
-          {
-            column: named + index + 1,
-            rule: 'has a value in a column the header does not name: name the column or clear the cell',
-            value: cell,
-          },
-        ],
-  );
+  const rule = 'has a value in a column the header does not name: name the column or clear the cell';
+  return extra.flatMap((cell, index) => (cell === '' ? [] : [{ column: named + index + 1, rule, value: cell }]));
 }
 
 /**
@@ -420,9 +406,13 @@ class LineCounter {
     this.line = 1 + shift;
   }
 
-  /** The line the next record starts on, past any blank lines, without moving on. */
+  /** The line the next record starts on, past any blank lines (which belong to no record). */
   startOfNextRecord(end = this.bytes.length): number {
-    this.skipBlankLines(end);
+    const { bytes } = this;
+    while (this.offset < end && (bytes[this.offset] === LF || bytes[this.offset] === CR)) {
+      if (bytes[this.offset] === LF) this.line += 1;
+      this.offset += 1;
+    }
     return this.line;
   }
 
@@ -435,14 +425,5 @@ class LineCounter {
     }
     this.offset = end;
     return start;
-  }
-
-  /** Blank lines before a record belong to no record. */
-  private skipBlankLines(end: number): void {
-    const { bytes } = this;
-    while (this.offset < end && (bytes[this.offset] === LF || bytes[this.offset] === CR)) {
-      if (bytes[this.offset] === LF) this.line += 1;
-      this.offset += 1;
-    }
   }
 }
