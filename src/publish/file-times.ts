@@ -26,29 +26,20 @@ interface SiteFiles {
   knownHashes?: ReadonlyMap<string, string>;
 }
 
-export interface Comparison {
-  /** Site paths of the new site's files that are new or whose bytes changed. */
-  changed: Set<string>;
-  /** How many files are unchanged: the published ones (linked now or before). */
-  unchanged: number;
-  /** Every file's SHA-256, by path (for the manifest). */
-  hashes: Map<string, string>;
-}
-
 /**
  * Compares each of the new site's files with the published site's and applies the rule above: by
  * hash, where the published manifest lists the file's, else (a manifest of version 1) by its bytes.
  */
-export function linkUnchangedFiles({
-  publishedSiteDir,
-  siteDir,
-  files,
-  taken,
-  publishedHashes,
-  knownHashes = new Map(),
-}: SiteFiles): Comparison {
+export function linkUnchangedFiles({ publishedSiteDir, siteDir, files, taken, publishedHashes, knownHashes = new Map() }: SiteFiles): {
+  changed: Set<string>;
+  unchanged: number;
+  hashes: Map<string, string>;
+} {
+  /** Site paths of the new site's files that are new or whose bytes changed. */
   const changed = new Set<string>();
+  /** Every file's SHA-256, by path (for the manifest). */
   const hashes = new Map<string, string>();
+  /** How many files are unchanged: the published ones (linked now or before). */
   let unchanged = 0;
   for (const path of files) {
     const file = join(siteDir, path);

@@ -38,14 +38,9 @@ export function storeDirOf(outDir: string): string {
 }
 
 /** One build's folder and what it holds. */
-export interface BuildFolder {
-  id: string;
-  dir: string;
-  siteDir: string;
-  deployDir: string;
-}
+export type BuildFolder = ReturnType<typeof folderOf>;
 
-function folderOf(store: string, id: string): BuildFolder {
+function folderOf(store: string, id: string) {
   const dir = join(store, id);
   return { id, dir, siteDir: join(dir, SITE), deployDir: join(dir, DEPLOY) };
 }
