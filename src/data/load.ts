@@ -293,12 +293,9 @@ function utf16Order(bytes: Buffer): { encoding: 'UTF-16LE' | 'UTF-16BE'; bom: bo
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'UTF-16LE', bom: true };
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'UTF-16BE', bom: true };
   const ascii = (byte: number | undefined) => byte !== undefined && byte > 0 && byte < 0x80;
-  if (bytes.length % 2 === 0 && ascii(bytes[0]) && bytes[1] === 0 && ascii(bytes[2]) && bytes[3] === 0) {
-    return { encoding: 'UTF-16LE', bom: false };
-  }
-  if (bytes.length % 2 === 0 && bytes[0] === 0 && ascii(bytes[1]) && bytes[2] === 0 && ascii(bytes[3])) {
-    return { encoding: 'UTF-16BE', bom: false };
-  }
+  if (bytes.length % 2 !== 0) return undefined;
+  if (ascii(bytes[0]) && bytes[1] === 0 && ascii(bytes[2]) && bytes[3] === 0) return { encoding: 'UTF-16LE', bom: false };
+  if (bytes[0] === 0 && ascii(bytes[1]) && bytes[2] === 0 && ascii(bytes[3])) return { encoding: 'UTF-16BE', bom: false };
   return undefined;
 }
 

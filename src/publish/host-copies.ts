@@ -4,9 +4,10 @@
  * published with the site: brought up to the new site from the copy the folder already holds (a
  * recycled folder's; a new folder holds none).
  */
-import { existsSync, linkSync, lstatSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { namesFile } from './links.ts';
+import { removeIfEmpty } from './site-files.ts';
 
 /**
  * Brings a copy made for an earlier site (a recycled build's, see store.ts) up to `siteDir`: each
@@ -29,16 +30,8 @@ export function refreshCopy(siteDir: string, paths: Iterable<string>, target: st
       mkdirSync(folder, { recursive: true });
       made.add(folder);
     }
-    if (!linkInto(join(siteDir, path), to)) {
-      // Gone from the site: so is its folder, where that held only it (a page past the new count).
-      try {
-        rmdirSync(folder);
-        made.delete(folder);
-      } catch (error) {
-        // Not empty: it holds other pages.
-        if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw error;
-      }
-    }
+    // Gone from the site: so is its folder, where that held only it (a page past the new count).
+    if (!linkInto(join(siteDir, path), to) && removeIfEmpty(folder)) made.delete(folder);
   }
 }
 

@@ -3,9 +3,9 @@
  * page's key is a hash of exactly what it shows (src/listing/page-keys.ts): where the published
  * build was made by the same code and addresses and has the same key for a page, and its file is
  * there, the page is not rendered but taken: before Astro renders anything, the build's folder is
- * given the published file (a hard link), and a page to render is removed from it. So a file Astro may write
- * is never a link to a published file, and a page taken keeps its inode, bytes and time all the
- * way to publication.
+ * given the published file (a hard link), and a page to render is removed from it. So a file Astro
+ * may write is never a link to a published file, and a page taken keeps its inode, bytes and time
+ * all the way to publication.
  */
 import { linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';

@@ -1,5 +1,5 @@
 /** The files of a built site, listed without walking 100,000 page folders. */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, rmdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { HTML_PAGE_FOLDERS, htmlPageFiles, pageFile } from '../listing/routes.ts';
 
@@ -27,6 +27,18 @@ export function contentsOf(dir: string, skip: ReadonlySet<string>): { files: str
 /** Site paths (`/`-separated) of every file under `dir`, except in the folders `skip` names. */
 export function filesIn(dir: string, skip: ReadonlySet<string> = new Set()): string[] {
   return contentsOf(dir, skip).files;
+}
+
+/** Removes `folder` where it is empty; false where it is not. */
+export function removeIfEmpty(folder: string): boolean {
+  try {
+    rmdirSync(folder);
+    return true;
+  } catch (error) {
+    // Not empty: what it holds keeps it.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw error;
+    return false;
+  }
 }
 
 /** The sizes of `files` (site paths) in `dir`, added up. */

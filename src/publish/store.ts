@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmdirSync, rmSync, symlinkSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { contentsOf, PAGE_FOLDERS } from './site-files.ts';
+import { contentsOf, PAGE_FOLDERS, removeIfEmpty } from './site-files.ts';
 import { killPoint } from './kill-points.ts';
 import { replaceAside } from './replace-aside.ts';
 import { ifPresent } from '../data/missing.ts';
@@ -89,14 +89,7 @@ function keepOnlyPages(siteDir: string): void {
   const { files, folders } = contentsOf(siteDir, PAGE_FOLDERS);
   for (const path of files) rmSync(join(siteDir, path), { force: true });
   // Then the folders left empty, deepest first; the page folders' parents keep them.
-  for (const folder of folders.reverse()) {
-    try {
-      rmdirSync(join(siteDir, folder));
-    } catch (error) {
-      // Not empty: it holds a page folder.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw error;
-    }
-  }
+  for (const folder of folders.reverse()) removeIfEmpty(join(siteDir, folder));
 }
 
 /**
