@@ -127,19 +127,9 @@ export interface RecordSlices {
  * A records file held open: its chunks can be read (again) even once the file is removed, as
  * another process pruning a cache may do meanwhile.
  */
-export interface OpenRecordFile {
-  chunks: () => Generator<CarModel[]>;
-  /** Every record, in order (into one array, with no array per chunk). */
-  all: () => CarModel[];
-  /**
-   * Records `start` … `end - 1` (fewer past the end), reading only the chunks that hold them; the
-   * last chunk read is kept, as consecutive slices (a build's pages, in order) mostly fall in one.
-   */
-  slice: (start: number, end: number) => CarModel[];
-  close: () => void;
-}
+export type OpenRecordFile = ReturnType<typeof openRecordFile>;
 
-export function openRecordFile(file: string): OpenRecordFile {
+export function openRecordFile(file: string) {
   const fd = openSync(file, 'r');
   if (!startsWithFormat(fd)) {
     closeSync(fd);
@@ -164,12 +154,17 @@ export function openRecordFile(file: string): OpenRecordFile {
     chunks: function* () {
       for (const chunk of columnChunks(fd, file)) yield addFromColumns(chunk, []);
     },
+    /** Every record, in order (into one array, with no array per chunk). */
     all: () => {
       const records: CarModel[] = [];
       for (const chunk of columnChunks(fd, file)) addFromColumns(chunk, records);
       return records;
     },
-    slice: (start, end) => {
+    /**
+     * Records `start` … `end - 1` (fewer past the end), reading only the chunks that hold them; the
+     * last chunk read is kept, as consecutive slices (a build's pages, in order) mostly fall in one.
+     */
+    slice: (start: number, end: number) => {
       const records: CarModel[] = [];
       for (let index = Math.floor(start / CHUNK_RECORDS); records.length < end - start; index += 1) {
         const chunk = chunkAt(index);

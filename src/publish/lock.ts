@@ -21,11 +21,7 @@ const TAKEOVER_STALE_MS = 10_000;
 const ownerSchema = z.object({ pid: z.int(), host: z.string(), startedAt: z.string(), token: z.string() });
 type Owner = z.infer<typeof ownerSchema>;
 
-export interface BuildLock {
-  /** Whether the lock is no longer this build's (removed by hand, and taken by another): then it must not publish. */
-  lost: () => boolean;
-  release: () => void;
-}
+export type BuildLock = Awaited<ReturnType<typeof acquireBuildLock>>;
 
 /** The owner named in the lock file; undefined where there is none, 'unreadable' where it names none. */
 function ownerOf(lock: string): Owner | 'unreadable' | undefined {
@@ -88,7 +84,7 @@ const describe = (owner: Owner) =>
  * Takes the build lock kept in the folder `dir`, waiting while another build holds it (`warn` is
  * told once, with a sentence naming that build). Released by `release`, or when the process exits.
  */
-export async function acquireBuildLock(dir: string, warn: (message: string) => void): Promise<BuildLock> {
+export async function acquireBuildLock(dir: string, warn: (message: string) => void) {
   mkdirSync(dir, { recursive: true });
   const lock = join(dir, LOCK);
   const me: Owner = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), token: randomUUID() };
@@ -130,6 +126,7 @@ export async function acquireBuildLock(dir: string, warn: (message: string) => v
   };
   process.once('exit', release);
   return {
+    /** Whether the lock is no longer this build's (removed by hand, and taken by another): then it must not publish. */
     lost: () => !ours(),
     release: () => {
       process.off('exit', release);
