@@ -110,8 +110,7 @@ export async function loadTextOnThreads(
   // Where the parts are not joined another thread may have counted as rows what a whole read does
   // not (the lines of a quoted field across a cut): the total is then the whole read's.
   stopCounting(joined ? joined.rows : 0);
-  if (joined) return resultOf(joined, format);
-  return resultOf(readRows(text, file, report.own()), format);
+  return resultOf(joined ?? readRows(text, file, report.own()), format);
 }
 
 /**

@@ -84,9 +84,8 @@ export function decodeCsv(input: Uint8Array, file: string): CsvText | { problems
   const decoded = decodeText(Buffer.from(input.buffer, input.byteOffset, input.byteLength), file);
   if ('problems' in decoded) return decoded;
   const { body, encoding } = decoded;
-  if (body.every((byte) => byte === LF || byte === CR || byte === 0x20 || byte === 0x09)) {
+  if (body.every((byte) => byte === LF || byte === CR || byte === 0x20 || byte === 0x09))
     return { problems: [{ file, line: 0, rule: `is empty: it needs a header row with the ${FIELDS.length} fields ${FIELDS.join(', ')}` }] };
-  }
   return { body, format: { encoding, separator: separatorOf(body) } };
 }
 
@@ -191,21 +190,15 @@ export function readRows(
         }
         return null;
       }
-      const record_ = result.data;
-      const firstLine = lineOfId.get(record_.id);
+      const model = result.data;
+      const firstLine = lineOfId.get(model.id);
       if (firstLine !== undefined) {
-        problems.push({
-          file,
-          line,
-          column: columns.indexOf('id') + 1,
-          field: 'id',
-          rule: `must be unique: line ${firstLine} has the same id`,
-          value: row.id,
-        });
+        const rule = `must be unique: line ${firstLine} has the same id`;
+        problems.push({ file, line, column: columns.indexOf('id') + 1, field: 'id', rule, value: row.id });
         return null;
       }
-      lineOfId.set(record_.id, line);
-      records.push(record_);
+      lineOfId.set(model.id, line);
+      records.push(model);
       return null;
     },
   });
@@ -282,9 +275,8 @@ function decodeText(bytes: Buffer, file: string): Decoded {
       return { problems: [{ file, line: 0, rule: `is not valid ${utf16.encoding} text: export it as "CSV UTF-8"` }] };
     }
   }
-  if (bytes.includes(0)) {
+  if (bytes.includes(0))
     return { problems: [{ file, line: 0, rule: 'is binary, not text (it contains NUL bytes): export the sheet as "CSV UTF-8"' }] };
-  }
   return isUtf8(bytes) ? { body: bytes, encoding: 'UTF-8' } : { problems: legacyEncodingProblems(bytes, file) };
 }
 
@@ -313,15 +305,10 @@ function legacyEncodingProblems(body: Buffer, file: string): Problem[] {
   const named = badLines.slice(0, ENCODING_LINES_NAMED).join(', ');
   const more = badLines.length > ENCODING_LINES_NAMED ? `, … ${badLines.at(-1)}` : '';
   const lines = badLines.length === 1 ? `line ${named} has` : `${badLines.length} lines (${named}${more}) have`;
-  return [
-    {
-      file,
-      line: badLines[0] ?? 0,
-      rule:
-        `is not UTF-8 text: ${lines} bytes that UTF-8 does not allow; it looks like a legacy encoding such as ` +
-        'Big5, Big5-HKSCS, GBK or TIS-620: export the sheet as "CSV UTF-8" (Excel: CSV UTF-8; LibreOffice: character set Unicode (UTF-8))',
-    },
-  ];
+  const rule =
+    `is not UTF-8 text: ${lines} bytes that UTF-8 does not allow; it looks like a legacy encoding such as ` +
+    'Big5, Big5-HKSCS, GBK or TIS-620: export the sheet as "CSV UTF-8" (Excel: CSV UTF-8; LibreOffice: character set Unicode (UTF-8))';
+  return [{ file, line: badLines[0] ?? 0, rule }];
 }
 
 /**
@@ -338,13 +325,9 @@ function readHeader(record: string[], file: string, line: number): { columns: Fi
       problems.push({ file, line, column: index + 1, rule: 'column has no name: name it with one of the fields, or delete it' });
     } else if (!known.has(name)) {
       const suggestion = closestField(name);
-      problems.push({
-        file,
-        line,
-        column: index + 1,
-        rule: `unknown column${suggestion ? `: did you mean "${suggestion}"?` : ''} (the header must name the ${FIELDS.length} fields ${FIELDS.join(', ')})`,
-        value: name,
-      });
+      const hint = suggestion ? `: did you mean "${suggestion}"?` : '';
+      const rule = `unknown column${hint} (the header must name the ${FIELDS.length} fields ${FIELDS.join(', ')})`;
+      problems.push({ file, line, column: index + 1, rule, value: name });
     } else if (names.indexOf(name) !== index) {
       problems.push({ file, line, column: index + 1, field: name, rule: 'column appears twice in the header', value: name });
     }
