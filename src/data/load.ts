@@ -69,8 +69,7 @@ export function readCsvFile(file: string): CsvText | { problems: Problem[] } {
 /** Validates CSV bytes; `file` names them in problems. */
 export function loadCsv(input: Uint8Array, file: string, progress: LoadProgress = {}): LoadResult {
   const decoded = decodeCsv(input, file);
-  if ('problems' in decoded) return { records: [], problems: decoded.problems };
-  return loadText(decoded, file, progress);
+  return 'problems' in decoded ? { records: [], problems: decoded.problems } : loadText(decoded, file, progress);
 }
 
 /** A CSV file as text: UTF-8 without a byte-order mark, and how it was written. */
@@ -400,9 +399,7 @@ class LineCounter {
   startOfRecordEndingAt(end: number): number {
     const start = this.startOfNextRecord(end);
     const { bytes } = this;
-    for (let next = bytes.indexOf(LF, this.offset); next !== -1 && next < end; next = bytes.indexOf(LF, next + 1)) {
-      this.line += 1;
-    }
+    for (let next = bytes.indexOf(LF, this.offset); next !== -1 && next < end; next = bytes.indexOf(LF, next + 1)) this.line += 1;
     this.offset = end;
     return start;
   }

@@ -136,10 +136,8 @@ const comparable =
   (payload: z.core.ParsePayload) =>
     !payload.issues.some((issue) => fields.includes(issue.path?.[0] as FieldName));
 
-type Bound = 'seat' | 'engine_size' | 'price';
-
 /** The rule that each max_* field is at least its min_* field. */
-const maxAtLeastMin = (bound: Bound) => {
+const maxAtLeastMin = (bound: 'seat' | 'engine_size' | 'price') => {
   const low = `min_${bound}` as const;
   const high = `max_${bound}` as const;
   return [
