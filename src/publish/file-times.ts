@@ -30,11 +30,7 @@ interface SiteFiles {
  * Compares each of the new site's files with the published site's and applies the rule above: by
  * hash, where the published manifest lists the file's, else (a manifest of version 1) by its bytes.
  */
-export function linkUnchangedFiles({ publishedSiteDir, siteDir, files, taken, publishedHashes, knownHashes = new Map() }: SiteFiles): {
-  changed: Set<string>;
-  unchanged: number;
-  hashes: Map<string, string>;
-} {
+export function linkUnchangedFiles({ publishedSiteDir, siteDir, files, taken, publishedHashes, knownHashes = new Map() }: SiteFiles) {
   /** Site paths of the new site's files that are new or whose bytes changed. */
   const changed = new Set<string>();
   /** Every file's SHA-256, by path (for the manifest). */
