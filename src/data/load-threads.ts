@@ -27,8 +27,6 @@ const MIN_PART_BYTES = 2 * 2 ** 20;
 const ROWS_BETWEEN_COUNTS = 1000;
 const LF = 0x0a;
 const CR = 0x0d;
-const CRLF = Buffer.from('\r\n');
-const LF_ONLY = Buffer.from('\n');
 
 /** What another part's thread is given (see load-part-worker.ts). */
 export interface PartInput {
@@ -123,7 +121,7 @@ function cutsOf(body: Buffer, at: readonly number[]): number[] {
   const [lf, cr] = [body.indexOf(LF), body.indexOf(CR)];
   const firstBreak = lf === -1 || cr === -1 ? Math.max(lf, cr) : Math.min(lf, cr);
   if (firstBreak === -1 || (body[firstBreak] === CR && body[firstBreak + 1] !== LF)) return [];
-  const lineEnd = body[firstBreak] === CR ? CRLF : LF_ONLY;
+  const lineEnd = body[firstBreak] === CR ? '\r\n' : '\n';
   const cuts = new Set<number>();
   for (const offset of at) {
     const found = body.indexOf(lineEnd, offset);
