@@ -131,7 +131,7 @@ export function readRows(
   const problems: Problem[] = [];
   const records: CarModel[] = [];
   const lineOfId = new Map<number, number>();
-  const lines = new LineCounter(body, lineShift);
+  const lines = lineCounter(body, lineShift);
   let columns: FieldName[] | undefined;
   /** Header cells in all, with the empty ones a spreadsheet leaves after the last named column. */
   let headerWidth = 0;
@@ -372,35 +372,26 @@ function rowFromRecord(record: string[], columns: readonly FieldName[]): CsvRow 
 
 /**
  * Line numbers from byte offsets. csv-parse's own line count goes wrong on CRLF inside quoted
- * fields, so the start line of each record is counted here, once over the file.
+ * fields, so the start line of each record is counted here, once over the file. `shift`: lines
+ * before `bytes` that they leave out.
  */
-class LineCounter {
-  private offset = 0;
-  private line: number;
-  private readonly bytes: Buffer;
-
-  /** `shift`: lines before `bytes` that they leave out. */
-  constructor(bytes: Buffer, shift = 0) {
-    this.bytes = bytes;
-    this.line = 1 + shift;
-  }
-
+function lineCounter(bytes: Buffer, shift: number) {
+  let offset = 0;
+  let line = 1 + shift;
   /** The line the next record starts on, past any blank lines (which belong to no record). */
-  startOfNextRecord(end = this.bytes.length): number {
-    const { bytes } = this;
-    while (this.offset < end && (bytes[this.offset] === LF || bytes[this.offset] === CR)) {
-      if (bytes[this.offset] === LF) this.line += 1;
-      this.offset += 1;
+  const startOfNextRecord = (end = bytes.length): number => {
+    while (offset < end && (bytes[offset] === LF || bytes[offset] === CR)) {
+      if (bytes[offset] === LF) line += 1;
+      offset += 1;
     }
-    return this.line;
-  }
-
+    return line;
+  };
   /** The line a record starts on, given the offset where it (and its line break) ends. */
-  startOfRecordEndingAt(end: number): number {
-    const start = this.startOfNextRecord(end);
-    const { bytes } = this;
-    for (let next = bytes.indexOf(LF, this.offset); next !== -1 && next < end; next = bytes.indexOf(LF, next + 1)) this.line += 1;
-    this.offset = end;
+  const startOfRecordEndingAt = (end: number): number => {
+    const start = startOfNextRecord(end);
+    for (let next = bytes.indexOf(LF, offset); next !== -1 && next < end; next = bytes.indexOf(LF, next + 1)) line += 1;
+    offset = end;
     return start;
-  }
+  };
+  return { startOfNextRecord, startOfRecordEndingAt };
 }
