@@ -16,11 +16,9 @@
  * balanced too, and they are read as in the whole file; last, no id may be both theirs and a
  * reused row's.
  */
-import { loadText, type CsvText } from './load.ts';
+import { CR, LF, loadText, type CsvText } from './load.ts';
 import type { CarModel } from './schema.ts';
 
-const LF = 0x0a;
-const CR = 0x0d;
 const QUOTE = 0x22;
 
 /** An earlier version of the file: its text (as `decodeCsv` gives it) and its records, in order. */

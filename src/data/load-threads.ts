@@ -9,6 +9,8 @@
 import { availableParallelism } from 'node:os';
 import { runOnThread } from '../threads.ts';
 import {
+  CR,
+  LF,
   readCsvFile,
   readRows,
   resultOf,
@@ -25,8 +27,6 @@ const SPLIT_FROM_BYTES = 4 * 2 ** 20;
 const MIN_PART_BYTES = 2 * 2 ** 20;
 /** How often another part's thread says how many rows it has read (for the progress lines). */
 const ROWS_BETWEEN_COUNTS = 1000;
-const LF = 0x0a;
-const CR = 0x0d;
 
 /** What another part's thread is given (see load-part-worker.ts). */
 export interface PartInput {

@@ -35,8 +35,8 @@ export interface LoadProgress {
 }
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
-const LF = 0x0a;
-const CR = 0x0d;
+export const LF = 0x0a;
+export const CR = 0x0d;
 /** Lines with invalid bytes named in the problem before it sums up the rest. */
 const ENCODING_LINES_NAMED = 5;
 
