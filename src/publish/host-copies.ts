@@ -1,8 +1,7 @@
 /**
  * The copy of the site hosts want inside their own folders (Vercel's Build Output API reads the
  * site from `.vercel/output/static`), as hard links. It lives in the build's own folder, so it is
- * published with the site: brought up to the new site from the copy the folder already holds (a
- * recycled folder's; a new folder holds none).
+ * published with the site (see `refreshCopy` for how it is brought up to the new site).
  */
 import { existsSync, linkSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
