@@ -101,24 +101,19 @@ export function readChecked<T>(path: string, decode: (body: Buffer) => T | undef
 
 /** The value of a `checkedJson` file that fits `schema` (see `readChecked`). */
 export function readCheckedJson<T>(path: string, schema: z.ZodType<T>, damaged?: (path: string) => void): T | undefined {
-  return readChecked(
-    path,
-    (body) => {
-      const parsed = schema.safeParse(safeJson(body.toString('utf8')));
-      return parsed.success ? parsed.data : undefined;
-    },
-    damaged,
-  );
+  const decode = (body: Buffer) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(body.toString('utf8'));
+    } catch {
+      // Its hash held, so another version wrote it: a file of another version is no file.
+      return undefined;
+    }
+    const parsed = schema.safeParse(json);
+    return parsed.success ? parsed.data : undefined;
+  };
+  return readChecked(path, decode, damaged);
 }
-
-const safeJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    // Its hash held, so another version wrote it: a file of another version is no file.
-    return undefined;
-  }
-};
 
 /** The one line a build says of a damaged cache file. */
 export function damagedCacheLine(path: string): string {

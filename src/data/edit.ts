@@ -16,11 +16,9 @@
  * balanced too, and they are read as in the whole file; last, no id may be both theirs and a
  * reused row's.
  */
-import { loadText, type CsvText } from './load.ts';
+import { CR, LF, loadText, type CsvText } from './load.ts';
 import type { CarModel } from './schema.ts';
 
-const LF = 0x0a;
-const CR = 0x0d;
 const QUOTE = 0x22;
 
 /** An earlier version of the file: its text (as `decodeCsv` gives it) and its records, in order. */
@@ -45,7 +43,7 @@ export interface RecordSpans {
 }
 
 /** How a file's rows stand against the earlier version's (see `loadAgainstEarlier`). */
-interface RowCounts {
+export interface RowCounts {
   /** Rows whose text no earlier row has: these were parsed and checked. */
   validated: number;
   /** Of those, rows with the id of an earlier row that is gone. */

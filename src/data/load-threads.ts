@@ -9,6 +9,8 @@
 import { availableParallelism } from 'node:os';
 import { runOnThread } from '../threads.ts';
 import {
+  CR,
+  LF,
   readCsvFile,
   readRows,
   resultOf,
@@ -25,10 +27,6 @@ const SPLIT_FROM_BYTES = 4 * 2 ** 20;
 const MIN_PART_BYTES = 2 * 2 ** 20;
 /** How often another part's thread says how many rows it has read (for the progress lines). */
 const ROWS_BETWEEN_COUNTS = 1000;
-const LF = 0x0a;
-const CR = 0x0d;
-const CRLF = Buffer.from('\r\n');
-const LF_ONLY = Buffer.from('\n');
 
 /** What another part's thread is given (see load-part-worker.ts). */
 export interface PartInput {
@@ -43,11 +41,8 @@ export interface PartInput {
   cell: number;
 }
 
-/** What it gives back: what it read, with the records only where the part has no problem. */
-export type PartRead = RowsRead;
-
 /** Reads a part other than the first: a worker thread's side of `loadTextOnThreads`. */
-export function readPart({ text, format, file, lineShift, rowsRead, cell }: PartInput): PartRead {
+export function readPart({ text, format, file, lineShift, rowsRead, cell }: PartInput): RowsRead {
   const counts = new Int32Array(rowsRead);
   const progress = { every: ROWS_BETWEEN_COUNTS, onRows: (rows: number) => Atomics.store(counts, cell, rows) };
   const read = readRows({ body: Buffer.from(text), format }, file, progress, { lineShift });
@@ -59,7 +54,7 @@ export interface SplitOptions {
   /** Where the cuts are looked for: the first line break at or after each offset (default: the file in equal parts, one a core). */
   at?: readonly number[];
   /** How a part other than the first is read (default: `readPart` on a worker thread); rejected where that failed. */
-  readOther?: (input: PartInput) => Promise<PartRead>;
+  readOther?: (input: PartInput) => Promise<RowsRead>;
 }
 
 /** Reads and validates a CSV data file, on every core where it is large (see above). */
@@ -90,7 +85,7 @@ export async function loadTextOnThreads(
   const rowsRead = new SharedArrayBuffer(4 * cuts.length);
   const counts = new Int32Array(rowsRead);
   const othersRead = () => counts.reduce((sum, rows) => sum + rows, 0);
-  let others: Promise<(PartRead | undefined)[]> | undefined;
+  let others: Promise<(RowsRead | undefined)[]> | undefined;
   const onHeader = (headerEnd: number) => {
     if (!cuts.every((cut) => endsRecords(body, headerEnd, cut))) return;
     const ends = [...cuts.slice(1), body.length];
@@ -113,8 +108,7 @@ export async function loadTextOnThreads(
   // Where the parts are not joined another thread may have counted as rows what a whole read does
   // not (the lines of a quoted field across a cut): the total is then the whole read's.
   stopCounting(joined ? joined.rows : 0);
-  if (joined) return resultOf(joined, format);
-  return resultOf(readRows(text, file, report.own()), format);
+  return resultOf(joined ?? readRows(text, file, report.own()), format);
 }
 
 /**
@@ -127,7 +121,7 @@ function cutsOf(body: Buffer, at: readonly number[]): number[] {
   const [lf, cr] = [body.indexOf(LF), body.indexOf(CR)];
   const firstBreak = lf === -1 || cr === -1 ? Math.max(lf, cr) : Math.min(lf, cr);
   if (firstBreak === -1 || (body[firstBreak] === CR && body[firstBreak + 1] !== LF)) return [];
-  const lineEnd = body[firstBreak] === CR ? CRLF : LF_ONLY;
+  const lineEnd = body[firstBreak] === CR ? '\r\n' : '\n';
   const cuts = new Set<number>();
   for (const offset of at) {
     const found = body.indexOf(lineEnd, offset);
@@ -172,11 +166,11 @@ function linesIn(body: Buffer, start: number, end: number): number {
  */
 function joinParts(
   first: RowsRead,
-  others: readonly (PartRead | undefined)[],
+  others: readonly (RowsRead | undefined)[],
 ): Pick<RowsRead, 'records' | 'problems' | 'rows'> | undefined {
   const parts = [first, ...others];
   if (parts.some((part) => part === undefined || part.unreadable)) return undefined;
-  const read = parts as PartRead[];
+  const read = parts as RowsRead[];
   for (const [index, part] of read.entries()) {
     for (const id of part.lineOfId.keys()) if (read.slice(0, index).some((earlier) => earlier.lineOfId.has(id))) return undefined;
   }
@@ -186,8 +180,8 @@ function joinParts(
 }
 
 /** A part read on a worker thread. */
-function readOnWorker(input: PartInput): Promise<PartRead> {
-  return runOnThread<PartRead>('validation', new URL('./load-part-worker.ts', import.meta.url), input, { transfer: [input.text] }).answer;
+function readOnWorker(input: PartInput): Promise<RowsRead> {
+  return runOnThread<RowsRead>('validation', new URL('./load-part-worker.ts', import.meta.url), input, { transfer: [input.text] }).answer;
 }
 
 /**

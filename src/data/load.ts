@@ -7,6 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import { parse, type CsvError, type InfoRecord } from 'csv-parse/sync';
 import { FIELDS, rowSchema, type CarModel, type CsvRow, type FieldName } from './schema.ts';
 import type { Problem } from './problems.ts';
+import type { RowCounts } from './edit.ts';
 
 export interface LoadResult {
   /** The valid records, in file order. Empty when any problem was found. */
@@ -29,17 +30,13 @@ export interface LoadProgress {
   /** Called every `every` rows with the number of rows read so far. */
   onRows?: (rows: number) => void;
   every?: number;
-  /**
-   * Called instead when only the rows not in an earlier version were checked (see edit.ts): how
-   * many were (those with an earlier row's id, changed, and the others, added), how many rows are
-   * an earlier row's text (at its position or moved), and how many earlier rows are gone.
-   */
-  onChangedRows?: (rows: { validated: number; changed: number; added: number; unchanged: number; removed: number }) => void;
+  /** Called instead when only the rows not in an earlier version were checked (see edit.ts). */
+  onChangedRows?: (rows: RowCounts) => void;
 }
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
-const LF = 0x0a;
-const CR = 0x0d;
+export const LF = 0x0a;
+export const CR = 0x0d;
 /** Lines with invalid bytes named in the problem before it sums up the rest. */
 const ENCODING_LINES_NAMED = 5;
 
@@ -72,8 +69,7 @@ export function readCsvFile(file: string): CsvText | { problems: Problem[] } {
 /** Validates CSV bytes; `file` names them in problems. */
 export function loadCsv(input: Uint8Array, file: string, progress: LoadProgress = {}): LoadResult {
   const decoded = decodeCsv(input, file);
-  if ('problems' in decoded) return { records: [], problems: decoded.problems };
-  return loadText(decoded, file, progress);
+  return 'problems' in decoded ? { records: [], problems: decoded.problems } : loadText(decoded, file, progress);
 }
 
 /** A CSV file as text: UTF-8 without a byte-order mark, and how it was written. */
@@ -87,9 +83,8 @@ export function decodeCsv(input: Uint8Array, file: string): CsvText | { problems
   const decoded = decodeText(Buffer.from(input.buffer, input.byteOffset, input.byteLength), file);
   if ('problems' in decoded) return decoded;
   const { body, encoding } = decoded;
-  if (body.every((byte) => byte === LF || byte === CR || byte === 0x20 || byte === 0x09)) {
+  if (body.every((byte) => byte === LF || byte === CR || byte === 0x20 || byte === 0x09))
     return { problems: [{ file, line: 0, rule: `is empty: it needs a header row with the ${FIELDS.length} fields ${FIELDS.join(', ')}` }] };
-  }
   return { body, format: { encoding, separator: separatorOf(body) } };
 }
 
@@ -136,7 +131,7 @@ export function readRows(
   const problems: Problem[] = [];
   const records: CarModel[] = [];
   const lineOfId = new Map<number, number>();
-  const lines = new LineCounter(body, lineShift);
+  const lines = lineCounter(body, lineShift);
   let columns: FieldName[] | undefined;
   /** Header cells in all, with the empty ones a spreadsheet leaves after the last named column. */
   let headerWidth = 0;
@@ -194,28 +189,20 @@ export function readRows(
         }
         return null;
       }
-      const record_ = result.data;
-      const firstLine = lineOfId.get(record_.id);
+      const model = result.data;
+      const firstLine = lineOfId.get(model.id);
       if (firstLine !== undefined) {
-        problems.push({
-          file,
-          line,
-          column: columns.indexOf('id') + 1,
-          field: 'id',
-          rule: `must be unique: line ${firstLine} has the same id`,
-          value: row.id,
-        });
+        const rule = `must be unique: line ${firstLine} has the same id`;
+        problems.push({ file, line, column: columns.indexOf('id') + 1, field: 'id', rule, value: row.id });
         return null;
       }
-      lineOfId.set(record_.id, line);
-      records.push(record_);
+      lineOfId.set(model.id, line);
+      records.push(model);
       return null;
     },
   });
 
-  if (columns === undefined && !headerBroken && problems.length === 0) {
-    problems.push({ file, line: 1, rule: 'has no header row' });
-  }
+  if (columns === undefined && !headerBroken && problems.length === 0) problems.push({ file, line: 1, rule: 'has no header row' });
   return { records, problems, lineOfId, rows, unreadable };
 }
 
@@ -231,17 +218,8 @@ function checkRowShape(record: readonly string[], named: number, headerWidth: nu
   const extra = record.slice(named);
   if (extra.every((cell) => cell === '')) return [];
   if (record.length > headerWidth) return [{ rule: `has ${record.length} fields but the header has ${headerWidth}` }];
-  return extra.flatMap((cell, index) =>
-    cell === ''
-      ? []
-      : [
-          {
-            column: named + index + 1,
-            rule: 'has a value in a column the header does not name: name the column or clear the cell',
-            value: cell,
-          },
-        ],
-  );
+  const rule = 'has a value in a column the header does not name: name the column or clear the cell';
+  return extra.flatMap((cell, index) => (cell === '' ? [] : [{ column: named + index + 1, rule, value: cell }]));
 }
 
 /**
@@ -296,9 +274,8 @@ function decodeText(bytes: Buffer, file: string): Decoded {
       return { problems: [{ file, line: 0, rule: `is not valid ${utf16.encoding} text: export it as "CSV UTF-8"` }] };
     }
   }
-  if (bytes.includes(0)) {
+  if (bytes.includes(0))
     return { problems: [{ file, line: 0, rule: 'is binary, not text (it contains NUL bytes): export the sheet as "CSV UTF-8"' }] };
-  }
   return isUtf8(bytes) ? { body: bytes, encoding: 'UTF-8' } : { problems: legacyEncodingProblems(bytes, file) };
 }
 
@@ -307,12 +284,9 @@ function utf16Order(bytes: Buffer): { encoding: 'UTF-16LE' | 'UTF-16BE'; bom: bo
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'UTF-16LE', bom: true };
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'UTF-16BE', bom: true };
   const ascii = (byte: number | undefined) => byte !== undefined && byte > 0 && byte < 0x80;
-  if (bytes.length % 2 === 0 && ascii(bytes[0]) && bytes[1] === 0 && ascii(bytes[2]) && bytes[3] === 0) {
-    return { encoding: 'UTF-16LE', bom: false };
-  }
-  if (bytes.length % 2 === 0 && bytes[0] === 0 && ascii(bytes[1]) && bytes[2] === 0 && ascii(bytes[3])) {
-    return { encoding: 'UTF-16BE', bom: false };
-  }
+  if (bytes.length % 2 !== 0) return undefined;
+  if (ascii(bytes[0]) && bytes[1] === 0 && ascii(bytes[2]) && bytes[3] === 0) return { encoding: 'UTF-16LE', bom: false };
+  if (bytes[0] === 0 && ascii(bytes[1]) && bytes[2] === 0 && ascii(bytes[3])) return { encoding: 'UTF-16BE', bom: false };
   return undefined;
 }
 
@@ -330,15 +304,10 @@ function legacyEncodingProblems(body: Buffer, file: string): Problem[] {
   const named = badLines.slice(0, ENCODING_LINES_NAMED).join(', ');
   const more = badLines.length > ENCODING_LINES_NAMED ? `, … ${badLines.at(-1)}` : '';
   const lines = badLines.length === 1 ? `line ${named} has` : `${badLines.length} lines (${named}${more}) have`;
-  return [
-    {
-      file,
-      line: badLines[0] ?? 0,
-      rule:
-        `is not UTF-8 text: ${lines} bytes that UTF-8 does not allow; it looks like a legacy encoding such as ` +
-        'Big5, Big5-HKSCS, GBK or TIS-620: export the sheet as "CSV UTF-8" (Excel: CSV UTF-8; LibreOffice: character set Unicode (UTF-8))',
-    },
-  ];
+  const rule =
+    `is not UTF-8 text: ${lines} bytes that UTF-8 does not allow; it looks like a legacy encoding such as ` +
+    'Big5, Big5-HKSCS, GBK or TIS-620: export the sheet as "CSV UTF-8" (Excel: CSV UTF-8; LibreOffice: character set Unicode (UTF-8))';
+  return [{ file, line: badLines[0] ?? 0, rule }];
 }
 
 /**
@@ -355,13 +324,9 @@ function readHeader(record: string[], file: string, line: number): { columns: Fi
       problems.push({ file, line, column: index + 1, rule: 'column has no name: name it with one of the fields, or delete it' });
     } else if (!known.has(name)) {
       const suggestion = closestField(name);
-      problems.push({
-        file,
-        line,
-        column: index + 1,
-        rule: `unknown column${suggestion ? `: did you mean "${suggestion}"?` : ''} (the header must name the ${FIELDS.length} fields ${FIELDS.join(', ')})`,
-        value: name,
-      });
+      const hint = suggestion ? `: did you mean "${suggestion}"?` : '';
+      const rule = `unknown column${hint} (the header must name the ${FIELDS.length} fields ${FIELDS.join(', ')})`;
+      problems.push({ file, line, column: index + 1, rule, value: name });
     } else if (names.indexOf(name) !== index) {
       problems.push({ file, line, column: index + 1, field: name, rule: 'column appears twice in the header', value: name });
     }
@@ -407,42 +372,26 @@ function rowFromRecord(record: string[], columns: readonly FieldName[]): CsvRow 
 
 /**
  * Line numbers from byte offsets. csv-parse's own line count goes wrong on CRLF inside quoted
- * fields, so the start line of each record is counted here, once over the file.
+ * fields, so the start line of each record is counted here, once over the file. `shift`: lines
+ * before `bytes` that they leave out.
  */
-class LineCounter {
-  private offset = 0;
-  private line: number;
-  private readonly bytes: Buffer;
-
-  /** `shift`: lines before `bytes` that they leave out. */
-  constructor(bytes: Buffer, shift = 0) {
-    this.bytes = bytes;
-    this.line = 1 + shift;
-  }
-
-  /** The line the next record starts on, past any blank lines, without moving on. */
-  startOfNextRecord(end = this.bytes.length): number {
-    this.skipBlankLines(end);
-    return this.line;
-  }
-
+function lineCounter(bytes: Buffer, shift: number) {
+  let offset = 0;
+  let line = 1 + shift;
+  /** The line the next record starts on, past any blank lines (which belong to no record). */
+  const startOfNextRecord = (end = bytes.length): number => {
+    while (offset < end && (bytes[offset] === LF || bytes[offset] === CR)) {
+      if (bytes[offset] === LF) line += 1;
+      offset += 1;
+    }
+    return line;
+  };
   /** The line a record starts on, given the offset where it (and its line break) ends. */
-  startOfRecordEndingAt(end: number): number {
-    const start = this.startOfNextRecord(end);
-    const { bytes } = this;
-    for (let next = bytes.indexOf(LF, this.offset); next !== -1 && next < end; next = bytes.indexOf(LF, next + 1)) {
-      this.line += 1;
-    }
-    this.offset = end;
+  const startOfRecordEndingAt = (end: number): number => {
+    const start = startOfNextRecord(end);
+    for (let next = bytes.indexOf(LF, offset); next !== -1 && next < end; next = bytes.indexOf(LF, next + 1)) line += 1;
+    offset = end;
     return start;
-  }
-
-  /** Blank lines before a record belong to no record. */
-  private skipBlankLines(end: number): void {
-    const { bytes } = this;
-    while (this.offset < end && (bytes[this.offset] === LF || bytes[this.offset] === CR)) {
-      if (bytes[this.offset] === LF) this.line += 1;
-      this.offset += 1;
-    }
-  }
+  };
+  return { startOfNextRecord, startOfRecordEndingAt };
 }

@@ -29,12 +29,8 @@ function showValue(value: string): string {
 /** `data/cars.csv:12: column 8 (min_price): must be greater than 0; got "-5"` */
 export function formatProblem(problem: Problem): string {
   const where = problem.line > 0 ? `${problem.file}:${problem.line}` : problem.file;
-  const column =
-    problem.column !== undefined
-      ? ` column ${problem.column}${problem.field ? ` (${problem.field})` : ''}:`
-      : problem.field
-        ? ` ${problem.field}:`
-        : '';
+  const field = problem.field ? ` (${problem.field})` : '';
+  const column = problem.column !== undefined ? ` column ${problem.column}${field}:` : problem.field ? ` ${problem.field}:` : '';
   const got = problem.value !== undefined ? `; got ${showValue(problem.value)}` : '';
   return `${where}:${column} ${problem.rule}${got}`;
 }

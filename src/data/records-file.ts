@@ -5,7 +5,7 @@
  * file as one buffer. A chunk is written as columns, one per field: numbers and booleans in typed
  * arrays, which V8 writes as raw bytes, the rest (names, logos) in arrays: as objects, every record
  * would repeat its thirteen field names, and every build and every edit in `npm run dev` reads the
- * file several times (BENCHMARKS.md, what each optimisation bought).
+ * file several times.
  */
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
@@ -77,10 +77,10 @@ function toColumns(records: readonly CarModel[]): ColumnChunk {
 }
 
 /**
- * Adds records `from` … `to - 1` of a chunk written by `toColumns` to `records`: objects with the
- * same fields, in the same order, and the same values.
+ * Adds records `from` … `to - 1` of a chunk written by `toColumns` to `records` (returned): objects
+ * with the same fields, in the same order, and the same values.
  */
-function addFromColumns({ fields, kinds, columns, length }: ColumnChunk, records: CarModel[], from = 0, to = length): void {
+function addFromColumns({ fields, kinds, columns, length }: ColumnChunk, records: CarModel[], from = 0, to = length): CarModel[] {
   for (let row = from; row < to; row += 1) {
     const record: Record<string, unknown> = {};
     for (let field = 0; field < fields.length; field += 1) {
@@ -89,6 +89,7 @@ function addFromColumns({ fields, kinds, columns, length }: ColumnChunk, records
     }
     records.push(record as CarModel);
   }
+  return records;
 }
 
 export function writeRecordFile(file: string, records: readonly CarModel[]): void {
@@ -126,19 +127,9 @@ export interface RecordSlices {
  * A records file held open: its chunks can be read (again) even once the file is removed, as
  * another process pruning a cache may do meanwhile.
  */
-export interface OpenRecordFile {
-  chunks: () => Generator<CarModel[]>;
-  /** Every record, in order (into one array, with no array per chunk). */
-  all: () => CarModel[];
-  /**
-   * Records `start` … `end - 1` (fewer past the end), reading only the chunks that hold them; the
-   * last chunk read is kept, as consecutive slices (a build's pages, in order) mostly fall in one.
-   */
-  slice: (start: number, end: number) => CarModel[];
-  close: () => void;
-}
+export type OpenRecordFile = ReturnType<typeof openRecordFile>;
 
-export function openRecordFile(file: string): OpenRecordFile {
+export function openRecordFile(file: string) {
   const fd = openSync(file, 'r');
   if (!startsWithFormat(fd)) {
     closeSync(fd);
@@ -161,18 +152,19 @@ export function openRecordFile(file: string): OpenRecordFile {
 
   return {
     chunks: function* () {
-      for (const chunk of columnChunks(fd, file)) {
-        const records: CarModel[] = [];
-        addFromColumns(chunk, records);
-        yield records;
-      }
+      for (const chunk of columnChunks(fd, file)) yield addFromColumns(chunk, []);
     },
+    /** Every record, in order (into one array, with no array per chunk). */
     all: () => {
       const records: CarModel[] = [];
       for (const chunk of columnChunks(fd, file)) addFromColumns(chunk, records);
       return records;
     },
-    slice: (start, end) => {
+    /**
+     * Records `start` … `end - 1` (fewer past the end), reading only the chunks that hold them; the
+     * last chunk read is kept, as consecutive slices (a build's pages, in order) mostly fall in one.
+     */
+    slice: (start: number, end: number) => {
       const records: CarModel[] = [];
       for (let index = Math.floor(start / CHUNK_RECORDS); records.length < end - start; index += 1) {
         const chunk = chunkAt(index);

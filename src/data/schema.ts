@@ -46,13 +46,10 @@ const CONTROL_CHARACTER = /[\u0000-\u0009\u000B\u000C\u000E-\u001F\u007F-\u009F]
 /** Slash-separated segments of unreserved URL characters, none of them `.` or `..`. */
 const LOGO_PATH = /^(?!\.{1,2}(?:\/|$))(?!.*\/\.{1,2}(?:\/|$))[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
 
-const integer = (min: number, max: number, description: string) =>
-  z
-    .number()
-    .int({ error: `must be a whole number from ${min} to ${max}` })
-    .min(min, { error: `must be a whole number from ${min} to ${max}` })
-    .max(max, { error: `must be a whole number from ${min} to ${max}` })
-    .describe(description);
+const integer = (min: number, max: number, description: string) => {
+  const error = `must be a whole number from ${min} to ${max}`;
+  return z.number().int({ error }).min(min, { error }).max(max, { error }).describe(description);
+};
 
 const priceValue = (description: string) =>
   z
@@ -139,10 +136,8 @@ const comparable =
   (payload: z.core.ParsePayload) =>
     !payload.issues.some((issue) => fields.includes(issue.path?.[0] as FieldName));
 
-type Bound = 'seat' | 'engine_size' | 'price';
-
 /** The rule that each max_* field is at least its min_* field. */
-const maxAtLeastMin = (bound: Bound) => {
+const maxAtLeastMin = (bound: 'seat' | 'engine_size' | 'price') => {
   const low = `min_${bound}` as const;
   const high = `max_${bound}` as const;
   return [

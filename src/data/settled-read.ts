@@ -26,7 +26,7 @@ export class StillChanging extends Error {
  * `QUIET_MS` (`warn` is told once if that means waiting). Throws `StillChanging` if it is still
  * changing after `GIVE_UP_MS`, and the file system's own error if it cannot be read.
  */
-export async function readSettled(path: string, warn: (line: string) => void, quietMs = QUIET_MS, giveUpMs = GIVE_UP_MS): Promise<Buffer> {
+export async function readSettled(path: string, warn: (line: string) => void, quietMs = QUIET_MS): Promise<Buffer> {
   const started = Date.now();
   let told = false;
   for (;;) {
@@ -36,8 +36,8 @@ export async function readSettled(path: string, warn: (line: string) => void, qu
     // Milliseconds since the last change, by the file system's clock (a future time counts as still: a clock set apart).
     const still = Date.now() - Number(after.mtimeNs / 1_000_000n);
     if (sameVersion(before, after) && BigInt(bytes.length) === after.size && (still >= quietMs || still < -2_000)) return bytes;
-    if (Date.now() - started > giveUpMs)
-      throw new StillChanging(`${path} kept changing for ${giveUpMs / 1000} s while it was read: finish saving it, then build again`);
+    if (Date.now() - started > GIVE_UP_MS)
+      throw new StillChanging(`${path} kept changing for ${GIVE_UP_MS / 1000} s while it was read: finish saving it, then build again`);
     if (!told) warn(`  ${path} is being saved: waiting until it is still`);
     told = true;
     await sleep(Math.max(20, Math.min(quietMs, quietMs - still)));

@@ -11,8 +11,6 @@ import { replaceAside } from './replace-aside.ts';
 import { fileSha256 } from '../data/checked-files.ts';
 import { ifPresent } from '../data/missing.ts';
 
-const statOrUndefined = (path: string): BigIntStats | undefined => ifPresent(() => statSync(path, { bigint: true }));
-
 /** What `linkUnchangedFiles` compares. */
 interface SiteFiles {
   /** The published site's folder; none for a first build (every file is new). */
@@ -28,29 +26,16 @@ interface SiteFiles {
   knownHashes?: ReadonlyMap<string, string>;
 }
 
-export interface Comparison {
-  /** Site paths of the new site's files that are new or whose bytes changed. */
-  changed: Set<string>;
-  /** How many files are unchanged: the published ones (linked now or before). */
-  unchanged: number;
-  /** Every file's SHA-256, by path (for the manifest). */
-  hashes: Map<string, string>;
-}
-
 /**
  * Compares each of the new site's files with the published site's and applies the rule above: by
  * hash, where the published manifest lists the file's, else (a manifest of version 1) by its bytes.
  */
-export function linkUnchangedFiles({
-  publishedSiteDir,
-  siteDir,
-  files,
-  taken,
-  publishedHashes,
-  knownHashes = new Map(),
-}: SiteFiles): Comparison {
+export function linkUnchangedFiles({ publishedSiteDir, siteDir, files, taken, publishedHashes, knownHashes = new Map() }: SiteFiles) {
+  /** Site paths of the new site's files that are new or whose bytes changed. */
   const changed = new Set<string>();
+  /** Every file's SHA-256, by path (for the manifest). */
   const hashes = new Map<string, string>();
+  /** How many files are unchanged: the published ones (linked now or before). */
   let unchanged = 0;
   for (const path of files) {
     const file = join(siteDir, path);
@@ -63,7 +48,7 @@ export function linkUnchangedFiles({
     const hash = knownHashes.get(path) ?? fileSha256(file);
     hashes.set(path, hash);
     const published = publishedSiteDir === undefined ? undefined : join(publishedSiteDir, path);
-    const before = published === undefined ? undefined : statOrUndefined(published);
+    const before = published === undefined ? undefined : ifPresent(() => statSync(published, { bigint: true }));
     if (published === undefined || before === undefined || !before.isFile()) {
       changed.add(path);
       continue;
@@ -71,7 +56,8 @@ export function linkUnchangedFiles({
     const after = statSync(file, { bigint: true });
     const sameFile = after.ino === before.ino && after.dev === before.dev;
     if (sameFile || (publishedHash === undefined ? sameBytes(published, before, file, after) : publishedHash === hash)) {
-      if (!sameFile) replaceWithLink(published, file);
+      // Makes `file` the published file: a link renamed over it.
+      if (!sameFile) replaceAside(file, (aside) => linkSync(published, aside));
       unchanged += 1;
       continue;
     }
@@ -79,11 +65,6 @@ export function linkUnchangedFiles({
     if (after.mtimeNs <= before.mtimeNs) makeNewer(file, before);
   }
   return { changed, unchanged, hashes };
-}
-
-/** Makes `file` the published file: a link renamed over it. */
-function replaceWithLink(published: string, file: string): void {
-  replaceAside(file, (aside) => linkSync(published, aside));
 }
 
 /**
@@ -100,17 +81,13 @@ function makeNewer(file: string, replaced: BigIntStats): void {
   }
 }
 
-function sameBytes(previous: string, before: BigIntStats, next: string, after: BigIntStats): boolean {
-  if (before.size !== after.size) return false;
-  return sameContent(previous, next, Number(after.size));
-}
-
 const BLOCK = 1 << 20;
 let blocks: [Buffer, Buffer] | undefined;
 
 /** Small files read whole; large ones block by block: a million-row download is hundreds of MB. */
-function sameContent(previous: string, next: string, size: number): boolean {
-  if (size <= BLOCK) return readFileSync(previous).equals(readFileSync(next));
+function sameBytes(previous: string, before: BigIntStats, next: string, after: BigIntStats): boolean {
+  if (before.size !== after.size) return false;
+  if (after.size <= BLOCK) return readFileSync(previous).equals(readFileSync(next));
   const [a, b] = (blocks ??= [Buffer.allocUnsafe(BLOCK), Buffer.allocUnsafe(BLOCK)]);
   const [fdA, fdB] = [openSync(previous, 'r'), openSync(next, 'r')];
   try {

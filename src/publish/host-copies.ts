@@ -1,12 +1,12 @@
 /**
  * The copy of the site hosts want inside their own folders (Vercel's Build Output API reads the
  * site from `.vercel/output/static`), as hard links. It lives in the build's own folder, so it is
- * published with the site: brought up to the new site from the copy the folder already holds (a
- * recycled folder's; a new folder holds none).
+ * published with the site (see `refreshCopy` for how it is brought up to the new site).
  */
-import { existsSync, linkSync, lstatSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { namesFile } from './links.ts';
+import { removeIfEmpty } from './site-files.ts';
 
 /**
  * Brings a copy made for an earlier site (a recycled build's, see store.ts) up to `siteDir`: each
@@ -16,7 +16,6 @@ import { namesFile } from './links.ts';
  * path is linked into a new one: nothing there to remove first, and each folder made once.
  */
 export function refreshCopy(siteDir: string, paths: Iterable<string>, target: string): void {
-  // A new copy has nothing to remove first, and each of its folders is made once.
   const fresh = !existsSync(target);
   const made = new Set<string>();
   for (const path of paths) {
@@ -30,16 +29,8 @@ export function refreshCopy(siteDir: string, paths: Iterable<string>, target: st
       mkdirSync(folder, { recursive: true });
       made.add(folder);
     }
-    if (!linkInto(join(siteDir, path), to)) {
-      // Gone from the site: so is its folder, where that held only it (a page past the new count).
-      try {
-        rmdirSync(folder);
-        made.delete(folder);
-      } catch (error) {
-        // Not empty: it holds other pages.
-        if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw error;
-      }
-    }
+    // Gone from the site: so is its folder, where that held only it (a page past the new count).
+    if (!linkInto(join(siteDir, path), to) && removeIfEmpty(folder)) made.delete(folder);
   }
 }
 

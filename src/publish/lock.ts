@@ -11,6 +11,7 @@ import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } fr
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { ifPresent } from '../data/missing.ts';
 
 const LOCK = 'listing-build.lock';
 const WAIT_STEP_MS = 250;
@@ -20,21 +21,12 @@ const TAKEOVER_STALE_MS = 10_000;
 const ownerSchema = z.object({ pid: z.int(), host: z.string(), startedAt: z.string(), token: z.string() });
 type Owner = z.infer<typeof ownerSchema>;
 
-export interface BuildLock {
-  /** Whether the lock is no longer this build's (removed by hand, and taken by another): then it must not publish. */
-  lost: () => boolean;
-  release: () => void;
-}
+export type BuildLock = Awaited<ReturnType<typeof acquireBuildLock>>;
 
 /** The owner named in the lock file; undefined where there is none, 'unreadable' where it names none. */
 function ownerOf(lock: string): Owner | 'unreadable' | undefined {
-  let text: string;
-  try {
-    text = readFileSync(lock, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const text = ifPresent(() => readFileSync(lock, 'utf8'));
+  if (text === undefined) return undefined;
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -92,7 +84,7 @@ const describe = (owner: Owner) =>
  * Takes the build lock kept in the folder `dir`, waiting while another build holds it (`warn` is
  * told once, with a sentence naming that build). Released by `release`, or when the process exits.
  */
-export async function acquireBuildLock(dir: string, warn: (message: string) => void): Promise<BuildLock> {
+export async function acquireBuildLock(dir: string, warn: (message: string) => void) {
   mkdirSync(dir, { recursive: true });
   const lock = join(dir, LOCK);
   const me: Owner = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), token: randomUUID() };
@@ -134,6 +126,7 @@ export async function acquireBuildLock(dir: string, warn: (message: string) => v
   };
   process.once('exit', release);
   return {
+    /** Whether the lock is no longer this build's (removed by hand, and taken by another): then it must not publish. */
     lost: () => !ours(),
     release: () => {
       process.off('exit', release);

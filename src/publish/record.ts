@@ -35,11 +35,10 @@ export interface BuildRecord {
  * hash: a damaged record is said and taken as none, so nothing is taken from that build on trust).
  */
 export function readRecord(buildDir: string): BuildRecord | undefined {
-  const file = join(buildDir, BUILD_RECORD_FILE);
   // A record of another version is no record, and not damaged: it is a build of other code.
   let otherVersion = false;
-  const record = readChecked(
-    file,
+  return readChecked(
+    join(buildDir, BUILD_RECORD_FILE),
     (body) => {
       const value = deserialize(body) as Partial<BuildRecord>;
       otherVersion = value.version !== VERSION;
@@ -49,10 +48,8 @@ export function readRecord(buildDir: string): BuildRecord | undefined {
       if (!otherVersion) console.error(damagedCacheLine(path));
     },
   );
-  return record;
 }
 
 export function writeRecord(buildDir: string, record: Omit<BuildRecord, 'version'>): void {
-  const file = join(buildDir, BUILD_RECORD_FILE);
-  replaceAside(file, (aside) => writeFileSync(aside, withHash(serialize({ version: VERSION, ...record }))));
+  replaceAside(join(buildDir, BUILD_RECORD_FILE), (aside) => writeFileSync(aside, withHash(serialize({ version: VERSION, ...record }))));
 }

@@ -12,20 +12,16 @@ import type { BuildFolder } from './store.ts';
 
 const RENDERING = 'rendering';
 
-/** Whether a folder of `store` can take renames from inside `projectRoot`. */
-function sameFileSystem(store: string, projectRoot: string): boolean {
-  return statSync(store).dev === statSync(projectRoot).dev;
-}
-
 /**
  * The folder Astro renders the build in `folder` into: the build's own site where the store shares
- * the project's file system, else a folder under `cacheDir` (which is inside the project).
+ * the project's file system (so it can take renames from inside the project), else a folder under
+ * `cacheDir` (which is inside the project).
  */
 export function renderFolderFor(
   folder: BuildFolder,
   { store, projectRoot, cacheDir }: { store: string; projectRoot: string; cacheDir: string },
 ): string {
-  return sameFileSystem(store, projectRoot) ? folder.siteDir : join(cacheDir, RENDERING, folder.id);
+  return statSync(store).dev === statSync(projectRoot).dev ? folder.siteDir : join(cacheDir, RENDERING, folder.id);
 }
 
 /** Removes what builds killed part way left rendering (called under the build lock: no build is rendering). */

@@ -3,9 +3,9 @@
  * page's key is a hash of exactly what it shows (src/listing/page-keys.ts): where the published
  * build was made by the same code and addresses and has the same key for a page, and its file is
  * there, the page is not rendered but taken: before Astro renders anything, the build's folder is
- * given the published file (a hard link), and a page to render is removed from it. So a file Astro may write
- * is never a link to a published file, and a page taken keeps its inode, bytes and time all the
- * way to publication.
+ * given the published file (a hard link), and a page to render is removed from it. So a file Astro
+ * may write is never a link to a published file, and a page taken keeps its inode, bytes and time
+ * all the way to publication.
  */
 import { linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -13,6 +13,7 @@ import type { PageKeys } from '../listing/page-keys.ts';
 import { LANGUAGES } from '../listing/languages.ts';
 import { htmlPageFiles, pageFile } from '../listing/routes.ts';
 import type { Baseline } from './baseline.ts';
+import { ifPresent } from '../data/missing.ts';
 
 /** Which pages Astro renders: `json[n - 1]` / `html[n - 1]` is 1 for page n's JSON / HTML page. */
 export interface RenderSet {
@@ -69,14 +70,10 @@ export function renderedCount(render: RenderSet): { json: number; html: number }
 /** The pages of a site folder, by its JSON page files (the highest page number there). */
 export function pagesIn(siteDir: string): number {
   let pages = 0;
-  try {
-    for (const name of readdirSync(join(siteDir, dirname(pageFile(1))))) {
-      const page = Number.parseInt(name, 10);
-      if (name === basename(pageFile(page)) && page > pages) pages = page;
-    }
-  } catch (error) {
-    // No page folder: no pages.
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  // No page folder: no pages.
+  for (const name of ifPresent(() => readdirSync(join(siteDir, dirname(pageFile(1))))) ?? []) {
+    const page = Number.parseInt(name, 10);
+    if (name === basename(pageFile(page)) && page > pages) pages = page;
   }
   return pages;
 }

@@ -1,5 +1,5 @@
 /** The files of a built site, listed without walking 100,000 page folders. */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, rmdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { HTML_PAGE_FOLDERS, htmlPageFiles, pageFile } from '../listing/routes.ts';
 
@@ -7,7 +7,7 @@ import { HTML_PAGE_FOLDERS, htmlPageFiles, pageFile } from '../listing/routes.ts
  * Site paths (`/`-separated) of every file and every folder under `dir` (parents before their
  * children), except the folders `skip` names and what they hold.
  */
-function contentsOf(dir: string, skip: ReadonlySet<string>): { files: string[]; folders: string[] } {
+export function contentsOf(dir: string, skip: ReadonlySet<string>): { files: string[]; folders: string[] } {
   const files: string[] = [];
   const folders: string[] = [];
   const walk = (folder: string) => {
@@ -29,9 +29,16 @@ export function filesIn(dir: string, skip: ReadonlySet<string> = new Set()): str
   return contentsOf(dir, skip).files;
 }
 
-/** Site paths of every folder under `dir`, parents before their children, except the folders `skip` names and what they hold. */
-export function foldersIn(dir: string, skip: ReadonlySet<string> = new Set()): string[] {
-  return contentsOf(dir, skip).folders;
+/** Removes `folder` where it is empty; false where it is not. */
+export function removeIfEmpty(folder: string): boolean {
+  try {
+    rmdirSync(folder);
+    return true;
+  } catch (error) {
+    // Not empty: what it holds keeps it.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw error;
+    return false;
+  }
 }
 
 /** The sizes of `files` (site paths) in `dir`, added up. */
