@@ -1,7 +1,7 @@
 // @ts-check
-import { availableParallelism } from 'node:os';
 import { defineConfig } from 'astro/config';
 import listing from './src/integration/index.ts';
+import { PAGES_UNDER_WAY } from './src/integration/render-threads.ts';
 import { loadConfigOrExit } from './src/config.ts';
 import { FINGERPRINTED_FOLDER } from './src/listing/routes.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES } from './src/listing/languages.ts';
@@ -29,9 +29,8 @@ export default defineConfig({
     assets: FINGERPRINTED_FOLDER,
     // The Content-Security-Policy allows no inline style or script: everything goes in files.
     inlineStylesheets: 'never',
-    // Pages under way at once: two for each thread that renders them (src/integration/render-threads.ts),
-    // so that none waits while Astro writes the one before.
-    concurrency: Math.max(4, 16 * availableParallelism()),
+    // Pages under way at once: enough that no render thread waits for the next (src/integration/render-threads.ts).
+    concurrency: PAGES_UNDER_WAY,
   },
   vite: {
     build: { assetsInlineLimit: 0 },

@@ -60,7 +60,10 @@ export async function serveThread<I, A, N = never>(work: (input: I, note: (note:
   port.postMessage({ kind: 'answer', answer } satisfies Message<A, N>);
 }
 
-type PoolMessage<R> = { id: number; result: R } | { id: number; error: string };
+type PoolAnswer<R> = { id: number; result: R } | { id: number; error: string };
+/** What goes to a pool thread, and back, in one message: tasks and answers go a batch at a time (a message costs the same for one task as for many). */
+type PoolBatch<T> = { tasks: { id: number; task: T }[] };
+type PoolAnswers<R> = { answers: PoolAnswer<R>[] };
 
 export interface ThreadPool<T, R> {
   /** Runs `task` on the thread with the fewest tasks under way. */
@@ -70,20 +73,24 @@ export interface ThreadPool<T, R> {
 }
 
 /**
- * `size` threads of the module `script` (whose top level calls `servePool`), each given `input`,
- * taking tasks one message each. The same rule as `runOnThread`: a task fails with the error it
- * threw on its thread; a thread that fails or ends fails every task under way there, and the pool
- * takes no task after.
+ * `size` threads of the module `script` (whose top level calls `servePool`), each given `input`.
+ * The tasks `run` is given in one turn of the event loop go to the threads at the end of it, up to
+ * `batch` in a message; a thread works through its messages in order, one task at a time, and
+ * answers each message's tasks in one message. The same rule as `runOnThread`: a task fails with
+ * the error it threw on its thread; a thread that fails or ends fails every task under way there,
+ * and the pool takes no task after.
  */
 export function threadPool<T, R>(
   name: string,
   script: URL,
   input: unknown,
-  size: number,
-  resourceLimits?: ResourceLimits,
+  { size, batch, resourceLimits }: { size: number; batch: number; resourceLimits?: ResourceLimits },
 ): ThreadPool<T, R> {
   const pending = new Map<number, { done: (result: R) => void; fail: (error: Error) => void; thread: number }>();
   const busy = Array.from({ length: size }, () => 0);
+  /** Each thread's tasks not yet sent, with what their messages transfer. */
+  const unsent = busy.map(() => ({ tasks: [] as PoolBatch<T>['tasks'], transfer: [] as ArrayBuffer[] }));
+  let sendScheduled = false;
   let failure: Error | undefined;
   let next = 0;
   const fail = (error: Error, thread?: number) => {
@@ -99,18 +106,28 @@ export function threadPool<T, R>(
       workerData: input,
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB, ...resourceLimits },
     });
-    worker.on('message', (message: PoolMessage<R>) => {
-      const task = pending.get(message.id);
-      if (task === undefined) return;
-      pending.delete(message.id);
-      busy[thread]! -= 1;
-      if ('error' in message) task.fail(new Error(message.error));
-      else task.done(message.result);
+    worker.on('message', ({ answers }: PoolAnswers<R>) => {
+      for (const answer of answers) {
+        const task = pending.get(answer.id);
+        if (task === undefined) continue;
+        pending.delete(answer.id);
+        busy[thread]! -= 1;
+        if ('error' in answer) task.fail(new Error(answer.error));
+        else task.done(answer.result);
+      }
     });
     worker.once('error', (error) => fail(error, thread));
     worker.once('exit', (code) => fail(new Error(`the ${name} thread stopped (exit code ${code})`), thread));
     return worker;
   });
+  const send = () => {
+    sendScheduled = false;
+    unsent.forEach(({ tasks, transfer }, thread) => {
+      for (let from = 0; from < tasks.length; from += batch)
+        threads[thread]!.postMessage({ tasks: tasks.slice(from, from + batch) } satisfies PoolBatch<T>, from === 0 ? transfer : []);
+      unsent[thread] = { tasks: [], transfer: [] };
+    });
+  };
   return {
     run: (task, transfer = []) =>
       new Promise<R>((done, reject) => {
@@ -119,7 +136,12 @@ export function threadPool<T, R>(
         const id = next++;
         busy[thread]! += 1;
         pending.set(id, { done, fail: reject, thread });
-        threads[thread]!.postMessage({ id, task }, transfer);
+        unsent[thread]!.tasks.push({ id, task });
+        unsent[thread]!.transfer.push(...transfer);
+        if (!sendScheduled) {
+          sendScheduled = true;
+          setImmediate(send);
+        }
       }),
     stop: async () => {
       failure ??= new Error(`the ${name} threads were stopped`);
@@ -128,18 +150,31 @@ export function threadPool<T, R>(
   };
 }
 
-/** A pool thread's side: answers each task with what `work` makes of it (given the thread's input), or with the error it threw. */
+/**
+ * A pool thread's side: answers each task with what `work` makes of it (given the thread's input),
+ * or with the error it threw; a message's tasks one after another, and their answers in one message.
+ */
 export async function servePool<I, T, R>(
   start: (input: I) => Promise<(task: T) => Promise<{ result: R; transfer?: ArrayBuffer[] }>>,
 ): Promise<void> {
   const port = parentPort;
   if (port === null) throw new Error('servePool runs only on a worker thread');
   const work = await start(workerData as I);
-  port.on('message', ({ id, task }: { id: number; task: T }) => {
-    work(task).then(
-      ({ result, transfer = [] }) => port.postMessage({ id, result } satisfies PoolMessage<R>, transfer),
-      (error: unknown) =>
-        port.postMessage({ id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies PoolMessage<R>),
-    );
+  let before = Promise.resolve();
+  port.on('message', ({ tasks }: PoolBatch<T>) => {
+    before = before.then(async () => {
+      const answers: PoolAnswer<R>[] = [];
+      const transfers: ArrayBuffer[] = [];
+      for (const { id, task } of tasks) {
+        try {
+          const { result, transfer = [] } = await work(task);
+          answers.push({ id, result });
+          transfers.push(...transfer);
+        } catch (error) {
+          answers.push({ id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+        }
+      }
+      port.postMessage({ answers } satisfies PoolAnswers<R>, transfers);
+    });
   });
 }

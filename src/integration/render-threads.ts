@@ -47,6 +47,17 @@ const RENDER_THREADS = availableParallelism();
  */
 const RENDER_THREAD_HEAP_MIB = 128;
 /**
+ * Pages a render thread is sent in one message, and answers in one: a message between threads costs
+ * about what rendering a page does, whatever it carries.
+ */
+const PAGES_A_MESSAGE = 16;
+/**
+ * Pages Astro has under way at once (its `build.concurrency`, astro.config.mjs): two messages for
+ * each render thread, so that a thread has the next to work on while its last answer is taken and
+ * Astro asks for the pages that follow.
+ */
+export const PAGES_UNDER_WAY = 2 * PAGES_A_MESSAGE * RENDER_THREADS;
+/**
  * Below this many HTML pages to render, this thread renders them: each render thread loads the
  * prerender bundle again (about 0.3 s), more than a few hundred pages cost.
  */
@@ -77,9 +88,16 @@ export function renderingOnThreads(
         await astroDefault.setup?.();
         const input = renderThreadInput(astroDefault, renderDir);
         if (input && (await htmlPages) >= THREADS_FROM_PAGES)
-          pool = threadPool('render', new URL('./render-worker.ts', import.meta.url), { ...input, renderDir }, RENDER_THREADS, {
-            maxOldGenerationSizeMb: RENDER_THREAD_HEAP_MIB,
-          });
+          pool = threadPool(
+            'render',
+            new URL('./render-worker.ts', import.meta.url),
+            { ...input, renderDir },
+            {
+              size: RENDER_THREADS,
+              batch: PAGES_A_MESSAGE,
+              resourceLimits: { maxOldGenerationSizeMb: RENDER_THREAD_HEAP_MIB },
+            },
+          );
         console.error(`Astro: rendering the pages on ${pool === undefined ? 'one thread' : `${RENDER_THREADS} threads`}`);
       },
       render: async (request, options) => {
@@ -120,17 +138,14 @@ export function renderingOnThreads(
 export function pageWriter(
   renderDir: string,
 ): (url: string, response: Response) => Promise<{ result: RenderedPage; transfer: ArrayBuffer[] }> {
-  const folders = new Set<string>();
   return async (url, response) => {
     const body = new Uint8Array(await response.arrayBuffer());
     const result = { status: response.status, headers: [...response.headers], sha256: createHash('sha256').update(body).digest('hex') };
     if (response.status !== 200) return { result: { ...result, body: body.buffer }, transfer: [body.buffer] };
     const file = join(renderDir, fileOf(new URL(url).pathname));
     try {
-      if (!folders.has(dirname(file))) {
-        mkdirSync(dirname(file), { recursive: true });
-        folders.add(dirname(file));
-      }
+      // Each page has a folder of its own (build.format 'directory'): no folder is made twice.
+      mkdirSync(dirname(file), { recursive: true });
       // A new file: a page to render was removed from the folder first (src/publish/reuse.ts).
       writeFileSync(file, body, { flag: 'wx' });
       return { result, transfer: [] };

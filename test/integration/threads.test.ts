@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { threadPool } from '../../src/threads.ts';
+
+const WORKER = new URL('../fixtures/threads/pool-worker.ts', import.meta.url);
+type Answer = { value: number; thread: number; messages: number };
+
+const poolOf = (size: number, batch: number) => threadPool<number, Answer>('test', WORKER, { factor: 2 }, { size, batch });
+
+describe('threadPool', () => {
+  it('sends the tasks of one turn in batches, shared between the threads, and answers each', async () => {
+    const pool = poolOf(2, 16);
+    try {
+      const tasks = Array.from({ length: 40 }, (_, index) => index);
+      const answers = await Promise.all(tasks.map((task) => pool.run(task)));
+      expect(answers.map((answer) => answer.value)).toEqual(tasks.map((task) => task * 2));
+      const threads = new Map<number, Answer[]>();
+      for (const answer of answers) threads.set(answer.thread, [...(threads.get(answer.thread) ?? []), answer]);
+      expect([...threads.values()].map((each) => each.length)).toEqual([20, 20]);
+      // 20 tasks in batches of 16: two messages to each thread, not twenty.
+      for (const each of threads.values()) expect(Math.max(...each.map((answer) => answer.messages))).toBe(2);
+    } finally {
+      await pool.stop();
+    }
+  });
+
+  it('fails only the task that threw, not the others of its batch', async () => {
+    const pool = poolOf(1, 16);
+    try {
+      const settled = await Promise.allSettled([1, -1, 3].map((task) => pool.run(task)));
+      expect(settled.map((each) => each.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((settled[1] as PromiseRejectedResult).reason.message).toMatch(/task -1 fails/);
+      expect(await pool.run(4)).toMatchObject({ value: 8 });
+    } finally {
+      await pool.stop();
+    }
+  });
+
+  it('fails every task under way on a thread that ends, and takes none after', async () => {
+    const pool = poolOf(1, 4);
+    try {
+      const settled = await Promise.allSettled([1, -2, 3, 5, 7, 9].map((task) => pool.run(task)));
+      // The first batch's first task was answered with the batch, which never was: all fail.
+      expect(settled.every((each) => each.status === 'rejected')).toBe(true);
+      expect((settled[0] as PromiseRejectedResult).reason.message).toMatch(/the test thread stopped \(exit code 3\)/);
+      await expect(pool.run(1)).rejects.toThrow(/exit code 3/);
+    } finally {
+      await pool.stop();
+    }
+  });
+});
