@@ -160,13 +160,17 @@ export async function appOnThread({
   const destination = { write: (chunk: { message: string }) => process.stderr.write(`${chunk.message}\n`) };
   app.setOptions({ settings: { scripts }, logger: { options: { destination } } });
   // Astro loads a page's module with `import()` at each page it renders, which asks Node's module loader again each time
-  // (about 4 % of a render thread's time): each is loaded once here. Where the map is not there, pages load as Astro loads them.
+  // (about 4 % of a render thread's time): each is loaded once here. Where the map is not there, pages load as Astro loads them, and it says so.
   const { pageMap } = app.manifest;
   if (pageMap instanceof Map)
     for (const [component, load] of pageMap as Map<string, () => Promise<unknown>>) {
       let loaded: Promise<unknown> | undefined;
       pageMap.set(component, () => (loaded ??= load()));
     }
+  else
+    process.stderr.write(
+      "Astro: a render thread loads a page's module at each page it renders, more slowly: an Astro upgrade broke an assumption (src/integration/astro-internals.ts, 3)\n",
+    );
   const routes = new Map(app.manifestData.routes.map((routeData) => [routeData.route, routeData]));
   return (request, route) => {
     const routeData = routes.get(route);
