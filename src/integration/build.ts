@@ -260,7 +260,7 @@ export async function awaitData(build: StartedBuild) {
     addresses: { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl },
     ...(data.keys === undefined && { keysFromSummary: folder.summaryFile }),
   });
-  return { data, render, jsonPages, progress: reportPagesWritten(folder.renderDir, jsonPages.progress, data.toRender) };
+  return { data, render, jsonPages, progress: reportPagesWritten(() => build.pageHashes.size, jsonPages.progress, data.toRender) };
 }
 
 /** What step 3 hands to step 4: what the published build holds and changed, for the report. */
