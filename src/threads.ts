@@ -88,8 +88,8 @@ export function threadPool<T, R>(
 ): ThreadPool<T, R> {
   const pending = new Map<number, { done: (result: R) => void; fail: (error: Error) => void; thread: number }>();
   const busy = Array.from({ length: size }, () => 0);
-  /** Each thread's tasks not yet sent, with what their messages transfer. */
-  const unsent = busy.map(() => ({ tasks: [] as PoolBatch<T>['tasks'], transfer: [] as ArrayBuffer[] }));
+  /** Each thread's tasks not yet sent, each with what its message transfers. */
+  let unsent = busy.map(() => [] as { id: number; task: T; transfer: ArrayBuffer[] }[]);
   let sendScheduled = false;
   let failure: Error | undefined;
   let next = 0;
@@ -122,11 +122,17 @@ export function threadPool<T, R>(
   });
   const send = () => {
     sendScheduled = false;
-    unsent.forEach(({ tasks, transfer }, thread) => {
-      for (let from = 0; from < tasks.length; from += batch)
-        threads[thread]!.postMessage({ tasks: tasks.slice(from, from + batch) } satisfies PoolBatch<T>, from === 0 ? transfer : []);
-      unsent[thread] = { tasks: [], transfer: [] };
+    unsent.forEach((tasks, thread) => {
+      for (let from = 0; from < tasks.length; from += batch) {
+        const sent = tasks.slice(from, from + batch);
+        const message: PoolBatch<T> = { tasks: sent.map(({ id, task }) => ({ id, task })) };
+        threads[thread]!.postMessage(
+          message,
+          sent.flatMap(({ transfer }) => transfer),
+        );
+      }
     });
+    unsent = busy.map(() => []);
   };
   return {
     run: (task, transfer = []) =>
@@ -136,8 +142,7 @@ export function threadPool<T, R>(
         const id = next++;
         busy[thread]! += 1;
         pending.set(id, { done, fail: reject, thread });
-        unsent[thread]!.tasks.push({ id, task });
-        unsent[thread]!.transfer.push(...transfer);
+        unsent[thread]!.push({ id, task, transfer });
         if (!sendScheduled) {
           sendScheduled = true;
           setImmediate(send);

@@ -4,7 +4,7 @@ import { threadPool } from '../../src/threads.ts';
 const WORKER = new URL('../fixtures/threads/pool-worker.ts', import.meta.url);
 type Answer = { value: number; thread: number; messages: number };
 
-const poolOf = (size: number, batch: number) => threadPool<number, Answer>('test', WORKER, { factor: 2 }, { size, batch });
+const poolOf = (size: number, batch: number) => threadPool<number | ArrayBuffer, Answer>('test', WORKER, { factor: 2 }, { size, batch });
 
 describe('threadPool', () => {
   it('sends the tasks of one turn in batches, shared between the threads, and answers each', async () => {
@@ -18,6 +18,19 @@ describe('threadPool', () => {
       expect([...threads.values()].map((each) => each.length)).toEqual([20, 20]);
       // 20 tasks in batches of 16: two messages to each thread, not twenty.
       for (const each of threads.values()) expect(Math.max(...each.map((answer) => answer.messages))).toBe(2);
+    } finally {
+      await pool.stop();
+    }
+  });
+
+  it("transfers each task's buffers with the message that carries it, whichever batch that is", async () => {
+    const pool = poolOf(1, 2);
+    try {
+      const buffers = Array.from({ length: 5 }, (_, index) => new ArrayBuffer(index + 1));
+      const answers = await Promise.all(buffers.map((buffer) => pool.run(buffer, [buffer])));
+      expect(answers.map((answer) => answer.value)).toEqual([1, 2, 3, 4, 5]);
+      // Transferred, not copied: gone from this thread.
+      expect(buffers.every((buffer) => buffer.byteLength === 0)).toBe(true);
     } finally {
       await pool.stop();
     }
