@@ -1,6 +1,6 @@
 /** What the bench scripts share: where they write, how they time a build, medians. */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -169,6 +169,34 @@ export async function clearOutputs(): Promise<void> {
     `removed ${removed} folders earlier runs left; waiting ${REST_SECONDS} s for the disk to forget the removals (see clearOutputs in bench/lib.ts)`,
   );
   await sleep(REST_SECONDS * 1000);
+}
+
+/**
+ * Disk a build leaves in bench/out for each row, measured with `du` after 1M-row runs on this machine
+ * (2026-11-26): ours 8.4 GB (the site, Vercel's copy as links, the build store, the data cache), a
+ * peer's site or the floor's 2.3 GB. Every run's output stays to the end (`fresh` moves it aside).
+ */
+const OURS_BYTES_A_ROW = 8_600;
+const PLAIN_BYTES_A_ROW = 2_400;
+
+/**
+ * Stops the run before it starts where the build and peers sections would fill the disk: a run that
+ * filled it failed at its last build, a quarter of an hour in. Exit code 2, with what to do.
+ */
+export function ensureRoomFor(chosen: readonly string[], rows: readonly number[]): void {
+  const perRow =
+    (chosen.includes('build') ? OURS_BYTES_A_ROW + PLAIN_BYTES_A_ROW : 0) +
+    (chosen.includes('peers') ? OURS_BYTES_A_ROW + 2 * PLAIN_BYTES_A_ROW : 0);
+  const needed = rows.reduce((sum, size) => sum + runsFor(size) * size * perRow, 0);
+  const { bavail, bsize } = statfsSync(out);
+  const free = bavail * bsize;
+  if (needed <= free) return;
+  const gb = (bytes: number) => `${(bytes / 1e9).toFixed(1)} GB`;
+  console.error(
+    `bench: ${chosen.join(', ')} at ${rows.join(', ')} rows need about ${gb(needed)} in ${out}, and ${gb(free)} is free there. ` +
+      'Free some space, or run fewer at once (for example --only=build, then --only=peers).',
+  );
+  process.exit(2);
 }
 
 export const buildOf =

@@ -6,7 +6,8 @@
  *
  *   node bench/run.ts [--sizes=10000,100000,1000000] [--runs=3] [--no-throughput] [--only=build,peers,incremental,search] [--search-sizes=100000] [--no-rest]
  *
- * It first removes what earlier runs left and waits six minutes for the disk (see `clearOutputs`).
+ * It first removes what earlier runs left and waits six minutes for the disk (see `clearOutputs`), then
+ * stops at once where the build and peers sections would not fit on the disk (`ensureRoomFor`).
  *
  * The incremental part's own options (shapes of data, sizes, a smoke run) are in bench/incremental.ts.
  */
@@ -22,6 +23,7 @@ import { counted } from '../src/listing/format.ts';
 import {
   buildOf,
   clearOutputs,
+  ensureRoomFor,
   dataFile,
   fresh,
   maxRuns,
@@ -208,6 +210,7 @@ function writeBlock(name: string, lines: readonly string[]): void {
 mkdirSync(out, { recursive: true });
 // The search section alone measures the sites an earlier run left (and builds those missing).
 if (sections.includes('build') || sections.includes('peers') || sections.includes('incremental')) await clearOutputs();
+ensureRoomFor(sections, sizes);
 if (sections.includes('build')) writeBlock('', await buildFigures());
 if (sections.includes('peers')) writeBlock('peers', await peersSection(sizes));
 if (sections.includes('incremental')) {
