@@ -106,33 +106,41 @@ export function threadPool<T, R>(
       workerData: input,
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB, ...resourceLimits },
     });
-    worker.on('message', ({ answers }: PoolAnswers<R>) => {
-      for (const answer of answers) {
-        const task = pending.get(answer.id);
-        if (task === undefined) continue;
-        pending.delete(answer.id);
-        busy[thread]! -= 1;
-        if ('error' in answer) task.fail(new Error(answer.error));
-        else task.done(answer.result);
-      }
+    worker.on('message', (message: Partial<PoolAnswers<R>>) => {
+      for (const answer of message.answers ?? [])
+        settle(answer.id, 'error' in answer ? new Error(answer.error) : { result: answer.result });
     });
     worker.once('error', (error) => fail(error, thread));
     worker.once('exit', (code) => fail(new Error(`the ${name} thread stopped (exit code ${code})`), thread));
     return worker;
   });
+  /** Settles task `id` (once: a task already settled, by its thread's failure, is left). */
+  const settle = (id: number, outcome: Error | { result: R }) => {
+    const task = pending.get(id);
+    if (task === undefined) return;
+    pending.delete(id);
+    busy[task.thread]! -= 1;
+    if (outcome instanceof Error) task.fail(outcome);
+    else task.done(outcome.result);
+  };
   const send = () => {
+    const batches = unsent;
+    unsent = busy.map(() => []);
     sendScheduled = false;
-    unsent.forEach((tasks, thread) => {
+    batches.forEach((tasks, thread) => {
       for (let from = 0; from < tasks.length; from += batch) {
         const sent = tasks.slice(from, from + batch);
-        const message: PoolBatch<T> = { tasks: sent.map(({ id, task }) => ({ id, task })) };
-        threads[thread]!.postMessage(
-          message,
-          sent.flatMap(({ transfer }) => transfer),
-        );
+        try {
+          threads[thread]!.postMessage(
+            { tasks: sent.map(({ id, task }) => ({ id, task })) } satisfies PoolBatch<T>,
+            sent.flatMap(({ transfer }) => transfer),
+          );
+        } catch (error) {
+          // A task that cannot be sent (it cannot be cloned): the tasks of its message fail with that error.
+          for (const { id } of sent) settle(id, error as Error);
+        }
       }
     });
-    unsent = busy.map(() => []);
   };
   return {
     run: (task, transfer = []) =>
@@ -179,7 +187,20 @@ export async function servePool<I, T, R>(
           answers.push({ id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
         }
       }
-      port.postMessage({ answers } satisfies PoolAnswers<R>, transfers);
+      try {
+        port.postMessage({ answers } satisfies PoolAnswers<R>, transfers);
+      } catch {
+        // An answer that cannot be sent (it cannot be cloned; nothing was sent): each answer alone, copied, and the one
+        // that cannot be sent is its task's failure.
+        for (const answer of answers) {
+          try {
+            port.postMessage({ answers: [answer] } satisfies PoolAnswers<R>);
+          } catch (error) {
+            const unsendable = `its answer could not be sent: ${error instanceof Error ? error.message : String(error)}`;
+            port.postMessage({ answers: [{ id: answer.id, error: unsendable }] } satisfies PoolAnswers<R>);
+          }
+        }
+      }
     });
   });
 }

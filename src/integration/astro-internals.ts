@@ -161,9 +161,9 @@ export async function appOnThread({
   app.setOptions({ settings: { scripts }, logger: { options: { destination } } });
   // Astro loads a page's module with `import()` at each page it renders, which asks Node's module loader again each time
   // (about 4 % of a render thread's time): each is loaded once here. Where the map is not there, pages load as Astro loads them, and it says so.
-  const { pageMap } = app.manifest;
-  if (pageMap instanceof Map)
-    for (const [component, load] of pageMap as Map<string, () => Promise<unknown>>) {
+  const pageMap = app.manifest.pageMap instanceof Map ? (app.manifest.pageMap as Map<string, () => Promise<unknown>>) : undefined;
+  if (pageMap !== undefined)
+    for (const [component, load] of pageMap) {
       let loaded: Promise<unknown> | undefined;
       pageMap.set(component, () => (loaded ??= load()));
     }

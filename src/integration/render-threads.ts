@@ -9,7 +9,7 @@
  * body, so that Astro's own write fails and is reported as every page write is.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AstroPrerenderer } from 'astro';
@@ -113,7 +113,9 @@ export function renderingOnThreads(
           page = pool === undefined ? await here() : await pool.run({ url: request.url, route });
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== 'ERR_WORKER_OUT_OF_MEMORY') throw error;
-          // Safe to go on: the page was not written (a thread writes a page whole, then answers), and this thread renders it and the rest.
+          // Safe to go on: this thread renders the page and the rest. The thread may have written it before it failed
+          // (it answers a message's pages together): that file, this build's own, is removed first.
+          rmSync(join(renderDir, fileOf(new URL(request.url).pathname)), { force: true });
           if (pool !== undefined) {
             console.error(
               `Astro: a render thread ran out of its ${RENDER_THREAD_HEAP_MIB} MiB heap; rendering the other pages on this thread`,

@@ -121,8 +121,9 @@ export function formatBuildReport(report: BuildReport): string {
 }
 
 /**
- * Every few seconds, how many of the JSON pages (`jsonWritten`) and of the HTML pages (`htmlWritten`) are written. Both are
- * counted as they are written: a page folder read instead held 100,000 entries at a million rows, read again at each line.
+ * Every few seconds, how many of the JSON pages (`jsonWritten`) and of the HTML pages (`htmlWritten`) are written, as
+ * their writers count them (the HTML pages as their render threads answer, a message of pages at a time): the page
+ * folders read instead held 100,000 entries each at a million rows, read again at each line.
  */
 export function reportPagesWritten(
   htmlWritten: () => number,

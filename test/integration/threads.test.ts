@@ -40,9 +40,41 @@ describe('threadPool', () => {
     const pool = poolOf(1, 16);
     try {
       const settled = await Promise.allSettled([1, -1, 3].map((task) => pool.run(task)));
-      expect(settled.map((each) => each.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-      expect((settled[1] as PromiseRejectedResult).reason.message).toMatch(/task -1 fails/);
+      expect(settled).toMatchObject([
+        { status: 'fulfilled' },
+        { status: 'rejected', reason: expect.objectContaining({ message: expect.stringMatching(/task -1 fails/) }) },
+        { status: 'fulfilled' },
+      ]);
       expect(await pool.run(4)).toMatchObject({ value: 8 });
+    } finally {
+      await pool.stop();
+    }
+  });
+
+  it('fails a task that cannot be sent, or whose answer cannot, and only that task', async () => {
+    const pool = poolOf(1, 1);
+    const unsendable = (() => 1) as unknown as number;
+    try {
+      const settled = await Promise.allSettled([1, unsendable, 3].map((task) => pool.run(task)));
+      expect(settled).toMatchObject([
+        { status: 'fulfilled', value: { value: 2 } },
+        { status: 'rejected', reason: expect.objectContaining({ name: 'DataCloneError' }) },
+        { status: 'fulfilled', value: { value: 6 } },
+      ]);
+      const answered = await Promise.allSettled([5, -3, 7].map((task) => pool.run(task)));
+      expect(answered).toMatchObject([
+        { status: 'fulfilled', value: { value: 10 } },
+        { status: 'rejected', reason: expect.objectContaining({ message: expect.stringMatching(/its answer could not be sent/) }) },
+        { status: 'fulfilled', value: { value: 14 } },
+      ]);
+      // Three tasks in one message (batch 16): the answers of the other two still come.
+      const big = poolOf(1, 16);
+      try {
+        const together = await Promise.allSettled([5, -3, 7].map((task) => big.run(task)));
+        expect(together.map((each) => each.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      } finally {
+        await big.stop();
+      }
     } finally {
       await pool.stop();
     }
@@ -54,7 +86,9 @@ describe('threadPool', () => {
       const settled = await Promise.allSettled([1, -2, 3, 5, 7, 9].map((task) => pool.run(task)));
       // The first batch's first task was answered with the batch, which never was: all fail.
       expect(settled.every((each) => each.status === 'rejected')).toBe(true);
-      expect((settled[0] as PromiseRejectedResult).reason.message).toMatch(/the test thread stopped \(exit code 3\)/);
+      expect(settled[0]).toMatchObject({
+        reason: expect.objectContaining({ message: expect.stringMatching(/the test thread stopped \(exit code 3\)/) }),
+      });
       await expect(pool.run(1)).rejects.toThrow(/exit code 3/);
     } finally {
       await pool.stop();
