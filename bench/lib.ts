@@ -149,9 +149,9 @@ const REST_SECONDS = 360;
  * measured that, not the build: three identical 100k-row clean builds in a row took 10.2, 18.5 and
  * 25.1 s. So the run removes once, rests, and its own `fresh` moves aside rather than removes; the
  * builds' own removals (older builds, once a build is published) are theirs, and measured.
- * `--no-rest` skips the wait (a smoke run).
+ * `--no-rest` skips the wait (a smoke run). `ensureRoom` runs once they are gone, before the wait.
  */
-export async function clearOutputs(): Promise<void> {
+export async function clearOutputs(ensureRoom: () => void): Promise<void> {
   let removed = 0;
   for (const entry of existsSync(out) ? readdirSync(out, { withFileTypes: true }) : []) {
     if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
@@ -163,6 +163,7 @@ export async function clearOutputs(): Promise<void> {
     rmSync(astroCache, { recursive: true, force: true });
     removed += 1;
   }
+  ensureRoom();
   if (removed === 0 || process.argv.includes('--no-rest')) return;
   execFileSync('sync');
   console.error(

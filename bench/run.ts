@@ -6,8 +6,8 @@
  *
  *   node bench/run.ts [--sizes=10000,100000,1000000] [--runs=3] [--no-throughput] [--only=build,peers,incremental,search] [--search-sizes=100000] [--no-rest]
  *
- * It first removes what earlier runs left and waits six minutes for the disk (see `clearOutputs`), then
- * stops at once where the build and peers sections would not fit on the disk (`ensureRoomFor`).
+ * It first removes what earlier runs left and waits six minutes for the disk (see `clearOutputs`), then,
+ * before that wait, stops where the build and peers sections would not fit on the disk (`ensureRoomFor`).
  *
  * The incremental part's own options (shapes of data, sizes, a smoke run) are in bench/incremental.ts.
  */
@@ -209,8 +209,10 @@ function writeBlock(name: string, lines: readonly string[]): void {
 
 mkdirSync(out, { recursive: true });
 // The search section alone measures the sites an earlier run left (and builds those missing).
-if (sections.includes('build') || sections.includes('peers') || sections.includes('incremental')) await clearOutputs();
-ensureRoomFor(sections, sizes);
+// The disk is checked once the earlier runs' outputs are gone, before the rest.
+const ensureRoom = () => ensureRoomFor(sections, sizes);
+if (sections.includes('build') || sections.includes('peers') || sections.includes('incremental')) await clearOutputs(ensureRoom);
+else ensureRoom();
 if (sections.includes('build')) writeBlock('', await buildFigures());
 if (sections.includes('peers')) writeBlock('peers', await peersSection(sizes));
 if (sections.includes('incremental')) {

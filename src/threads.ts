@@ -95,11 +95,7 @@ export function threadPool<T, R>(
   let next = 0;
   const fail = (error: Error, thread?: number) => {
     failure ??= error;
-    for (const [id, task] of pending) {
-      if (thread !== undefined && task.thread !== thread) continue;
-      pending.delete(id);
-      task.fail(error);
-    }
+    for (const [id, task] of pending) if (thread === undefined || task.thread === thread) settle(id, error);
   };
   const threads = busy.map((_, thread) => {
     const worker = new Worker(script, {
@@ -129,16 +125,13 @@ export function threadPool<T, R>(
     sendScheduled = false;
     batches.forEach((tasks, thread) => {
       for (let from = 0; from < tasks.length; from += batch) {
-        const sent = tasks.slice(from, from + batch);
-        try {
-          threads[thread]!.postMessage(
-            { tasks: sent.map(({ id, task }) => ({ id, task })) } satisfies PoolBatch<T>,
-            sent.flatMap(({ transfer }) => transfer),
-          );
-        } catch (error) {
-          // A task that cannot be sent (it cannot be cloned): the tasks of its message fail with that error.
-          for (const { id } of sent) settle(id, error as Error);
-        }
+        postTogether(
+          threads[thread]!,
+          tasks.slice(from, from + batch),
+          (sent) => ({ tasks: sent.map(({ id, task }) => ({ id, task })) }) satisfies PoolBatch<T>,
+          (sent) => sent.flatMap(({ transfer }) => transfer),
+          ({ id }, error) => settle(id, error instanceof Error ? error : new Error(String(error))),
+        );
       }
     });
   };
@@ -187,20 +180,42 @@ export async function servePool<I, T, R>(
           answers.push({ id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
         }
       }
-      try {
-        port.postMessage({ answers } satisfies PoolAnswers<R>, transfers);
-      } catch {
-        // An answer that cannot be sent (it cannot be cloned; nothing was sent): each answer alone, copied, and the one
-        // that cannot be sent is its task's failure.
-        for (const answer of answers) {
-          try {
-            port.postMessage({ answers: [answer] } satisfies PoolAnswers<R>);
-          } catch (error) {
-            const unsendable = `its answer could not be sent: ${error instanceof Error ? error.message : String(error)}`;
-            port.postMessage({ answers: [{ id: answer.id, error: unsendable }] } satisfies PoolAnswers<R>);
-          }
-        }
-      }
+      postTogether(
+        port,
+        answers,
+        (sent) => ({ answers: sent }) satisfies PoolAnswers<R>,
+        () => transfers,
+        ({ id }, error) =>
+          port.postMessage({
+            answers: [{ id, error: `its answer could not be sent: ${error instanceof Error ? error.message : String(error)}` }],
+          } satisfies PoolAnswers<R>),
+      );
     });
   });
+}
+
+/**
+ * Posts `items` in one message (`messageOf`, transferring `transferOf`'s buffers). Where that cannot be sent (one of
+ * them cannot be cloned, and nothing was sent), each is posted alone, copied, and `unsendable` is given each that still
+ * cannot be: one task or answer fails, not the others of its message.
+ */
+function postTogether<I>(
+  port: { postMessage(message: unknown, transfer?: ArrayBuffer[]): void },
+  items: I[],
+  messageOf: (items: I[]) => unknown,
+  transferOf: (items: I[]) => ArrayBuffer[],
+  unsendable: (item: I, error: unknown) => void,
+): void {
+  try {
+    port.postMessage(messageOf(items), transferOf(items));
+  } catch {
+    // Said per item below: the one that cannot be sent is found by sending each alone.
+    for (const item of items) {
+      try {
+        port.postMessage(messageOf([item]));
+      } catch (error) {
+        unsendable(item, error);
+      }
+    }
+  }
 }
