@@ -49,7 +49,7 @@ describe.runIf(runsWith(hasChromium, 'the dev loop in Chromium', 'chromium', 'ap
     const edited = [...original];
     edited[ROW + 1] = withField(original[ROW + 1]!, 1, '豐田 Toyota Edited In Dev');
     write(edited);
-    await expect.poll(tableText, { timeout: 15_000 }).toContain('豐田 Toyota Edited In Dev');
+    await expect.poll(tableText).toContain('豐田 Toyota Edited In Dev');
     expect(await page.locator('.data-problems').count()).toBe(0);
   });
 
@@ -58,7 +58,7 @@ describe.runIf(runsWith(hasChromium, 'the dev loop in Chromium', 'chromium', 'ap
     broken[ROW + 1] = withField(withField(original[ROW + 1]!, 1, '豐田 Toyota Edited In Dev'), 3, 'seven');
     write(broken);
     const report = page.getByRole('alert');
-    await expect.poll(() => report.count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => report.count()).toBe(1);
     const expected = `${dataFile}:${ROW + 2}: column 4 (min_seat):`;
     expect(await report.textContent()).toContain(expected);
     expect(await report.textContent()).toContain('got "seven"');
@@ -70,7 +70,7 @@ describe.runIf(runsWith(hasChromium, 'the dev loop in Chromium', 'chromium', 'ap
 
   it('shows the page again once the file is fixed', async () => {
     write(original);
-    await expect.poll(() => page.getByRole('alert').count(), { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => page.getByRole('alert').count()).toBe(0);
     expect(await tableText()).toContain(original[ROW + 1]!.split(',')[1]);
   });
 

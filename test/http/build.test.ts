@@ -166,7 +166,7 @@ describe('npm run build', () => {
     expect(readlinkSync(`${outDir}-deploy`)).toBe('.site.builds/current/deploy');
     const store = join(workspace, '.site.builds');
     const builds = () => readdirSync(store).filter((entry) => /^[0-9a-z]+-[0-9a-f]{8}$/.test(entry));
-    await expect.poll(() => builds().length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => builds().length).toBe(2);
     expect(realpathSync(join(store, 'previous', 'site'))).toBe(first);
     expect(builds()).toContain(readlinkSync(join(store, 'current')));
   });

@@ -121,7 +121,7 @@ describe('a build killed mid-way', () => {
     // The next build removes the killed build's folder; whatever it cached is whole or absent (written aside, renamed, hashed).
     const next = runBuild({ DATA_FILE: fixture('listing-23.csv'), OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` });
     expect(next.status, next.stderr).toBe(0);
-    await expect.poll(() => builds().length, { timeout: 10_000 }).toBeLessThanOrEqual(2);
+    await expect.poll(() => builds().length).toBeLessThanOrEqual(2);
     expect(JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8'))).toMatchObject({ count: 23 });
   });
 });
