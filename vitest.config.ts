@@ -1,4 +1,40 @@
-import { defineConfig } from 'vitest/config';
+import { availableParallelism } from 'node:os';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+/**
+ * The e2e files that may run beside one another: each builds only in a copy of the project of its
+ * own (its own Astro cache, preparations and build lock), or builds nothing and only reads the
+ * fixture site of the global setup. A file that builds in the project itself must not be here:
+ * two such files would take turns at its build lock and prune each other's preparations.
+ */
+const SIDE_BY_SIDE = [
+  'test/http/damaged-caches.test.ts',
+  'test/http/file-systems.test.ts',
+  'test/http/interruptions.test.ts',
+  'test/deploy/deploy-tools.test.ts',
+  'test/rebuilds/rebuilds.test.ts',
+  'test/http/cloudflare.test.ts',
+  'test/http/compression.test.ts',
+  'test/http/listing.test.ts',
+  'test/http/netlify.test.ts',
+  'test/http/nginx.test.ts',
+  'test/http/openapi-tools.test.ts',
+  'test/http/static-hosts.test.ts',
+  'test/http/vercel.test.ts',
+];
+
+/** The real build, the real servers (preview, dev, nginx, the hosts' own), Chromium, Lighthouse, linkinator, the deploy tools. */
+const endToEnd = {
+  globalSetup: ['test/support/global-setup.ts'],
+  setupFiles: ['test/support/fresh-connections.ts'],
+  // Guards against a hang, not timings: a CI machine has been seen two and a half times as slow
+  // as a quiet one here, where the longest test takes 27 s and the longest hook 40 s.
+  testTimeout: 240_000,
+  hookTimeout: 300_000,
+  // Browser and background work can be slow on a busy 2-core machine: poll generously (a poll
+  // ends as soon as it holds).
+  expect: { poll: { timeout: 30_000, interval: 50 } },
+} satisfies TestProjectInlineConfiguration['test'];
 
 export default defineConfig({
   test: {
@@ -11,6 +47,7 @@ export default defineConfig({
         // its spies restored (`vi.restoreAllMocks`), the environment put back; none mocks a module.
         test: {
           name: 'unit',
+          sequence: { groupOrder: 0 },
           include: ['test/{config,data,listing,outputs,publish,serve,integration}/**/*.test.ts'],
           pool: 'threads',
           isolate: false,
@@ -20,27 +57,29 @@ export default defineConfig({
         },
       },
       {
-        // The real build, the real servers (preview, nginx), Chromium, Lighthouse, linkinator.
+        // Files that build only in copies of the project of their own (test/support/site.ts,
+        // projectCopy) or only read the fixture site: side by side, a file on each core.
+        test: { ...endToEnd, name: 'e2e-parallel', include: SIDE_BY_SIDE, maxWorkers: availableParallelism(), sequence: { groupOrder: 1 } },
+      },
+      {
+        // Files that build in the project itself share its caches and its build lock: one at a time.
         test: {
+          ...endToEnd,
           name: 'e2e',
-          include: [
-            'test/http/**/*.test.ts',
-            'test/browser/**/*.test.ts',
-            'test/audit/**/*.test.ts',
-            'test/deploy/**/*.test.ts',
-            'test/rebuilds/**/*.test.ts',
-          ],
-          globalSetup: ['test/support/global-setup.ts'],
-          setupFiles: ['test/support/fresh-connections.ts'],
-          // Builds and servers are shared through the global setup; files with their own builds run one at a time.
-          fileParallelism: false,
-          // Guards against a hang, not timings: a CI machine has been seen two and a half times as
-          // slow as a quiet one here, where the longest test takes 27 s and the longest hook 40 s.
-          testTimeout: 240_000,
-          hookTimeout: 300_000,
-          // Browser and background work can be slow on a busy 2-core machine: poll generously (a
-          // poll ends as soon as it holds).
-          expect: { poll: { timeout: 30_000, interval: 50 } },
+          include: ['test/{http,deploy,rebuilds}/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...SIDE_BY_SIDE],
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        // Chromium and Lighthouse, last and alone: nothing else on the machine while they measure.
+        test: {
+          ...endToEnd,
+          name: 'e2e-browser',
+          include: ['test/{browser,audit}/**/*.test.ts'],
+          maxWorkers: 1,
+          sequence: { groupOrder: 3 },
         },
       },
     ],

@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { describesBuild, projectRoot, runBuild, tempDir, treeHashes } from '../support/site.ts';
+import { describesBuild, projectCopy, projectRoot, runBuild, tempDir, treeHashes } from '../support/site.ts';
 import { runsWith } from '../support/software.ts';
 
 const AWS = '/usr/bin/aws';
@@ -41,6 +41,8 @@ const withPrice = (price: string) => rows.map((line, index) => (index === EDITED
 
 const workspace = tempDir('deploy-tools');
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+/** The project the builds run in: a copy of its own, so that other files' builds run beside this one's (vitest.config.ts). */
+const project = projectCopy(join(workspace, 'maintainer'));
 /** The commands run in the workspace, so that they name the site `dist/` as README does. */
 const dist = join(workspace, 'dist');
 const mirror = join(workspace, 'mirror');
@@ -130,7 +132,7 @@ describe.runIf(runs)('the deploy commands after each build: aws s3 sync --delete
       DEPLOY_DIR: join(workspace, 'deploy'),
       BASE_URL: 'https://cars.example.com',
       ASSETS_URL: 'https://img.example.com/logos',
-    });
+    }, project);
     expect(build.status, `${build.stdout}\n${build.stderr}`).toBe(0);
     const files = treeHashes(dist);
     const folders = foldersIn(dist);

@@ -23,6 +23,8 @@ import {
 } from '../support/site.ts';
 
 const workspace = tempDir('file-systems');
+/** The project the builds run in: a copy of its own, so that other files' builds run beside this one's (vitest.config.ts). */
+const project = projectCopy(join(workspace, 'maintainer'));
 const mounts: Mount[] = [];
 afterAll(() => {
   for (const mount of mounts) mount.unmount();
@@ -40,11 +42,11 @@ function edited(row: number, price: string): string {
 const DEFAULT_DATA = join(projectRoot, 'data/captured-car-models.csv');
 
 /** Builds `dataFile` into `site` (deploy folder beside it) from `root`; returns the result. */
-const build = (site: string, dataFile: string, root = projectRoot) =>
+const build = (site: string, dataFile: string, root = project) =>
   runBuild({ DATA_FILE: dataFile, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, BASE_URL: 'https://cars.example.com' }, root);
 
 /** Builds `dataFile` into a fresh site on the project's own disk and expects `site` to hold the same bytes and folders. */
-function expectCleanBuildOf(site: string, dataFile: string, root = projectRoot): void {
+function expectCleanBuildOf(site: string, dataFile: string, root = project): void {
   const clean = join(workspace, `clean-${Math.random().toString(36).slice(2)}`);
   const fresh = build(clean, dataFile, root);
   expect(fresh.status, fresh.stderr).toBe(0);
@@ -68,7 +70,7 @@ function expectFaultMessage(result: ReturnType<typeof runBuild>, site: string, c
 
 /** A file system other than the project's: /dev/shm where it is one, else a tmpfs of the test's own. */
 function otherFileSystem(name: string): string | undefined {
-  const projectDevice = statSync(projectRoot).dev;
+  const projectDevice = statSync(project).dev;
   try {
     if (statSync('/dev/shm').dev !== projectDevice) {
       const dir = join('/dev/shm', `listing-${name}-${process.pid}`);
@@ -93,7 +95,7 @@ describe('a site on another file system than the project and its caches', () => 
 
   it.skipIf(disk === undefined)('builds, rebuilds only what changed, and holds a clean build’s bytes after each build', () => {
     const site = join(disk!, 'www/dist');
-    expect(statSync(disk!).dev).not.toBe(statSync(join(projectRoot, 'node_modules')).dev);
+    expect(statSync(disk!).dev).not.toBe(statSync(join(project, 'node_modules')).dev);
     const first = build(site, DEFAULT_DATA);
     expect(first.status, first.stderr).toBe(0);
     expect(lstatSync(site).isSymbolicLink()).toBe(true);
@@ -106,7 +108,7 @@ describe('a site on another file system than the project and its caches', () => 
     expect(renderedPages(`${rebuild.stdout}\n${rebuild.stderr}`)).toEqual({ json: 1, html: 4 });
     expectCleanBuildOf(site, edit);
     // Nothing Astro rendered is left in the project's cache.
-    expect(readdirSync(join(projectRoot, 'node_modules/.astro')).filter((name) => name === 'rendering')).toEqual([]);
+    expect(readdirSync(join(project, 'node_modules/.astro')).filter((name) => name === 'rendering')).toEqual([]);
 
     // The same data again: no page rendered, no published file replaced.
     const before = publishedState(site);

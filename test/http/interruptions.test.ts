@@ -14,10 +14,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanEnvironment } from '../../scripts/lib/servers.ts';
 import { storeDirOf } from '../../src/publish/store.ts';
-import { ASTRO_BUILD, foldersIn, projectRoot, publishedState, publishedTree, runBuild, tempDir } from '../support/site.ts';
+import { ASTRO_BUILD, foldersIn, projectCopy, projectRoot, publishedState, publishedTree, runBuild, tempDir } from '../support/site.ts';
 
 const workspace = tempDir('interruptions');
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+/** The project the builds run in: a copy of its own, so that other files' builds run beside this one's (vitest.config.ts). */
+const project = projectCopy(join(workspace, 'maintainer'));
 
 const original = readFileSync(join(projectRoot, 'data/captured-car-models.csv'));
 const lines = original.toString('utf8').replace(/\n$/, '').split('\n');
@@ -38,7 +40,7 @@ function cleanTree(bytes: Buffer): { tree: Record<string, string>; folders: stri
   const dataFile = join(workspace, `clean-${sha256(bytes).slice(0, 8)}.csv`);
   writeFileSync(dataFile, bytes);
   const site = join(workspace, `clean-${sha256(bytes).slice(0, 8)}`);
-  const result = runBuild(env(dataFile, site));
+  const result = runBuild(env(dataFile, site), project);
   expect(result.status, result.stderr).toBe(0);
   return sitePublished(site);
 }
@@ -56,7 +58,7 @@ const manifestSha = (site: string) =>
 /** A running build (as `npm run build` runs it), in its own process group as a terminal's foreground job is. */
 function startBuild(dataFile: string, site: string) {
   const child = spawn(process.execPath, ASTRO_BUILD, {
-    cwd: projectRoot,
+    cwd: project,
     env: { ...cleanEnvironment(), ASTRO_TELEMETRY_DISABLED: '1', ...env(dataFile, site) },
     detached: true,
   });
@@ -119,7 +121,7 @@ describe('the CSV saved while a build reads it', () => {
     const site = join(workspace, 'saved-while-read');
     const dataFile = join(workspace, 'saved-while-read.csv');
     writeFileSync(dataFile, A);
-    expect(runBuild(env(dataFile, site)).status).toBe(0);
+    expect(runBuild(env(dataFile, site), project).status).toBe(0);
     const build = startBuild(dataFile, site);
     // Saves B and A by turns, in place, for a second and a half, ending with B.
     for (let save = 0, until = Date.now() + 1500; Date.now() < until || save % 2 === 0; save += 1)
@@ -129,7 +131,7 @@ describe('the CSV saved while a build reads it', () => {
     const published = manifestSha(site);
     expect([sha256(A), sha256(B)]).toContain(published);
     expect(sitePublished(site)).toEqual(cleanTree(published === sha256(A) ? A : B));
-    const next = runBuild(env(dataFile, site));
+    const next = runBuild(env(dataFile, site), project);
     expect(next.status, next.stderr).toBe(0);
     expect(manifestSha(site)).toBe(sha256(B));
     expect(sitePublished(site)).toEqual(cleanTree(B));
@@ -148,7 +150,7 @@ describe('the CSV saved while a build reads it', () => {
     expect(code, log).toBe(0);
     expect(manifestSha(site)).toBe(sha256(A));
     expect(sitePublished(site)).toEqual(cleanTree(A));
-    expect(runBuild(env(dataFile, site)).status).toBe(0);
+    expect(runBuild(env(dataFile, site), project).status).toBe(0);
     expect(manifestSha(site)).toBe(sha256(B));
     expect(sitePublished(site)).toEqual(cleanTree(B));
   });
@@ -171,7 +173,7 @@ describe('Ctrl-C and SIGTERM during a build', () => {
     '$signal when the build reaches "$moment": it says so, publishes nothing, leaves nothing; the next build neither waits nor doubts',
     async ({ signal, moment, exitCode }) => {
       writeFileSync(dataFile, version(5, String(price++)));
-      const first = runBuild(env(dataFile, site));
+      const first = runBuild(env(dataFile, site), project);
       expect(first.status, first.stderr).toBe(0);
       const before = publishedState(site);
       const buildsBefore = readdirSync(storeDirOf(site))
@@ -192,7 +194,7 @@ describe('Ctrl-C and SIGTERM during a build', () => {
       // Its own folder is gone (it may have been the kept build before the published one, taken as its own).
       const buildsAfter = readdirSync(storeDirOf(site)).filter((name) => /^[0-9a-z]{9,}-/.test(name));
       expect(buildsAfter.filter((name) => !buildsBefore.includes(name))).toEqual([]);
-      const next = runBuild(env(dataFile, site));
+      const next = runBuild(env(dataFile, site), project);
       const nextLog = `${next.stdout}\n${next.stderr}`;
       expect(next.status, nextLog).toBe(0);
       expect(nextLog).not.toMatch(/waiting for it|stopped part way/);
