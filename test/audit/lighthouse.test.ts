@@ -103,22 +103,21 @@ describe.runIf(runsWith(hasChromium, 'the Lighthouse audit', 'chromium', 'apt-ge
       `scores at least ${MIN_SCORE} in every category with a layout shift of at most ${MAX_LAYOUT_SHIFT}, mobile and desktop`,
       { timeout: 600_000 },
       async () => {
-        const pages = PAGES.flatMap((path) => FORM_FACTORS.map((formFactor) => ({ url: `${preview.origin}${path}`, formFactor })));
-        const runs = new Map<string, PageAudit[]>();
-        const runsOf = (url: string, formFactor: FormFactor) => runs.get(`${formFactor} ${url}`) ?? [];
-        const audit = async (url: string, formFactor: FormFactor) => {
-          const run = await runner!.audit(url, formFactor);
+        const pages = PAGES.flatMap((path) =>
+          FORM_FACTORS.map((formFactor) => ({ url: `${preview.origin}${path}`, formFactor, runs: [] as PageAudit[] })),
+        );
+        const audit = async (page: (typeof pages)[number]) => {
+          const run = await runner!.audit(page.url, page.formFactor);
           console.log(describeAudit(run));
-          runs.set(`${formFactor} ${url}`, [...runsOf(url, formFactor), run]);
+          page.runs.push(run);
         };
-        for (const { url, formFactor } of pages) await audit(url, formFactor);
+        for (const page of pages) await audit(page);
         // One run where it passes; else the median of three, as Lighthouse's own guidance on
         // variance says. The two more runs come after every page's first, not straight after it:
         // a busy spell of a CI machine (seen once: three runs in a row of one page at 88) then
         // weighs on one run of a page, not on all three.
-        for (let round = 0; round < 2; round += 1)
-          for (const { url, formFactor } of pages) if (!passes(runsOf(url, formFactor)[0]!)) await audit(url, formFactor);
-        const audits = pages.map(({ url, formFactor }) => medianOf(runsOf(url, formFactor)));
+        for (let round = 0; round < 2; round += 1) for (const page of pages) if (!passes(page.runs[0]!)) await audit(page);
+        const audits = pages.map(({ runs }) => medianOf(runs));
         const shortfalls = audits.flatMap(({ url, formFactor, scores, cumulativeLayoutShift }) => [
           ...Object.entries(scores)
             .filter(([, score]) => score < MIN_SCORE)
