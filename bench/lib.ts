@@ -22,6 +22,8 @@ export interface Sample {
   rssBytes: number;
   /** The build's own account of its phases (from its JSON report), in seconds. */
   phases: [string, number][];
+  /** The pages the build rendered (from its JSON report); the others it kept from the published build. */
+  rendered?: { json: number; html: number };
 }
 
 /** A duration and a size as the tables print them. */
@@ -77,7 +79,7 @@ export async function measureBuild(env: Record<string, string>): Promise<Sample>
   const report = readBuildReport(reportFile);
   // The data side's phases ran on a worker thread during `start`: listed after the others, marked so.
   const beside = report.besidePhases.map(([name, value]): [string, number] => [`${name} (worker, during start)`, value]);
-  return { seconds, rssBytes: report.peakMemoryBytes, phases: [...report.phases, ...beside] };
+  return { seconds, rssBytes: report.peakMemoryBytes, phases: [...report.phases, ...beside], rendered: report.rendered };
 }
 
 export async function repeat(runs: number, run: () => Promise<Sample>): Promise<Sample & { runs: number; all: number[] }> {
@@ -90,6 +92,8 @@ export async function repeat(runs: number, run: () => Promise<Sample>): Promise<
     phases: names.map((name) => [name, median(samples.map((sample) => sample.phases.find(([other]) => other === name)?.[1] ?? 0))]),
     runs,
     all: samples.map((sample) => sample.seconds),
+    // The same edit of the same file renders the same pages each run.
+    ...(samples[0]!.rendered && { rendered: samples[0]!.rendered }),
   };
 }
 
@@ -138,7 +142,7 @@ export function fresh(site: string, deploy?: string): string {
 }
 
 /** How long ext4 without a journal passes over a freed inode at most: 30 s, 5 min more while its block is not written back. */
-const REST_SECONDS = 360;
+export const REST_SECONDS = 360;
 
 /**
  * Removes what earlier runs left in bench/out (every folder; the generated data files stay), then,
@@ -184,11 +188,11 @@ const PLAIN_BYTES_A_ROW = 2_400;
  * Stops the run before it starts where the build and peers sections would fill the disk: a run that
  * filled it failed at its last build, a quarter of an hour in. Exit code 2, with what to do.
  */
-export function ensureRoomFor(chosen: readonly string[], rows: readonly number[]): void {
+export function ensureRoomFor(chosen: readonly string[], rows: readonly number[], incrementalRows = 0): void {
   const perRow =
     (chosen.includes('build') ? OURS_BYTES_A_ROW + PLAIN_BYTES_A_ROW : 0) +
     (chosen.includes('peers') ? OURS_BYTES_A_ROW + 2 * PLAIN_BYTES_A_ROW : 0);
-  const needed = rows.reduce((sum, size) => sum + runsFor(size) * size * perRow, 0);
+  const needed = rows.reduce((sum, size) => sum + runsFor(size) * size * perRow, 0) + incrementalRows * OURS_BYTES_A_ROW;
   const { bavail, bsize } = statfsSync(out);
   const free = bavail * bsize;
   if (needed <= free) return;

@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, totalmem, release } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { incrementalFigures, incrementalSmoke } from './incremental.ts';
+import { incrementalFigures, incrementalRowsKept, incrementalSmoke } from './incremental.ts';
 import { searchSection } from './search.ts';
 import { peersSection } from './peers.ts';
 import { LANGUAGES } from '../src/listing/languages.ts';
@@ -210,7 +210,7 @@ function writeBlock(name: string, lines: readonly string[]): void {
 mkdirSync(out, { recursive: true });
 // The search section alone measures the sites an earlier run left (and builds those missing).
 // The disk is checked once the earlier runs' outputs are gone, before the rest.
-const ensureRoom = () => ensureRoomFor(sections, sizes);
+const ensureRoom = () => ensureRoomFor(sections, sizes, sections.includes('incremental') ? incrementalRowsKept() : 0);
 if (sections.includes('build') || sections.includes('peers') || sections.includes('incremental')) await clearOutputs(ensureRoom);
 else ensureRoom();
 if (sections.includes('build')) writeBlock('', await buildFigures());

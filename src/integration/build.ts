@@ -287,6 +287,7 @@ export async function finishBuild(build: StartedBuild, rendering: Rendering): Pr
     buildId: described.manifest.buildId,
     changedBy: described.manifest.changedBy,
     rows: rendering.data.preparation.rows,
+    rendered: rendering.data.toRender,
     files: compared.files.length,
     bytes,
     changes: summariseChanges(described.changes),

@@ -17,6 +17,8 @@ const buildReportSchema = z.object({
   dataFile: z.string(),
   rows: z.number().int().nonnegative(),
   pages: z.object({ json: z.number().int(), html: z.number().int() }),
+  /** The pages this build rendered; the others are the published build's, kept (an edit renders only the pages that show it). */
+  rendered: z.object({ json: z.number().int(), html: z.number().int() }),
   /** Files and bytes in the published site. */
   files: z.number().int(),
   bytes: z.number().int(),
@@ -68,7 +70,8 @@ export function reportBuild(
   clock: PhaseClock,
   outcome: Omit<BuildReport, 'pages' | 'seconds' | 'phases' | 'besidePhases' | 'peakMemoryBytes'>,
 ): BuildReport {
-  const { buildId, changedBy, outDir, dataFile, rows, files, bytes, changes, unchangedFiles, dataValidated, beganBeforeAstro } = outcome;
+  const { buildId, changedBy, outDir, dataFile, rows, rendered, files, bytes, changes, unchangedFiles, dataValidated, beganBeforeAstro } =
+    outcome;
   const pages = pageCount(rows);
   // In the report's own order (it is written as JSON).
   return {
@@ -78,6 +81,7 @@ export function reportBuild(
     dataFile,
     rows,
     pages: { json: pages, html: pages * LANGUAGES.length },
+    rendered,
     seconds: clock.seconds,
     phases: clock.phases,
     besidePhases: clock.besidePhases,
@@ -101,6 +105,12 @@ export function readBuildReport(file: string): BuildReport {
 
 const seconds = (value: number) => `${value.toFixed(1)} s`;
 
+/** How many of the pages this build rendered, where it kept some of the published build's. */
+function renderedNote({ pages, rendered }: BuildReport): string {
+  if (rendered.json === pages.json && rendered.html === pages.html) return '';
+  return ` (rendered ${counted(rendered.json)} JSON + ${counted(rendered.html)} HTML, the others kept from the published build)`;
+}
+
 /** The one screen a build ends with. */
 export function formatBuildReport(report: BuildReport): string {
   const list = (phases: [string, number][]) => phases.map(([name, duration]) => `${name} ${seconds(duration)}`).join(', ');
@@ -111,7 +121,7 @@ export function formatBuildReport(report: BuildReport): string {
     '',
     `Built ${report.outDir}/: build ${report.buildId}${report.changedBy === report.buildId ? '' : ` (no published file changed: the files of build ${report.changedBy})`}`,
     `  rows          ${counted(report.rows)}${report.dataValidated ? '' : ' (data unchanged since an earlier build: not validated again)'}`,
-    `  pages         ${counted(report.pages.json)} JSON + ${counted(report.pages.html)} HTML`,
+    `  pages         ${counted(report.pages.json)} JSON + ${counted(report.pages.html)} HTML${renderedNote(report)}`,
     `  files         ${counted(report.files)} (${counted(report.unchangedFiles)} unchanged, keeping their published time)`,
     `  bytes         ${(report.bytes / 1_048_576).toFixed(1)} MiB`,
     `  time          ${seconds(report.seconds)}${phases ? ` (${phases})` : ''}`,

@@ -45,6 +45,8 @@ function buildBoth(root: string, site: string, step: Step): string {
   expect(foldersIn(site)).toEqual(foldersIn(clean));
   // The report's size of the site is the site's.
   const report = readBuildReport(`${site}-report.json`);
+  // The report counts the pages the build rendered as its log does.
+  expect(report.rendered).toEqual(rendered(`${incremental.stdout}\n${incremental.stderr}`));
   const files = Object.keys(treeHashes(site));
   expect([report.files, report.bytes]).toEqual([files.length, files.reduce((sum, file) => sum + statSync(join(site, file)).size, 0)]);
   // Vercel's copy of the site is the site.
