@@ -8,7 +8,7 @@
 import type { AstroIntegrationLogger } from 'astro';
 import type { ViteDevServer } from 'vite';
 import type { Config } from '../config.ts';
-import { prepareData, type PreparationWithDownloads } from '../outputs/preparation.ts';
+import { prepareRecords, withDownloads, type Preparation, type PreparationWithDownloads } from '../outputs/preparation.ts';
 import { formatReport } from '../data/problems.ts';
 import { counted } from '../listing/format.ts';
 import { serveListingInDev, WATCH_SETTLE_MS } from '../serve/dev-server.ts';
@@ -20,11 +20,40 @@ import type { DatasetState } from './virtual-module.ts';
 
 export type DevData = ReturnType<typeof devData>;
 
+/** How long a save's data stays on show, with no other save, before its downloads are written unasked. */
+const DOWNLOADS_AFTER_MS = 2_000;
+
 export function devData(config: Config, root: string, preparationsDir: string, logger: AstroIntegrationLogger) {
   let current: PreparationWithDownloads | undefined;
   /** The current data's records, once read (or as the validation made them). */
   let held: { key: string; records: readonly CarModel[] } | undefined;
   let problemReport: string | null = null;
+  let downloadsTimer: NodeJS.Timeout | undefined;
+  /**
+   * `preparation`, its downloads written when first asked for (a download, the search index, the
+   * manifest) or once it has stayed on show for `DOWNLOADS_AFTER_MS`, not at every save: begun at
+   * every save, each wrote the search index whole on a thread of its own, and quick saves queued
+   * them on the machine's cores while the maintainer waited for the next page.
+   */
+  const downloadsWhenAsked = (preparation: Preparation): PreparationWithDownloads => {
+    let written: Promise<Record<string, string>> | undefined;
+    const begun = () => {
+      if (written) return written;
+      written = withDownloads(preparation, config.assetsUrl).downloads;
+      written.catch((error: unknown) =>
+        logger.error(`${config.dataFile}: the downloads could not be written: ${error instanceof Error ? error.message : String(error)}`),
+      );
+      return written;
+    };
+    // Not a reason to keep the server's process alive.
+    downloadsTimer = setTimeout(begun, DOWNLOADS_AFTER_MS).unref();
+    return {
+      ...preparation,
+      get downloads() {
+        return begun();
+      },
+    };
+  };
   /** The records of the current data. */
   const records = (preparation: PreparationWithDownloads): readonly CarModel[] => {
     if (held?.key !== preparation.key) held = { key: preparation.key, records: readRecordFile(preparation.recordsFile) };
@@ -32,7 +61,9 @@ export function devData(config: Config, root: string, preparationsDir: string, l
   };
   /** Prepares the data file again: the pages then show it, or its problems beside the last good data. */
   const refresh = async () => {
-    const result = await prepareData({
+    // Another save: the data on show is about to be replaced, so its downloads are not begun unasked.
+    clearTimeout(downloadsTimer);
+    const result = await prepareRecords({
       root,
       preparationsDir,
       dataFile: config.dataFile,
@@ -50,11 +81,8 @@ export function devData(config: Config, root: string, preparationsDir: string, l
       return;
     }
     // The pages show it now; the downloads are awaited where they are served (see dev-server.ts).
-    current = result.preparation;
+    current = downloadsWhenAsked(result.preparation);
     held = result.records ? { key: current.key, records: result.records } : undefined;
-    current.downloads.catch((error: unknown) =>
-      logger.error(`${config.dataFile}: the downloads could not be written: ${error instanceof Error ? error.message : String(error)}`),
-    );
     problemReport = null;
     logger.info(`${config.dataFile}: ${counted(current.rows)} rows valid`);
   };
