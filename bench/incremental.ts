@@ -46,7 +46,7 @@ import {
   option,
   out,
   repeat,
-  REST_SECONDS,
+  restAfterRemovals,
   root,
   seconds,
   verdict,
@@ -276,7 +276,7 @@ export function incrementalRowsKept(): number {
 
 /**
  * Removes a shape's million-row site once it is measured, where another shape's follows: three of
- * them did not fit this machine's disk. Then waits as `clearOutputs` does, so that the removal
+ * them did not fit this machine's disk. Then rests as `clearOutputs` does, so that the removal
  * (hundreds of thousands of files) is not measured in the next builds (docs/performance.md).
  */
 async function setAsideMillion(shape: QuoteShape): Promise<void> {
@@ -284,10 +284,7 @@ async function setAsideMillion(shape: QuoteShape): Promise<void> {
   for (const path of [siteOf(shape, millionRows), deployOf(shape, millionRows), storeDirOf(siteOf(shape, millionRows))]) {
     rmSync(path, { recursive: true, force: true });
   }
-  if (process.argv.includes('--no-rest')) return;
-  execFileSync('sync');
-  console.error(`${shape}: the ${counted(millionRows)}-row site removed; waiting ${REST_SECONDS} s for the disk to forget the removals`);
-  await sleep(REST_SECONDS * 1000);
+  await restAfterRemovals(`${shape}: the ${counted(millionRows)}-row site removed`);
 }
 
 /** A clean build and a one-row edit after it, once each, at `millionRows` rows of `shape`. */

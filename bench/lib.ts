@@ -142,7 +142,7 @@ export function fresh(site: string, deploy?: string): string {
 }
 
 /** How long ext4 without a journal passes over a freed inode at most: 30 s, 5 min more while its block is not written back. */
-export const REST_SECONDS = 360;
+const REST_SECONDS = 360;
 
 /**
  * Removes what earlier runs left in bench/out (every folder; the generated data files stay), then,
@@ -168,11 +168,14 @@ export async function clearOutputs(ensureRoom: () => void): Promise<void> {
     removed += 1;
   }
   ensureRoom();
-  if (removed === 0 || process.argv.includes('--no-rest')) return;
+  if (removed > 0) await restAfterRemovals(`removed ${removed} folders earlier runs left`);
+}
+
+/** Waits for the disk to forget removals just made (see `clearOutputs`), saying why (`removed`); not with `--no-rest`. */
+export async function restAfterRemovals(removed: string): Promise<void> {
+  if (process.argv.includes('--no-rest')) return;
   execFileSync('sync');
-  console.error(
-    `removed ${removed} folders earlier runs left; waiting ${REST_SECONDS} s for the disk to forget the removals (see clearOutputs in bench/lib.ts)`,
-  );
+  console.error(`${removed}; waiting ${REST_SECONDS} s for the disk to forget the removals (see clearOutputs in bench/lib.ts)`);
   await sleep(REST_SECONDS * 1000);
 }
 
@@ -185,7 +188,8 @@ const OURS_BYTES_A_ROW = 8_600;
 const PLAIN_BYTES_A_ROW = 2_400;
 
 /**
- * Stops the run before it starts where the build and peers sections would fill the disk: a run that
+ * Stops the run before it starts where the build, peers and incremental sections (`incrementalRows`:
+ * the rows of the builds it keeps at once) would fill the disk: a run that
  * filled it failed at its last build, a quarter of an hour in. Exit code 2, with what to do.
  */
 export function ensureRoomFor(chosen: readonly string[], rows: readonly number[], incrementalRows = 0): void {

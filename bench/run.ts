@@ -7,7 +7,7 @@
  *   node bench/run.ts [--sizes=10000,100000,1000000] [--runs=3] [--no-throughput] [--only=build,peers,incremental,search] [--search-sizes=100000] [--no-rest]
  *
  * It first removes what earlier runs left and waits six minutes for the disk (see `clearOutputs`), then,
- * before that wait, stops where the build and peers sections would not fit on the disk (`ensureRoomFor`).
+ * before that wait, stops where the build, peers and incremental sections would not fit on the disk (`ensureRoomFor`).
  *
  * The incremental part's own options (shapes of data, sizes, a smoke run) are in bench/incremental.ts.
  */
