@@ -164,6 +164,9 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks): Record<
   const nameOf = new Growing((length) => new Uint32Array(length));
   const names: string[] = [];
   const nameIndex = new Map<string, number>();
+  /** Each name's make filter and words, by its index in `names`: a million rows share a few thousand names, and splitting one into words was the writer's largest cost. */
+  const makeFilterOf: string[] = [];
+  const wordsOfName: string[][] = [];
   const filters = new Map<string, Growing<Uint32Array>>();
   const words = new Map<string, Growing<Uint32Array>>();
   const add = (lists: Map<string, Growing<Uint32Array>>, key: string, position: number) =>
@@ -177,14 +180,18 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks): Record<
       texts.add(JSON.stringify(entry));
       for (const [field] of Object.values(ORDER_KEYS)) numbers[field]!.push(entry[field] as number);
       let nameAt = nameIndex.get(name);
-      if (nameAt === undefined) nameIndex.set(name, (nameAt = names.push(name) - 1));
+      if (nameAt === undefined) {
+        nameIndex.set(name, (nameAt = names.push(name) - 1));
+        makeFilterOf.push(filterId.make(makeKeyOf(name)));
+        wordsOfName.push(wordsOf(name));
+      }
       nameOf.push(nameAt);
-      add(filters, filterId.make(makeKeyOf(name)), position);
+      add(filters, makeFilterOf[nameAt]!, position);
       for (let seats = record.min_seat; seats <= record.max_seat; seats += 1) add(filters, filterId.seats(seats), position);
       if (transmissions & AUTO) add(filters, filterId.auto, position);
       if (transmissions & MANUAL) add(filters, filterId.manual, position);
       if (record.max_engine_size === 0) add(filters, filterId.electric, position);
-      for (const word of wordsOf(name)) add(words, word, position);
+      for (const word of wordsOfName[nameAt]!) add(words, word, position);
     }
   }
   const rows = texts.count;
