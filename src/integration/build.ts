@@ -276,12 +276,12 @@ export async function finishBuild(build: StartedBuild, rendering: Rendering): Pr
   build.clock.end('pages (Astro)');
   const pages = await step('JSON pages', () => pagesWritten(build, rendering));
   await step('kept pages', () => sitemapsPlaced(build, rendering));
-  const downloads = await step('downloads', () => downloadsPlaced(build, rendering.data.preparation));
+  const { downloads, placed } = await step('downloads', () => downloadsPlaced(build, rendering.data.preparation, pages));
   const hostFiles = await step('host configs', () => hostFilesPlaced(build, rendering.data.preparation.rows));
   const compared = await step('keep unchanged files', () => unchangedFilesKept(build, rendering, { pages, downloads, hostFiles }));
   const described = await step('changes', () => buildDescribed(build, rendering, compared));
-  await step('Vercel copy', () => vercelCopyRefreshed(build, rendering, pages, compared));
-  const bytes = recordWritten(build, rendering, pages, compared);
+  await step('Vercel copy', () => vercelCopyRefreshed(build, rendering, pages, placed, compared));
+  const bytes = recordWritten(build, rendering, pages, placed, compared);
   published(build);
   return {
     buildId: described.manifest.buildId,

@@ -3,7 +3,7 @@
  * runs them: each takes the build and what earlier steps gave, and gives the next what it needs.
  * Nothing here changes what is published until `published`, the last step, one rename.
  */
-import { constants, copyFileSync, linkSync, mkdirSync, rmSync } from 'node:fs';
+import { linkSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileSha256 } from '../data/checked-files.ts';
 import type { ChangeDocument, Changes, HistoryEntry } from '../listing/documents.ts';
@@ -17,6 +17,8 @@ import { MANIFEST_FILE, manifestOf, manifestPath } from '../outputs/manifest.ts'
 import { takeSitemaps, writeSitemaps } from '../outputs/sitemap.ts';
 import { linkUnchangedFiles } from '../publish/file-times.ts';
 import { refreshCopy } from '../publish/host-copies.ts';
+import { placeDownloads, type PlacedDownloads } from '../publish/downloads-placed.ts';
+import { linkedFrom } from '../publish/links.ts';
 import { killPoint } from '../publish/kill-points.ts';
 import { writeRecord } from '../publish/record.ts';
 import { moveRendered } from '../publish/render-folder.ts';
@@ -32,11 +34,12 @@ import { Refusal } from './refusals.ts';
 /** Vercel's copy of the site in a build's deploy folder. */
 export const VERCEL_STATIC = join(VERCEL_OUTPUT_DIR, 'static');
 
-/** The pages as written: every page's keys, the JSON pages' hashes, the pages taken from the baseline. */
+/** The pages as written: every page's keys, the JSON pages' hashes, the files taken from the baseline. */
 export interface WrittenPages {
   keys: PageKeys;
   jsonHashes: ReadonlyMap<number, string>;
-  taken: ReadonlySet<string>;
+  /** Site paths of the files that are the published ones already: the pages taken, then the search index files kept (`downloadsPlaced`). */
+  taken: Set<string>;
 }
 
 /** The JSON pages, written on their own thread while Astro rendered (usually done by now), and Astro's pages moved into the site. */
@@ -60,39 +63,19 @@ export async function sitemapsPlaced({ config, baseline, folder }: StartedBuild,
 }
 
 /**
- * The downloads, written by a worker thread while Astro made the pages (usually done by now). One
- * with the published one's bytes is the published file, on the site's own disk whatever disk the
- * cache is on. A changed one is copied from the preparation, never linked: a published file shares
- * no bytes with a cache, so a damaged cache cannot reach a site. Gives their hashes by URL path.
+ * The downloads, written by a worker thread while Astro made the pages (usually done by now),
+ * placed in the site (see src/publish/downloads-placed.ts); the search index files a recycled
+ * folder kept are taken from the published build, as pages are. Gives their hashes by URL path.
  */
 export async function downloadsPlaced(
   { baseline, folder }: StartedBuild,
   preparation: Rendering['data']['preparation'],
-): Promise<Record<string, string>> {
+  pages: WrittenPages,
+): Promise<{ downloads: Record<string, string>; placed: PlacedDownloads }> {
   const downloads = await preparation.downloads;
-  const folders = new Set<string>();
-  for (const [path, sha256] of Object.entries(downloads)) {
-    const name = path.slice(1);
-    const parent = dirname(join(folder.siteDir, name));
-    if (!folders.has(parent)) {
-      mkdirSync(parent, { recursive: true });
-      folders.add(parent);
-    }
-    if (baseline && baseline.hashes[name] === sha256 && linkedFrom(baseline.siteDir, name, folder.siteDir)) continue;
-    copyFileSync(join(preparation.downloadsDir, name), join(folder.siteDir, name), constants.COPYFILE_FICLONE);
-  }
-  return downloads;
-}
-
-/** Links site path `name` from `fromSite` into `toSite`; false where it is not there (the published site lost it: copied then). */
-function linkedFrom(fromSite: string, name: string, toSite: string): boolean {
-  try {
-    linkSync(join(fromSite, name), join(toSite, name));
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
+  const placed = placeDownloads(folder.siteDir, preparation.downloadsDir, downloads, baseline);
+  for (const path of placed.kept) pages.taken.add(path);
+  return { downloads, placed };
 }
 
 /** The host configurations, in the site and the deploy folder; they name the site where it is published, not the build's folder. */
@@ -240,12 +223,21 @@ export function buildDescribed({ config, baseline, folder }: StartedBuild, { dat
   return { changes: summary, manifest };
 }
 
-/** The site's files this build wrote: all but the pages taken from the baseline. */
+/** The site's files this build wrote: all but the files taken from the baseline. */
 const writtenNow = (files: readonly string[], pages: WrittenPages) => files.filter((path) => !pages.taken.has(path));
 
-/** Vercel's copy of the site (hard links) brought up to date: the pages the data side touched, and every file not taken. */
-export function vercelCopyRefreshed({ folder }: StartedBuild, { data }: Rendering, pages: WrittenPages, { files }: ComparedFiles): void {
-  const copied = [...data.touched, ...writtenNow(files, pages)];
+/**
+ * Vercel's copy of the site (hard links) brought up to date: the pages the data side touched, the
+ * search index files the recycled folder had that this build does not, and every file not taken.
+ */
+export function vercelCopyRefreshed(
+  { folder }: StartedBuild,
+  { data }: Rendering,
+  pages: WrittenPages,
+  placed: PlacedDownloads,
+  { files }: ComparedFiles,
+): void {
+  const copied = [...data.touched, ...placed.removed, ...writtenNow(files, pages)];
   refreshCopy(folder.siteDir, copied, join(folder.deployDir, VERCEL_STATIC));
 }
 
@@ -254,9 +246,10 @@ export function recordWritten(
   { folder, fingerprint }: StartedBuild,
   { data, render }: Rendering,
   pages: WrittenPages,
+  placed: PlacedDownloads,
   { files }: ComparedFiles,
 ): number {
-  const bytes = data.takenBytes + bytesOf(folder.siteDir, writtenNow(files, pages));
+  const bytes = data.takenBytes + placed.keptBytes + bytesOf(folder.siteDir, writtenNow(files, pages));
   killPoint('site complete');
   writeRecord(folder.dir, { fingerprint, dataKey: data.preparation.key, keys: pages.keys, rendered: render, files, bytes });
   killPoint('record written');

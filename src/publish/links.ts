@@ -6,6 +6,7 @@
  * the store is one folder on one file system.
  */
 import { constants, copyFileSync, linkSync, lstatSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
 
 /** The errors of a hard link that a copy answers: another file system, or one without hard links (or out of them). */
 const COPY_INSTEAD = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK']);
@@ -29,4 +30,15 @@ export function linkOrCopy(from: string, to: string): 'linked' | 'copied' {
 export function namesFile(path: string, file: Stats): boolean {
   const found = lstatSync(path, { throwIfNoEntry: false });
   return found !== undefined && found.ino === file.ino && found.dev === file.dev;
+}
+
+/** Links site path `name` from `fromSite` into `toSite`; false where it is not there (the published site lost it: the caller copies or writes it). */
+export function linkedFrom(fromSite: string, name: string, toSite: string): boolean {
+  try {
+    linkSync(join(fromSite, name), join(toSite, name));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
 }

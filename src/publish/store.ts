@@ -19,6 +19,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync
 import { spawn } from 'node:child_process';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { contentsOf, PAGE_FOLDERS, removeIfEmpty } from './site-files.ts';
+import { KEPT_DOWNLOADS_FOLDER } from './downloads-placed.ts';
 import { killPoint } from './kill-points.ts';
 import { replaceAside } from './replace-aside.ts';
 import { ifPresent } from '../data/missing.ts';
@@ -57,9 +58,10 @@ export function newBuildFolder(store: string): BuildFolder {
 
 /**
  * The folder of the build published before the current one, renamed as a new build's folder and
- * cleared of everything but its pages (and their copy at `copyPath` in its deploy folder, the one
- * Vercel reads), so that a build costs what changed rather than a link per page: see reuse.ts for
- * how its pages are then made the published ones. Undefined where there is none. That build is no
+ * cleared of everything but its pages and its search index (and their copy at `copyPath` in its
+ * deploy folder, the one Vercel reads), so that a build costs what changed rather than a link per
+ * file: see reuse.ts for how its pages are then made the published ones, downloads-placed.ts for
+ * its search index. Undefined where there is none. That build is no
  * longer kept for readers once a new build starts: it served the instant of the last publication.
  */
 export function recycledBuildFolder(store: string, copyPath: string): BuildFolder | undefined {
@@ -78,15 +80,18 @@ export function recycledBuildFolder(store: string, copyPath: string): BuildFolde
     if (entry !== SITE && entry !== 'static.kept') rmSync(join(folder.dir, entry), { recursive: true, force: true });
   mkdirSync(dirname(copy), { recursive: true });
   renameSync(keptCopy, copy);
-  keepOnlyPages(folder.siteDir);
-  keepOnlyPages(copy);
+  keepPagesAndSearchIndex(folder.siteDir);
+  keepPagesAndSearchIndex(copy);
   return folder;
 }
 
-/** Removes every file and folder of a site but its pages (the page folders, named by the route table). */
-function keepOnlyPages(siteDir: string): void {
-  // The page folders and what they hold are not walked (a folder per HTML page: 100,000 at 1M rows).
-  const { files, folders } = contentsOf(siteDir, PAGE_FOLDERS);
+/** What a recycled folder keeps: the page folders (named by the route table) and the search index's (see downloads-placed.ts). */
+const KEPT_FOLDERS = new Set([...PAGE_FOLDERS, KEPT_DOWNLOADS_FOLDER]);
+
+/** Removes every file and folder of a site but its pages and its search index (`KEPT_FOLDERS`). */
+function keepPagesAndSearchIndex(siteDir: string): void {
+  // The kept folders and what they hold are not walked (a folder per HTML page: 100,000 at 1M rows).
+  const { files, folders } = contentsOf(siteDir, KEPT_FOLDERS);
   for (const path of files) rmSync(join(siteDir, path), { force: true });
   // Then the folders left empty, deepest first; the page folders' parents keep them.
   for (const folder of folders.reverse()) removeIfEmpty(join(siteDir, folder));

@@ -10,9 +10,20 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { discardBuild, newBuildFolder, notALink, publish, publishedBuild, pruneBuilds, storeDirOf } from '../../src/publish/store.ts';
+import { KEPT_DOWNLOADS_FOLDER } from '../../src/publish/downloads-placed.ts';
+import {
+  discardBuild,
+  newBuildFolder,
+  notALink,
+  publish,
+  publishedBuild,
+  pruneBuilds,
+  recycledBuildFolder,
+  storeDirOf,
+} from '../../src/publish/store.ts';
+import { htmlPageFiles, pageFile } from '../../src/listing/routes.ts';
 import { tempDir } from '../support/site.ts';
 
 let workspace: string;
@@ -128,5 +139,31 @@ describe('the build store', () => {
       /^OUT_DIR=.*srv is a folder with files in it; .* Move the folder away, or set OUT_DIR to a path that does not exist yet/,
     );
     expect(notALink(join(workspace, 'nothing-here'), 'DEPLOY_DIR')).toBeUndefined();
+  });
+});
+
+describe('a recycled build folder', () => {
+  it('keeps the pages and the search index of the build before the published one, in the site and in the copy at copyPath; nothing else', () => {
+    workspace = tempDir('store-recycled');
+    const [dist, deploy] = [join(workspace, 'dist'), join(workspace, 'deploy')];
+    const store = storeDirOf(dist);
+    const copyPath = 'vercel/static';
+    const kept = [pageFile(2), ...htmlPageFiles(2), `${KEPT_DOWNLOADS_FOLDER}/order/price/0.json`];
+    const gone = ['all.json', 'manifest.json', '_astro/a.css'];
+    const before = build(store, 'before');
+    for (const root of [before.siteDir, join(before.deployDir, copyPath)])
+      for (const path of [...kept, ...gone]) {
+        mkdirSync(dirname(join(root, path)), { recursive: true });
+        writeFileSync(join(root, path), path);
+      }
+    publish(store, before, dist, deploy);
+    publish(store, build(store, 'published'), dist, deploy);
+    const recycled = recycledBuildFolder(store, copyPath);
+    expect(recycled).toBeDefined();
+    for (const root of [recycled!.siteDir, join(recycled!.deployDir, copyPath)]) {
+      for (const path of kept) expect(readFileSync(join(root, path), 'utf8'), path).toBe(path);
+      for (const path of [...gone, 'index.html']) expect(existsSync(join(root, path)), path).toBe(false);
+      expect(existsSync(join(root, '_astro')), '_astro/').toBe(false);
+    }
   });
 });
