@@ -29,7 +29,7 @@ import { startJsonPages } from '../outputs/json-pages.ts';
 import { sourceFingerprint, withDownloads, type PreparationWithDownloads } from '../outputs/preparation.ts';
 import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
 import { baselineOf, readPublishedBuild, UnreadableManifest, type Baseline, type PublishedBuild } from '../publish/baseline.ts';
-import { linkOrCopy } from '../publish/links.ts';
+import { linkOrCopy } from '../data/links.ts';
 import { acquireBuildLock, type BuildLock } from '../publish/lock.ts';
 import { clearRenderFolders, renderFolderFor } from '../publish/render-folder.ts';
 import { flaggedPages, type RenderSet } from '../publish/reuse.ts';

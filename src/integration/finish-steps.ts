@@ -5,7 +5,7 @@
  */
 import { linkSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileSha256 } from '../data/checked-files.ts';
+import { damagedCacheLine, fileSha256 } from '../data/checked-files.ts';
 import type { ChangeDocument, Changes, HistoryEntry } from '../listing/documents.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
 import { pageCount } from '../listing/pagination.ts';
@@ -17,8 +17,9 @@ import { MANIFEST_FILE, manifestOf, manifestPath } from '../outputs/manifest.ts'
 import { takeSitemaps, writeSitemaps } from '../outputs/sitemap.ts';
 import { linkUnchangedFiles } from '../publish/file-times.ts';
 import { refreshCopy } from '../publish/host-copies.ts';
-import { placeDownloads, type PlacedDownloads } from '../publish/downloads-placed.ts';
-import { linkedFrom } from '../publish/links.ts';
+import { DamagedDownload, placeDownloads, type PlacedDownloads } from '../publish/downloads-placed.ts';
+import { unreadIn } from '../outputs/preparation.ts';
+import { linkedFrom } from '../data/links.ts';
 import { killPoint } from '../publish/kill-points.ts';
 import { writeRecord } from '../publish/record.ts';
 import { moveRendered } from '../publish/render-folder.ts';
@@ -68,12 +69,22 @@ export async function sitemapsPlaced({ config, baseline, folder }: StartedBuild,
  * folder kept are taken from the published build, as pages are. Gives their hashes by URL path.
  */
 export async function downloadsPlaced(
-  { baseline, folder }: StartedBuild,
+  { config, baseline, folder }: StartedBuild,
   preparation: Rendering['data']['preparation'],
   pages: WrittenPages,
 ): Promise<{ downloads: Record<string, string>; placed: PlacedDownloads }> {
   const downloads = await preparation.downloads;
-  const placed = placeDownloads(folder.siteDir, preparation.downloadsDir, downloads, baseline);
+  let placed: PlacedDownloads;
+  try {
+    placed = placeDownloads(folder.siteDir, preparation.downloadsDir, downloads, baseline, unreadIn(preparation.downloadsDir));
+  } catch (error) {
+    if (!(error instanceof DamagedDownload)) throw error;
+    // Removed, so that the next build writes them anew.
+    rmSync(preparation.downloadsDir, { recursive: true, force: true });
+    throw new Refusal(
+      `${damagedCacheLine(error.path)}\nNothing was published; ${config.outDir}/ is unchanged. Build again: the downloads are written anew.`,
+    );
+  }
   for (const path of placed.kept) pages.taken.add(path);
   return { downloads, placed };
 }

@@ -226,4 +226,6 @@ export function writeDownloadFiles(dir: string, listing: DownloadSource, assetsU
 export interface WrittenDownloads {
   downloads: Record<string, string>;
   files: Record<string, string>;
+  /** Files (by name) taken from an earlier preparation's without being read: their hash is the one recorded there, not checked now. */
+  unread?: string[];
 }

@@ -349,6 +349,16 @@ export function cachedDownloads({ downloadsDir }: Preparation): Record<string, s
 /** Downloads being written, by preparation folder: one worker each. */
 const pendingDownloads = new Map<string, Promise<Record<string, string>>>();
 
+/** By downloads folder: the files its worker took from the earlier preparation's without reading them (see downloads-worker.ts). */
+const unreadDownloads = new Map<string, ReadonlySet<string>>();
+
+/**
+ * The files of `downloadsDir` written by this process unread (taken from an earlier preparation's):
+ * their hash is the one recorded there, so any copied out of the cache is checked first. A folder
+ * found cached was checked whole as it was found (`cachedDownloads`).
+ */
+export const unreadIn = (downloadsDir: string): ReadonlySet<string> => unreadDownloads.get(downloadsDir) ?? new Set();
+
 /** The downloads of `preparation` (not written yet, cut short or damaged), written by a worker thread beside, renamed when complete. */
 function writtenDownloads(
   { downloadsDir: target, recordsFile }: Preparation,
@@ -363,12 +373,15 @@ function writtenDownloads(
   const work: DownloadsWork = { recordsFile, dir: staging, assetsUrl, earlier: earlierDownloads(dir) };
   const written = begin
     .then(() => runOnThread<WrittenDownloads>('downloads', new URL('./downloads-worker.ts', import.meta.url), work).answer)
-    .then(({ downloads, files }) => {
-      // Hashed by the worker as it wrote them: remembered, not read again.
-      for (const [name, sha256] of Object.entries(files)) rememberSha256(join(staging, name), sha256);
+    .then(({ downloads, files, unread = [] }) => {
+      // Hashed by the worker as it wrote them: remembered, not read again. Those it took unread
+      // from the earlier preparation are read when first used (`firstDamaged`).
+      const notRead = new Set(unread);
+      for (const [name, sha256] of Object.entries(files)) if (!notRead.has(name)) rememberSha256(join(staging, name), sha256);
       writeFileSync(join(staging, HASHES_FILE), checkedJson({ downloads, files }));
       rmSync(target, { recursive: true, force: true });
       renameSync(staging, target);
+      unreadDownloads.set(target, notRead);
       return downloads;
     });
   pendingDownloads.set(dir, written);

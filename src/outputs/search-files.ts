@@ -3,11 +3,18 @@
  * from the listing a chunk at a time: every row's text is made once and written into each list it
  * belongs to. Its bytes depend on the records alone (logos are paths under the assets address), so
  * an unchanged file keeps its bytes from build to build and is not uploaded again.
+ *
+ * An edit in place (no row moved) costs the files it changes, not every file: a list's file is
+ * the earlier index's file (a hard link to it) where it holds the same positions (`SLICES_FILE`
+ * keeps a hash of each file's) and none of its rows changed. The lists and orders are still made
+ * from every row; the bytes of the others are neither made nor written.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { serialize, deserialize } from 'node:v8';
 import type { RecordChunks } from '../data/records-file.ts';
+import { linkOrCopy } from '../data/links.ts';
 import { makeKeyOf } from '../listing/makes.ts';
 import {
   AUTO,
@@ -137,26 +144,71 @@ const MAX_PRICE = ORDER_KEYS['high-price'][0];
 
 /** Writes a file of the index at its site path; writes a list's positions a file of CHUNK_ROWS rows at a time. */
 type Write = (path: string, text: string | Buffer) => void;
-type WriteList = (pathOf: (chunk: number) => string, positions: ArrayLike<number>) => void;
+type WriteList = (pathOf: (chunk: number) => string, positions: Uint32Array) => void;
+
+/** Beside the index (at the downloads' root): a hash of the positions each list file holds, by its name (`SearchSlices`). */
+export const SLICES_FILE = 'search-slices.v8';
+type SearchSlices = Record<string, string>;
+
+/** What the index of an edit in place may take from the earlier index. */
+export interface EarlierSearch {
+  /** The earlier downloads folder (the index at its site paths, and its `SLICES_FILE`, checked whole by the caller). */
+  dir: string;
+  /** The earlier files' SHA-256, by name. */
+  files: Readonly<Record<string, string>>;
+  /** 0-based positions of the rows that differ from the earlier row at the same position: every other row is where it was. */
+  changed: readonly number[];
+}
+
+/** What `writeSearchFiles` wrote: each file's SHA-256 by name (the index's by site path without the leading slash), and the names taken from the earlier index unread. */
+export interface WrittenSearch {
+  files: Record<string, string>;
+  reused: string[];
+}
+
+/** A hash of the positions a list file holds: the same positions and rows, the same bytes. */
+const sliceHash = (positions: Uint32Array) =>
+  createHash('sha256')
+    .update(new Uint8Array(positions.buffer, positions.byteOffset, positions.byteLength))
+    .digest('base64');
 
 /** A stable, path-safe name for a list of a value the data gives (a make, a word): not its text, which may be any script. */
 const listName = (prefix: string, value: string) => `${prefix}-${createHash('sha256').update(value).digest('hex').slice(0, 16)}`;
 
 /**
- * Writes the index into `siteDir` (at its site paths) from the listing's records, in order.
- * Returns every file's SHA-256 by site path (without the leading slash).
+ * Writes the index into `siteDir` (at its site paths) from the listing's records, in order, and
+ * its `SLICES_FILE`; with `earlier`, the list files it can take from there are hard links to them.
  */
-export function writeSearchFiles(siteDir: string, chunks: RecordChunks): Record<string, string> {
+export function writeSearchFiles(siteDir: string, chunks: RecordChunks, earlier?: EarlierSearch): WrittenSearch {
   const hashes: Record<string, string> = {};
+  const reused: string[] = [];
+  const slices: SearchSlices = {};
+  const earlierSlices = earlier && (deserialize(readFileSync(join(earlier.dir, SLICES_FILE))) as SearchSlices);
+  const changed = new Uint8Array(earlier === undefined ? 0 : earlier.changed.reduce((last, position) => Math.max(last, position + 1), 0));
+  for (const position of earlier?.changed ?? []) changed[position] = 1;
   const folders = new Set<string>();
-  const write: Write = (path, text) => {
+  const placed = (path: string) => {
     const file = join(siteDir, path.slice(1));
     if (!folders.has(dirname(file))) {
       mkdirSync(dirname(file), { recursive: true });
       folders.add(dirname(file));
     }
-    writeFileSync(file, text);
+    return file;
+  };
+  const write: Write = (path, text) => {
+    writeFileSync(placed(path), text);
     hashes[path.slice(1)] = createHash('sha256').update(text).digest('hex');
+  };
+  /** Takes the earlier index's file at `path` where it holds the positions `slice` (hashed) and none of them changed. */
+  const reusedFile = (path: string, positions: Uint32Array, slice: string): boolean => {
+    const name = path.slice(1);
+    const sha256 = earlier?.files[name];
+    if (sha256 === undefined || earlierSlices?.[name] !== slice) return false;
+    for (const position of positions) if (changed[position] === 1) return false;
+    linkOrCopy(join(earlier!.dir, name), placed(path));
+    hashes[name] = sha256;
+    reused.push(name);
+    return true;
   };
 
   const texts = new RowTexts();
@@ -199,7 +251,10 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks): Record<
 
   const writeList: WriteList = (pathOf, positions) => {
     for (let start = 0, chunk = 0; start < positions.length; start += CHUNK_ROWS, chunk += 1) {
-      write(pathOf(chunk), texts.array(positions, start, Math.min(start + CHUNK_ROWS, positions.length)));
+      const [path, end] = [pathOf(chunk), Math.min(start + CHUNK_ROWS, positions.length)];
+      const slice = sliceHash(positions.subarray(start, end));
+      slices[path.slice(1)] = slice;
+      if (!reusedFile(path, positions.subarray(start, end), slice)) write(path, texts.array(positions, start, end));
     }
   };
 
@@ -245,7 +300,9 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks): Record<
   }
   const lists: ListsDocument = { rows, filters: filtersDocument, shards: [...shards.keys()].sort() };
   write(LISTS_PATH, JSON.stringify(lists));
-  return hashes;
+  const slicesFile = serialize(slices);
+  writeFileSync(join(siteDir, SLICES_FILE), slicesFile);
+  return { files: { ...hashes, [SLICES_FILE]: createHash('sha256').update(slicesFile).digest('hex') }, reused };
 }
 
 /** The listing's positions in `order`, as `compareIn` orders entries (ties in listing order). */

@@ -14,9 +14,10 @@
 import { constants, copyFileSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SEARCH_FOLDER } from '../listing/search.ts';
-import { linkedFrom, namesFile } from './links.ts';
+import { linkedFrom, namesFile } from '../data/links.ts';
 import { contentsOf, removeIfEmpty } from './site-files.ts';
 import { ifPresent } from '../data/missing.ts';
+import { firstDamaged } from '../data/checked-files.ts';
 
 /** The folder a recycled build folder keeps (besides its pages): the search index's. */
 export const KEPT_DOWNLOADS_FOLDER = SEARCH_FOLDER.slice(1, -1);
@@ -30,15 +31,26 @@ export interface PlacedDownloads {
   removed: string[];
 }
 
+/** A file of the preparation's downloads that no longer has the hash it was recorded with: nothing of it reaches a site. */
+export class DamagedDownload extends Error {
+  readonly path: string;
+  constructor(path: string) {
+    super(`${path} is damaged`);
+    this.path = path;
+  }
+}
+
 /**
  * Places `downloads` (SHA-256 by URL path) from `downloadsDir` into `siteDir`, keeping what a
- * recycled folder holds of them where it is the `published` file with the same bytes.
+ * recycled folder holds of them where it is the `published` file with the same bytes. A file of
+ * `unread` (taken into the preparation without being read) is checked before it is copied.
  */
 export function placeDownloads(
   siteDir: string,
   downloadsDir: string,
   downloads: Readonly<Record<string, string>>,
   published: { siteDir: string; hashes: Readonly<Record<string, string>> } | undefined,
+  unread: ReadonlySet<string> = new Set(),
 ): PlacedDownloads {
   const placed: PlacedDownloads = { kept: new Set(), keptBytes: 0, removed: [] };
   const recycled = ifPresent(() => contentsOf(join(siteDir, KEPT_DOWNLOADS_FOLDER), new Set()));
@@ -64,6 +76,8 @@ export function placeDownloads(
       rmSync(to, { recursive: true });
     }
     if (from !== undefined && linkedFrom(from, name, siteDir)) continue;
+    if (unread.has(name) && firstDamaged(downloadsDir, { [name]: sha256 }) !== undefined)
+      throw new DamagedDownload(join(downloadsDir, name));
     copyFileSync(join(downloadsDir, name), to, constants.COPYFILE_FICLONE);
   }
   if (recycled === undefined) return placed;

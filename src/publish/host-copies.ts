@@ -5,7 +5,7 @@
  */
 import { existsSync, linkSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { namesFile } from './links.ts';
+import { namesFile } from '../data/links.ts';
 import { removeIfEmpty } from './site-files.ts';
 
 /**

@@ -13,6 +13,7 @@ import type { CarModel } from '../../src/data/schema.ts';
 import { DOWNLOADS, writeDownloadFiles } from '../../src/outputs/downloads.ts';
 import { writeSearchFiles } from '../../src/outputs/search-files.ts';
 import { prepareData, withDownloads, type PreparationWithDownloads } from '../../src/outputs/preparation.ts';
+import { SEARCH_FOLDER } from '../../src/listing/search.ts';
 import { prepareRecords, type PrepareOptions, type PreparationResult } from '../../src/outputs/preparation.ts';
 import { fixture, tempDir } from '../support/site.ts';
 
@@ -66,7 +67,9 @@ function fromScratch(records: readonly CarModel[], under: string) {
     ASSETS,
   ).downloads;
   // The search index's files are the preparation's downloads too (downloads-worker.ts).
-  const search = Object.entries(writeSearchFiles(dir, inChunks(records))).map(([file, sha256]) => [`/${file}`, sha256]);
+  const search = Object.entries(writeSearchFiles(dir, inChunks(records)).files)
+    .filter(([file]) => file.startsWith(SEARCH_FOLDER.slice(1)))
+    .map(([file, sha256]) => [`/${file}`, sha256]);
   return { bytes: bytesIn(dir), hashes: { ...downloads, ...Object.fromEntries(search) } };
 }
 

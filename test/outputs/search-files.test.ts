@@ -3,7 +3,7 @@
  * with the files read from disk): every search finds exactly the rows that meet it, in its order,
  * a step at a time within STEP_FILES files, and says its count exactly wherever it says it is exact.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -78,7 +78,7 @@ function listing(rows: number, seed: number): CarModel[] {
 /** The index of `records` written to disk, and a reader of it that counts the files each step reads. */
 function writtenIndex(records: CarModel[], name: string) {
   const dir = join(workspace, name);
-  const hashes = writeSearchFiles(dir, [records.slice(0, 1000), records.slice(1000)]);
+  const hashes = writeSearchFiles(dir, [records.slice(0, 1000), records.slice(1000)]).files;
   // The files read (the browser keeps what it fetched: a file asked for twice is fetched once).
   const paths = new Set<string>();
   const read: IndexReader = async <T>(path: string) => {
@@ -172,7 +172,7 @@ describe.each([
   });
 
   it('writes the same bytes for the same listing', () => {
-    const again = writeSearchFiles(join(workspace, `again-${rows}`), [listing(rows, seed)]);
+    const again = writeSearchFiles(join(workspace, `again-${rows}`), [listing(rows, seed)]).files;
     expect(again).toEqual(index.hashes);
   });
 });
@@ -230,5 +230,48 @@ describe('the cost of a search on a large listing', () => {
     });
     // from.json, the spanning list, those files, and those asked for ahead.
     expect(files).toBeLessThanOrEqual(1 + Math.ceil(spanning / 64) + (last - first + 1) + ahead);
+  });
+});
+
+describe('the index of an edit in place', () => {
+  /** The listing with `count` rows spread through it edited: prices raised (each moves in the price orders), some renamed (they change lists and word shards). */
+  function edited(records: readonly CarModel[], count: number) {
+    // Spread through the listing, not evenly.
+    const changed = new Set(Array.from({ length: count }, (_, at) => Math.floor(((at + 0.37) / count) ** 1.5 * records.length)));
+    const next = records.map((record, position) => {
+      if (!changed.has(position)) return record;
+      if (position % 3 === 0) return { ...record, combined_car_model: `${record.combined_car_model} Zyx` };
+      return { ...record, min_price: record.min_price + 1_000, max_price: record.max_price + 1_000 };
+    });
+    return { next, changed: [...changed].sort((a, b) => a - b) };
+  }
+
+  it.each([
+    ['one row', 1],
+    ['1 % of the rows', 30],
+    ['a third of the rows', 1_000],
+  ])('%s: the bytes and hashes written from scratch, the files it did not change taken from the earlier index', (_, count) => {
+    const records = listing(3_000, 11);
+    const before = join(workspace, `in-place-before-${count}`);
+    const earlier = writeSearchFiles(before, [records]);
+    expect(earlier.reused).toEqual([]);
+    const { next, changed } = edited(records, count);
+    const after = writeSearchFiles(join(workspace, `in-place-after-${count}`), [next], { dir: before, files: earlier.files, changed });
+    const scratch = writeSearchFiles(join(workspace, `in-place-scratch-${count}`), [next]);
+    expect(after.files).toEqual(scratch.files);
+    for (const name of Object.keys(scratch.files))
+      expect(readFileSync(join(workspace, `in-place-after-${count}`, name), 'utf8'), name).toBe(
+        readFileSync(join(workspace, `in-place-scratch-${count}`, name), 'utf8'),
+      );
+    // Taken: hard links to the earlier files, each unchanged.
+    expect(after.reused.length).toBeGreaterThan(0);
+    for (const name of after.reused) {
+      expect(statSync(join(workspace, `in-place-after-${count}`, name)).ino, name).toBe(statSync(join(before, name)).ino);
+      expect(earlier.files[name], name).toBe(after.files[name]);
+    }
+    // A list file is written again only where it holds a changed row or other positions: for one row, a few of each list it is in.
+    const listFiles = Object.keys(after.files).filter((name) => /\/(in|order)\//.test(name));
+    const written = listFiles.filter((name) => !after.reused.includes(name));
+    if (count === 1) expect(written.length).toBeLessThan(0.05 * listFiles.length);
   });
 });

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { KEPT_DOWNLOADS_FOLDER, placeDownloads } from '../../src/publish/downloads-placed.ts';
+import { DamagedDownload, KEPT_DOWNLOADS_FOLDER, placeDownloads } from '../../src/publish/downloads-placed.ts';
 import { tempDir } from '../support/site.ts';
 
 let workspace: string | undefined;
@@ -94,6 +94,23 @@ describe('downloads placed in a build folder', () => {
       expect(inode(join(site, path)), path).not.toBe(inode(join(prepared, path)));
     }
     expect(placed.kept.size).toBe(0);
+  });
+
+  it('checks a file the preparation took unread before copying it: a damaged one stops the placing, naming it', () => {
+    const { published, prepared, site, downloads, publishedHashes } = folders(false);
+    const lost = search('order/price/0.json');
+    rmSync(join(published, lost));
+    writeFileSync(join(prepared, lost), 'damaged');
+    const unread = new Set([lost]);
+    expect(() => placeDownloads(site, prepared, downloads, { siteDir: published, hashes: publishedHashes }, unread)).toThrow(
+      new DamagedDownload(join(prepared, lost)),
+    );
+    expect(existsSync(join(site, lost))).toBe(false);
+    // Whole, it is copied.
+    writeFileSync(join(prepared, lost), 'kept');
+    rmSync(site, { recursive: true });
+    placeDownloads(site, prepared, downloads, { siteDir: published, hashes: publishedHashes }, unread);
+    expect(readFileSync(join(site, lost), 'utf8')).toBe('kept');
   });
 
   it('copies a file the published site lost, though its manifest lists it unchanged', () => {
