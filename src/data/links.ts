@@ -5,7 +5,7 @@
  * where a hard link between them cannot be made (EXDEV). Files inside the store are always linked:
  * the store is one folder on one file system.
  */
-import { constants, copyFileSync, linkSync, lstatSync, type Stats } from 'node:fs';
+import { constants, copyFileSync, linkSync, lstatSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 
 /** The errors of a hard link that a copy answers: another file system, or one without hard links (or out of them). */
@@ -26,9 +26,12 @@ export function linkOrCopy(from: string, to: string): 'linked' | 'copied' {
   return 'copied';
 }
 
-/** Whether `path` is another name of the file `file` describes (one inode; `lstat`, so a symbolic link never is). */
-export function namesFile(path: string, file: Stats): boolean {
-  const found = lstatSync(path, { throwIfNoEntry: false });
+/**
+ * Whether `path` is another name of the file `file` describes (one inode; `lstat`, so a symbolic
+ * link never is). As bigints: NTFS's file ids pass 2^53, where two numbers could compare equal.
+ */
+export function namesFile(path: string, file: BigIntStats): boolean {
+  const found = lstatSync(path, { bigint: true, throwIfNoEntry: false });
   return found !== undefined && found.ino === file.ino && found.dev === file.dev;
 }
 

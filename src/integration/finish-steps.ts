@@ -18,7 +18,7 @@ import { takeSitemaps, writeSitemaps } from '../outputs/sitemap.ts';
 import { linkUnchangedFiles } from '../publish/file-times.ts';
 import { refreshCopy } from '../publish/host-copies.ts';
 import { DamagedDownload, placeDownloads, type PlacedDownloads } from '../publish/downloads-placed.ts';
-import { unreadIn } from '../outputs/preparation.ts';
+import { removeDownloads, unreadIn } from '../outputs/preparation.ts';
 import { linkedFrom } from '../data/links.ts';
 import { killPoint } from '../publish/kill-points.ts';
 import { writeRecord } from '../publish/record.ts';
@@ -79,8 +79,8 @@ export async function downloadsPlaced(
     placed = placeDownloads(folder.siteDir, preparation.downloadsDir, downloads, baseline, unreadIn(preparation.downloadsDir));
   } catch (error) {
     if (!(error instanceof DamagedDownload)) throw error;
-    // Removed, so that the next build writes them anew.
-    rmSync(preparation.downloadsDir, { recursive: true, force: true });
+    // Removed, with those it took files from, so that the next build writes them anew.
+    removeDownloads(preparation.downloadsDir);
     throw new Refusal(
       `${damagedCacheLine(error.path)}\nNothing was published; ${config.outDir}/ is unchanged. Build again: the downloads are written anew.`,
     );

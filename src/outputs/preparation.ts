@@ -349,6 +349,19 @@ export function cachedDownloads({ downloadsDir }: Preparation): Record<string, s
 /** Downloads being written, by preparation folder: one worker each. */
 const pendingDownloads = new Map<string, Promise<Record<string, string>>>();
 
+/**
+ * Removes the downloads of the preparation whose downloads folder is `downloadsDir`, and those of
+ * the preparation it was validated against, whose files its unread ones are (the same inodes): a
+ * damaged one is then in neither, and the next build writes them anew.
+ */
+export function removeDownloads(downloadsDir: string): void {
+  const dir = dirname(downloadsDir);
+  const earlier = readEarlier(dir);
+  if (earlier) rmSync(join(dirname(dir), earlier.key, DOWNLOADS_DIR), { recursive: true, force: true });
+  rmSync(downloadsDir, { recursive: true, force: true });
+  unreadDownloads.delete(downloadsDir);
+}
+
 /** By downloads folder: the files its worker took from the earlier preparation's without reading them (see downloads-worker.ts). */
 const unreadDownloads = new Map<string, ReadonlySet<string>>();
 

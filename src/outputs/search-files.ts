@@ -152,7 +152,10 @@ type SearchSlices = Record<string, string>;
 
 /** What the index of an edit in place may take from the earlier index. */
 export interface EarlierSearch {
-  /** The earlier downloads folder (the index at its site paths, and its `SLICES_FILE`, checked whole by the caller). */
+  /**
+   * The earlier downloads folder: the index at its site paths, and its `SLICES_FILE` (checked whole
+   * by the caller; the index's files are taken unread: see downloads-worker.ts).
+   */
   dir: string;
   /** The earlier files' SHA-256, by name. */
   files: Readonly<Record<string, string>>;
@@ -205,7 +208,13 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks, earlier?
     const sha256 = earlier?.files[name];
     if (sha256 === undefined || earlierSlices?.[name] !== slice) return false;
     for (const position of positions) if (changed[position] === 1) return false;
-    linkOrCopy(join(earlier!.dir, name), placed(path));
+    try {
+      linkOrCopy(join(earlier!.dir, name), placed(path));
+    } catch (error) {
+      // Gone from the earlier folder (removed by hand, or its preparation pruned meanwhile): written instead.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
     hashes[name] = sha256;
     reused.push(name);
     return true;

@@ -67,10 +67,10 @@ export function placeDownloads(
     const held =
       recycled !== undefined && name.startsWith(`${KEPT_DOWNLOADS_FOLDER}/`) ? lstatSync(to, { throwIfNoEntry: false }) : undefined;
     if (held !== undefined) {
-      const publishedFile = from === undefined ? undefined : lstatSync(join(from, name), { throwIfNoEntry: false });
+      const publishedFile = from === undefined ? undefined : lstatSync(join(from, name), { bigint: true, throwIfNoEntry: false });
       if (publishedFile !== undefined && namesFile(to, publishedFile)) {
         placed.kept.add(name);
-        placed.keptBytes += held.size;
+        placed.keptBytes += Number(publishedFile.size);
         continue;
       }
       rmSync(to, { recursive: true });

@@ -22,7 +22,7 @@ export function refreshCopy(siteDir: string, paths: Iterable<string>, target: st
     const to = join(target, path);
     const folder = dirname(to);
     if (!fresh) {
-      const page = lstatSync(join(siteDir, path), { throwIfNoEntry: false });
+      const page = lstatSync(join(siteDir, path), { bigint: true, throwIfNoEntry: false });
       if (page !== undefined && namesFile(to, page)) continue;
       rmSync(to, { force: true });
     } else if (!made.has(folder)) {

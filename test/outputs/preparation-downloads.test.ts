@@ -5,14 +5,15 @@
  * manifest's; whole, they are taken again as they are; damaged, they are said and written again.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inChunks, readRecordFile } from '../../src/data/records-file.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 import { DOWNLOADS, writeDownloadFiles } from '../../src/outputs/downloads.ts';
 import { writeSearchFiles } from '../../src/outputs/search-files.ts';
-import { prepareData, withDownloads, type PreparationWithDownloads } from '../../src/outputs/preparation.ts';
+import { prepareData, removeDownloads, unreadIn, withDownloads, type PreparationWithDownloads } from '../../src/outputs/preparation.ts';
+import { writeSyntheticCsv } from '../../scripts/generate.ts';
 import { SEARCH_FOLDER } from '../../src/listing/search.ts';
 import { prepareRecords, type PrepareOptions, type PreparationResult } from '../../src/outputs/preparation.ts';
 import { fixture, tempDir } from '../support/site.ts';
@@ -157,5 +158,78 @@ describe("a preparation's downloads", () => {
     expect(bytesIn(again.preparation.downloadsDir)).toEqual(expected.bytes);
     expect(hashes).toEqual(expected.hashes);
     expect(asked).toEqual(hashes);
+  });
+});
+
+describe("an edit's downloads on a listing of many index files", () => {
+  // 2,000 rows: every list of the search index is many files, most without the edited rows.
+  let setup: ReturnType<typeof project>;
+  let listing: string;
+  let first: ReturnType<typeof prepared>;
+  beforeAll(async () => {
+    const dir = tempDir('prepared-many');
+    // No quotes: a row's fields are its commas' (the edits below replace the prices by position).
+    await writeSyntheticCsv(join(dir, 'generated.csv'), 2_000, 20261127, { quote: 'none' });
+    listing = readFileSync(join(dir, 'generated.csv'), 'utf8');
+    rmSync(dir, { recursive: true, force: true });
+    setup = project(listing);
+    first = prepared(await prepareData(setup.options));
+    await first.preparation.downloads;
+  });
+  afterAll(() => rmSync(setup.dir, { recursive: true, force: true }));
+
+  /** The listing with the prices of rows `lines` (1-based data lines) raised by `raise`. */
+  const edited = (lines: readonly number[], raise: number) => {
+    const text = listing.split('\n');
+    for (const line of lines)
+      text[line] = text[line]!.replace(/^((?:[^,]*,){7})([^,]*),([^,]*)/, (_, head: string, min: string, max: string) => {
+        return `${head}${Number(min) + raise},${(Number(max) + raise).toFixed(2)}`;
+      });
+    return text.join('\n');
+  };
+
+  it('take the search index files the edit did not change from the earlier ones unread, and are the bytes written from scratch', async () => {
+    setup.save(edited([5, 900], 1_000));
+    const next = prepared(await prepareData({ ...setup.options, earlier: first.preparation.key }));
+    const hashes = await next.preparation.downloads;
+    const expected = fromScratch(next.records!, join(setup.dir, 'scratch-edit'));
+    expect(hashes).toEqual(expected.hashes);
+    const unread = unreadIn(next.preparation.downloadsDir);
+    expect(unread.size).toBeGreaterThan(0.5 * Object.keys(hashes).length);
+    for (const name of unread) {
+      expect(statSync(join(next.preparation.downloadsDir, name)).ino, name).toBe(statSync(join(first.preparation.downloadsDir, name)).ino);
+      expect(readFileSync(join(next.preparation.downloadsDir, name))).toEqual(
+        readFileSync(join(setup.dir, 'scratch-edit', 'from-scratch', name)),
+      );
+    }
+  });
+
+  it('damaged through a file taken unread: removed with the earlier ones they share it with, and written anew from scratch', async () => {
+    setup.save(edited([11], 3_000));
+    const next = prepared(await prepareData({ ...setup.options, earlier: first.preparation.key }));
+    await next.preparation.downloads;
+    const [taken] = unreadIn(next.preparation.downloadsDir);
+    expect(taken).toBeDefined();
+    // One inode: the earlier preparation's file is damaged too.
+    writeFileSync(join(next.preparation.downloadsDir, taken!), 'damaged');
+    removeDownloads(next.preparation.downloadsDir);
+    expect(existsSync(next.preparation.downloadsDir)).toBe(false);
+    expect(existsSync(first.preparation.downloadsDir)).toBe(false);
+    const again = withDownloads(next.preparation, ASSETS);
+    expect(await again.downloads).toEqual(fromScratch(next.records!, join(setup.dir, 'scratch-damaged')).hashes);
+    expect(unreadIn(next.preparation.downloadsDir).size).toBe(0);
+    // The earlier preparation's downloads are written again when next asked for.
+    await withDownloads(first.preparation, ASSETS).downloads;
+  });
+
+  it('write a file gone from the earlier index instead of taking it', async () => {
+    // Rows 640 to 703 in listing order: the edit (the 7th row) is not in it, so it would be taken.
+    const gone = '/search/order/listing/10.json';
+    expect(Object.keys(await first.preparation.downloads)).toContain(gone);
+    rmSync(join(first.preparation.downloadsDir, gone.slice(1)));
+    setup.save(edited([7], 2_000));
+    const next = prepared(await prepareData({ ...setup.options, earlier: first.preparation.key }));
+    expect(await next.preparation.downloads).toEqual(fromScratch(next.records!, join(setup.dir, 'scratch-gone')).hashes);
+    expect(unreadIn(next.preparation.downloadsDir).has(gone.slice(1))).toBe(false);
   });
 });

@@ -86,14 +86,27 @@ describe('downloads placed in a build folder', () => {
     });
   }
 
-  it('with nothing published: every file copied from the preparation, a recycled one removed first', () => {
-    const { prepared, site, downloads, wanted } = folders(true);
+  it('with nothing published: every file copied from the preparation, a recycled one removed first, never written through', () => {
+    const { published, prepared, site, downloads, wanted } = folders(true);
     const placed = placeDownloads(site, prepared, downloads, undefined);
     for (const [path, text] of Object.entries(wanted)) {
       expect(readFileSync(join(site, path), 'utf8'), path).toBe(text);
       expect(inode(join(site, path)), path).not.toBe(inode(join(prepared, path)));
     }
+    expect(readFileSync(join(published, search('order/price/0.json')), 'utf8')).toBe('kept');
+    expect(readFileSync(join(published, search('order/price/2.json')), 'utf8')).toBe('changed now');
     expect(placed.kept.size).toBe(0);
+    expect(placed.removed).toEqual([search('in/word-gone/0.json')]);
+  });
+
+  it('replaces a recycled file with the bytes wanted that is not the published file', () => {
+    const { published, prepared, site, downloads, publishedHashes } = folders(true);
+    const path = search('order/price/0.json');
+    rmSync(join(site, path));
+    writeFileSync(join(site, path), 'kept');
+    const placed = placeDownloads(site, prepared, downloads, { siteDir: published, hashes: publishedHashes });
+    expect(inode(join(site, path))).toBe(inode(join(published, path)));
+    expect(placed.kept.has(path)).toBe(false);
   });
 
   it('checks a file the preparation took unread before copying it: a damaged one stops the placing, naming it', () => {
