@@ -290,8 +290,11 @@ function prune(preparationsDir: string, keep: string): void {
   const staleTemporary = Date.now() - 60 * 60_000;
   for (const [position, { name, used }] of entries.entries()) {
     const temporary = name.endsWith('.tmp');
-    if (temporary ? used < staleTemporary : position >= CACHED_PREPARATIONS)
+    if (temporary ? used < staleTemporary : position >= CACHED_PREPARATIONS) {
       rmSync(join(preparationsDir, name), { recursive: true, force: true });
+      // A dev server prepares every save: what it knew of a pruned one goes with it.
+      unreadDownloads.delete(join(preparationsDir, name, DOWNLOADS_DIR));
+    }
   }
 }
 
