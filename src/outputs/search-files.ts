@@ -261,9 +261,10 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks, earlier?
   const writeList: WriteList = (pathOf, positions) => {
     for (let start = 0, chunk = 0; start < positions.length; start += CHUNK_ROWS, chunk += 1) {
       const [path, end] = [pathOf(chunk), Math.min(start + CHUNK_ROWS, positions.length)];
-      const slice = sliceHash(positions.subarray(start, end));
+      const held = positions.subarray(start, end);
+      const slice = sliceHash(held);
       slices[path.slice(1)] = slice;
-      if (!reusedFile(path, positions.subarray(start, end), slice)) write(path, texts.array(positions, start, end));
+      if (!reusedFile(path, held, slice)) write(path, texts.array(positions, start, end));
     }
   };
 

@@ -61,8 +61,8 @@ export function newBuildFolder(store: string): BuildFolder {
  * cleared of everything but its pages and its search index (and their copy at `copyPath` in its
  * deploy folder, the one Vercel reads), so that a build costs what changed rather than a link per
  * file: see reuse.ts for how its pages are then made the published ones, downloads-placed.ts for
- * its search index. Undefined where there is none. That build is no
- * longer kept for readers once a new build starts: it served the instant of the last publication.
+ * its search index. Undefined where there is none. That build is no longer kept for readers once a
+ * new build starts: it served the instant of the last publication.
  */
 export function recycledBuildFolder(store: string, copyPath: string): BuildFolder | undefined {
   const previous = buildNamed(join(store, PREVIOUS));
