@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EXIT_SAFE_V8_FLAGS } from '../../src/integration/exit-safe-v8.ts';
 
@@ -15,5 +16,18 @@ describe("the build's assumption about V8's flags", () => {
     const script = `require('node:v8').setFlagsFromString(${JSON.stringify(EXIT_SAFE_V8_FLAGS.join(' '))})`;
     const { stdout, stderr, status } = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
     expect({ stdout, stderr, status }).toEqual({ stdout: '', stderr: '', status: 0 });
+  });
+
+  it('`npm run build` gives them on the command line, before any code runs, in their order (the deopt flag before the code flag)', () => {
+    const { scripts } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { build: string } };
+    const words = scripts.build.split(/\s+/);
+    const script = words.indexOf('scripts/build.ts');
+    expect(script, scripts.build).toBeGreaterThan(0);
+    expect(words.slice(0, script).filter((word) => (EXIT_SAFE_V8_FLAGS as readonly string[]).includes(word))).toEqual([
+      ...EXIT_SAFE_V8_FLAGS,
+    ]);
+    expect(EXIT_SAFE_V8_FLAGS.indexOf('--no-maglev-deopt-data-on-background')).toBeLessThan(
+      EXIT_SAFE_V8_FLAGS.indexOf('--no-maglev-build-code-on-background'),
+    );
   });
 });

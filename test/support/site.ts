@@ -5,6 +5,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } f
 import { join, relative } from 'node:path';
 import { expect } from 'vitest';
 import { cleanEnvironment, projectRoot } from '../../scripts/lib/servers.ts';
+import { EXIT_SAFE_V8_FLAGS } from '../../src/integration/exit-safe-v8.ts';
 
 export { freePort, projectRoot, startPreview, tempDir, type RunningPreview } from '../../scripts/lib/servers.ts';
 
@@ -17,9 +18,9 @@ export const fixture = (name: string): string => join(projectRoot, 'test/fixture
 export function runScript(
   script: string,
   env: Record<string, string>,
-  { args = [], root = projectRoot }: { args?: string[]; root?: string } = {},
+  { args = [], root = projectRoot, nodeFlags = [] }: { args?: string[]; root?: string; nodeFlags?: readonly string[] } = {},
 ): SpawnSyncReturns<string> {
-  return spawnSync(process.execPath, [join(projectRoot, 'scripts', script), ...args], {
+  return spawnSync(process.execPath, [...nodeFlags, join(projectRoot, 'scripts', script), ...args], {
     cwd: root,
     env: { ...cleanEnvironment(), ASTRO_TELEMETRY_DISABLED: '1', ...env },
     encoding: 'utf8',
@@ -30,11 +31,16 @@ export function runScript(
   });
 }
 
-/** The build as `npm run build` runs it: Astro's build, whose listing integration validates, builds and publishes (scripts/build.ts). */
-export const ASTRO_BUILD = [join(projectRoot, 'scripts/build.ts')];
+/**
+ * The build as `npm run build` runs it: Astro's build, whose listing integration validates, builds
+ * and publishes (scripts/build.ts), with the V8 flags it is given on the command line (not its heap
+ * limits: the tests' listings are small).
+ */
+export const ASTRO_BUILD = [...EXIT_SAFE_V8_FLAGS, join(projectRoot, 'scripts/build.ts')];
 
 /** Runs the real build with the given environment (in the project, or in a copy of it at `root`). */
-export const runBuild = (env: Record<string, string>, root = projectRoot): SpawnSyncReturns<string> => runScript('build.ts', env, { root });
+export const runBuild = (env: Record<string, string>, root = projectRoot): SpawnSyncReturns<string> =>
+  runScript('build.ts', env, { root, nodeFlags: EXIT_SAFE_V8_FLAGS });
 
 /** Builds `dataFile` into `outDir` with the real build; throws with its output on failure. */
 export function buildSite(env: { DATA_FILE: string; OUT_DIR: string } & Record<string, string>): void {
