@@ -2,11 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { isRecordFile, openRecordFile, readRecordFile, recordChunks, writeRecordFile } from '../../src/data/records-file.ts';
 import { carModel } from '../support/models.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'record-file-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const records = (count: number) =>
   Array.from({ length: count }, (_, index) => carModel(index + 1, `豐田 Toyota ${index + 1}`, { logo: index % 2 ? null : 'a/b.svg' }));
 

@@ -1,10 +1,10 @@
 /** Property-based tests (fast-check): for any valid dataset, the page math and serialiser hold. */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { writeDownloadFiles } from '../../src/outputs/downloads.ts';
 import { PAGE_SIZE, pageCount, pageFromQuery, pageNumbers } from '../../src/listing/pagination.ts';
 import { loadCsv } from '../../src/data/load.ts';
@@ -14,9 +14,13 @@ import { pythonFloat, serialisePage } from '../../src/listing/serialise.ts';
 
 const addresses = { baseUrl: 'https://cars.example.com', assetsUrl: 'https://assets.example.com/static' };
 
+/** Every property run's downloads, in one folder removed after the file (hundreds of runs). */
+const downloadsRoot = mkdtempSync(join(tmpdir(), 'properties-'));
+afterAll(() => rmSync(downloadsRoot, { recursive: true, force: true }));
+
 /** The downloads of `records` as the build writes them, in a new folder; returns the folder. */
 function writtenDownloads(records: readonly CarModel[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'downloads-'));
+  const dir = mkdtempSync(join(downloadsRoot, 'downloads-'));
   writeDownloadFiles(dir, { chunks: () => inChunks(records), slice: (start, end) => records.slice(start, end) }, addresses.assetsUrl);
   return dir;
 }

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DOWNLOADS } from '../../src/outputs/downloads.ts';
 import { writeDownloadFiles, type EarlierDownloads } from '../../src/outputs/downloads.ts';
 import { allCsv, allJson } from '../../src/listing/export.ts';
@@ -23,6 +23,11 @@ const LOGOS = [null, 'media/brand/logo/toyota.svg', 'media/brand/logo/tesla.svg'
 const listing = (count: number) =>
   Array.from({ length: count }, (_, index) => carModel(index + 1, NAMES[index % 5]!, { logo: LOGOS[index % 3]! }));
 
+/** Every folder the tests write downloads into is in this one, removed after the file (a property runs hundreds). */
+const downloadsRoot = mkdtempSync(join(tmpdir(), 'downloads-test-'));
+afterAll(() => rmSync(downloadsRoot, { recursive: true, force: true }));
+const newFolder = () => mkdtempSync(join(downloadsRoot, 'downloads-'));
+
 /** Small chunks, so that runs of unchanged rows cross chunk boundaries. */
 function* chunksOf(records: readonly CarModel[], size: number): Generator<readonly CarModel[]> {
   for (let start = 0; start < records.length; start += size) yield records.slice(start, start + size);
@@ -30,7 +35,7 @@ function* chunksOf(records: readonly CarModel[], size: number): Generator<readon
 
 /** The downloads of `records` in a new folder: their text by URL path, their hashes, the folder. */
 function written(records: readonly CarModel[], earlier?: EarlierDownloads, assetsUrl = ASSETS, chunk = 7) {
-  const dir = mkdtempSync(join(tmpdir(), 'downloads-'));
+  const dir = newFolder();
   const hashes = writeDownloadFiles(
     dir,
     { chunks: () => chunksOf(records, chunk), slice: (start, end) => records.slice(start, end) },
@@ -127,7 +132,7 @@ describe('downloads written again after an edit', () => {
     const before = listing(30);
     const after = before.map((record, index) => (index === 4 || index === 17 ? { ...record, max_price: record.max_price + 1000 } : record));
     const earlier = written(before);
-    const dir = mkdtempSync(join(tmpdir(), 'downloads-'));
+    const dir = newFolder();
     const read: number[] = [];
     const source = {
       chunks: () => {
@@ -142,9 +147,7 @@ describe('downloads written again after an edit', () => {
     expect(read).toEqual([4, 17]);
     expect(hashes).toEqual(written(after).hashes);
     // A row added or removed: the whole listing is read.
-    expect(() => writeDownloadFiles(mkdtempSync(join(tmpdir(), 'downloads-')), source, ASSETS, { dir: earlier.dir, changed: [4] })).toThrow(
-      'the whole listing was read',
-    );
+    expect(() => writeDownloadFiles(newFolder(), source, ASSETS, { dir: earlier.dir, changed: [4] })).toThrow('the whole listing was read');
   });
 
   it('after an edit of every price, are the bytes written from scratch (the changed rows written in batches)', () => {
