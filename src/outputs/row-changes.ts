@@ -2,7 +2,7 @@
  * Rows added, removed and changed (by `id`, with the fields) between the published site and a new
  * build, reading the published records a chunk at a time: never a second copy of a million records.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRecordFile, recordChunks, type RecordSlices } from '../data/records-file.ts';
 import { FIELDS, type CarModel, type FieldName } from '../data/schema.ts';
@@ -39,32 +39,110 @@ export function publishedRecords(
     };
   }
   return {
-    chunks: () => [readAllJson(join(baseline.siteDir, PUBLISHED.allJson.slice(1)), shownAllJson)],
+    chunks: () => allJsonChunks(join(baseline.siteDir, PUBLISHED.allJson.slice(1)), shownAllJson),
     logoUrlOf: (record) => record['logo'],
   };
 }
 
-/** The records of a published `all.json`, which the maintainer knows as `shown`. */
-function readAllJson(file: string, shown: string): Record<string, unknown>[] {
-  let text: string;
+/** How much of a published `all.json` is read at once, and how many of its records are parsed together. */
+const ALL_JSON_BLOCK_BYTES = 4 << 20;
+const ALL_JSON_CHUNK_RECORDS = 10_000;
+
+const [OPEN_BRACKET, CLOSE_BRACKET, OPEN_BRACE, CLOSE_BRACE, QUOTE, BACKSLASH, COMMA] = [0x5b, 0x5d, 0x7b, 0x7d, 0x22, 0x5c, 0x2c] as const;
+const isJsonSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+
+/**
+ * The records of a published `all.json` (which the maintainer knows as `shown`), a chunk at a
+ * time: at a million rows the file is hundreds of MB, and as one string and one array it was the
+ * peak of a build whose published records were no longer cached. The array's elements are found
+ * by their brackets outside strings (a byte at a time: UTF-8 puts no ASCII byte inside a
+ * character) and each chunk of them is parsed by `JSON.parse`, so that what is not JSON is said
+ * as it always was.
+ */
+export function* allJsonChunks(file: string, shown: string, blockBytes = ALL_JSON_BLOCK_BYTES): Generator<Record<string, unknown>[]> {
+  let fd: number;
   try {
-    text = readFileSync(file, 'utf8');
+    fd = openSync(file, 'r');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UnreadablePublishedRows(
       code === 'ENOENT' ? `${shown} is missing from the published site` : `${shown} cannot be read (${code ?? String(error)})`,
     );
   }
-  let records: unknown;
+  const notJson = (why: string) => new UnreadablePublishedRows(`${shown} is not JSON (${why})`);
   try {
-    records = JSON.parse(text);
+    const block = Buffer.allocUnsafe(blockBytes);
+    /** Where the reading is: before the list, before its first element, after an element, after a comma, in an element, after the list. */
+    let place = 'before' as 'before' | 'first' | 'element-done' | 'comma' | 'element' | 'after';
+    let depth = 0;
+    let inString = false;
+    let escaped = false;
+    /** The file's bytes before this block. */
+    let offset = 0;
+    /** The bytes of the element under way, from earlier blocks. */
+    let partial: Buffer[] = [];
+    let texts: string[] = [];
+    for (;;) {
+      let length: number;
+      try {
+        length = readSync(fd, block, 0, blockBytes, null);
+      } catch (error) {
+        throw new UnreadablePublishedRows(`${shown} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+      }
+      if (length === 0) break;
+      let elementStart = 0;
+      for (let at = 0; at < length; at += 1) {
+        const byte = block[at]!;
+        if (place === 'element') {
+          if (inString) {
+            if (escaped) escaped = false;
+            else if (byte === BACKSLASH) escaped = true;
+            else if (byte === QUOTE) inString = false;
+          } else if (byte === QUOTE) inString = true;
+          else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth += 1;
+          else if ((byte === CLOSE_BRACE || byte === CLOSE_BRACKET) && --depth === 0) {
+            partial.push(block.subarray(elementStart, at + 1));
+            texts.push(Buffer.concat(partial).toString('utf8'));
+            partial = [];
+            place = 'element-done';
+            if (texts.length === ALL_JSON_CHUNK_RECORDS) {
+              yield publishedRecordsOf(texts, shown);
+              texts = [];
+            }
+          }
+          continue;
+        }
+        if (isJsonSpace(byte)) continue;
+        if (place === 'before' && byte === OPEN_BRACKET) place = 'first';
+        else if (place === 'element-done' && byte === COMMA) place = 'comma';
+        else if ((place === 'first' || place === 'element-done') && byte === CLOSE_BRACKET) place = 'after';
+        else if ((place === 'first' || place === 'comma') && byte === OPEN_BRACE) {
+          place = 'element';
+          depth = 1;
+          elementStart = at;
+        } else if (place === 'before' || ((place === 'first' || place === 'comma') && byte !== COMMA && byte !== CLOSE_BRACKET))
+          throw new UnreadablePublishedRows(`${shown} is not a list of records with their ids`);
+        else throw notJson(`unexpected ${JSON.stringify(String.fromCharCode(byte))} at byte ${offset + at}`);
+      }
+      if (place === 'element') partial.push(Buffer.from(block.subarray(elementStart, length)));
+      offset += length;
+    }
+    if (place !== 'after') throw notJson(`it ends at byte ${offset}, before its list does`);
+    if (texts.length > 0) yield publishedRecordsOf(texts, shown);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The records whose JSON texts are `texts`, elements of the `all.json` the maintainer knows as `shown`. */
+function publishedRecordsOf(texts: readonly string[], shown: string): Record<string, unknown>[] {
+  let records: unknown[];
+  try {
+    records = JSON.parse(`[${texts.join(',')}]`) as unknown[];
   } catch (error) {
     throw new UnreadablePublishedRows(`${shown} is not JSON (${error instanceof Error ? error.message : String(error)})`);
   }
-  if (
-    !Array.isArray(records) ||
-    !records.every((record) => typeof record === 'object' && record !== null && Number.isSafeInteger((record as { id?: unknown }).id))
-  ) {
+  if (!records.every((record) => typeof record === 'object' && record !== null && Number.isSafeInteger((record as { id?: unknown }).id))) {
     throw new UnreadablePublishedRows(`${shown} is not a list of records with their ids`);
   }
   return records as Record<string, unknown>[];
