@@ -5,7 +5,7 @@
  * where a hard link between them cannot be made (EXDEV). Files inside the store are always linked:
  * the store is one folder on one file system.
  */
-import { constants, copyFileSync, linkSync, lstatSync, type BigIntStats } from 'node:fs';
+import { constants, copyFileSync, linkSync, lstatSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 
 /** The errors of a hard link that a copy answers: another file system, or one without hard links (or out of them). */
@@ -44,4 +44,31 @@ export function linkedFrom(fromSite: string, name: string, toSite: string): bool
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;
   }
+}
+
+/** A page's file in the published site, and its SHA-256 as the published manifest gives it. */
+export interface PublishedFile {
+  file: string;
+  sha256: string;
+}
+
+/**
+ * Makes `file` a new file with `bytes` (whose SHA-256 is `sha256`): the published file itself (a
+ * hard link) where `published` has the same bytes, else written. A page rendered again with
+ * nothing changed in it (every page, after a change of code that changes no page) then costs no
+ * write and no disk, and the file stays the published one, with its time, for uploaders (see
+ * src/publish/file-times.ts). A file already at `file` is an error either way: a page to render was
+ * removed first, never written through.
+ */
+export function writeOrLinkPublished(file: string, bytes: Uint8Array, sha256: string, published: PublishedFile | undefined): void {
+  if (published !== undefined && published.sha256 === sha256) {
+    try {
+      linkSync(published.file, file);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
+      // Safe: the page's own bytes are written instead (the published file gone, or not linkable here).
+    }
+  }
+  writeFileSync(file, bytes, { flag: 'wx' });
 }

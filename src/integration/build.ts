@@ -24,6 +24,7 @@ import { formatReport } from '../data/problems.ts';
 import { counted } from '../listing/format.ts';
 import { LANGUAGES } from '../listing/languages.ts';
 import { pageCount } from '../listing/pagination.ts';
+import { pageFile } from '../listing/routes.ts';
 import { summariseChanges } from '../outputs/changes.ts';
 import { startJsonPages } from '../outputs/json-pages.ts';
 import { sourceFingerprint, withDownloads, type PreparationWithDownloads } from '../outputs/preparation.ts';
@@ -252,13 +253,17 @@ export async function awaitData(build: StartedBuild) {
     `${config.dataFile}: ${counted(data.preparation.rows)} rows valid${reused}; rendering ${counted(data.toRender.json)} of ${counted(pages)} JSON and ${counted(data.toRender.html)} of ${counted(pages * LANGUAGES.length)} HTML pages`,
   );
   // The JSON pages, written on their own thread while Astro renders the HTML pages.
+  const jsonPagesToWrite = flaggedPages(render.json);
+  const { baseline } = build;
   const jsonPages = startJsonPages({
     siteDir: folder.siteDir,
     recordsFile: folder.recordsFile,
     count: data.preparation.rows,
-    pages: flaggedPages(render.json),
+    pages: jsonPagesToWrite,
     addresses: { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl },
     ...(data.keys === undefined && { keysFromSummary: folder.summaryFile }),
+    // The store is one folder on one file system: a page may be the published file.
+    ...(baseline && { published: { siteDir: baseline.siteDir, sha256: jsonPagesToWrite.map((page) => baseline.hashes[pageFile(page)]) } }),
   });
   return { data, render, jsonPages, progress: reportPagesWritten(() => build.pageHashes.size, jsonPages.progress, data.toRender) };
 }

@@ -100,7 +100,11 @@ export default function listing(): AstroIntegration {
           ({ toRender }) => toRender.html,
           () => 0,
         );
-        setPrerenderer(renderingOnThreads(build.folder.renderDir, build.pageHashes, htmlPages));
+        const { baseline, folder } = build;
+        // Pages may be the published files only where Astro renders into the store (see src/publish/render-folder.ts).
+        const published =
+          baseline && folder.renderDir === folder.siteDir ? { siteDir: baseline.siteDir, hashes: baseline.hashes } : undefined;
+        setPrerenderer(renderingOnThreads(folder.renderDir, build.pageHashes, htmlPages, published));
       },
       'astro:build:done': async () => {
         if (!build || !ready || !buildSession) return;

@@ -9,10 +9,11 @@
  * body, so that Astro's own write fails and is reported as every page write is.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AstroPrerenderer } from 'astro';
+import { writeOrLinkPublished } from '../data/links.ts';
 import { threadPool, type ThreadPool } from '../threads.ts';
 import { renderThreadInput } from './astro-internals.ts';
 
@@ -28,6 +29,14 @@ export interface RenderTask {
   url: string;
   /** The page's route (`/page/[page]`). */
   route: string;
+  /** The published page's SHA-256 (its manifest's), where it may be linked rather than written. */
+  publishedSha256?: string;
+}
+
+/** The published site's folder and its files' SHA-256 by site path (the baseline's), where pages may be its files. */
+export interface PublishedPages {
+  siteDir: string;
+  hashes: Readonly<Record<string, string>>;
 }
 
 export interface RenderedPage {
@@ -69,18 +78,21 @@ const fileOf = (pathname: string) => (pathname.endsWith('/') ? `${pathname.slice
 /**
  * A prerenderer for `setPrerenderer`: the listing's pages rendered and written into `renderDir` (where
  * Astro renders) on RENDER_THREADS threads of render-worker.ts; `hashes` is given each page's
- * SHA-256 by its site path.
+ * SHA-256 by its site path. A page whose bytes are those of the `published` site's page is that
+ * file, linked (src/data/links.ts, `writeOrLinkPublished`): give `published` only where `renderDir`
+ * is on its file system.
  */
 export function renderingOnThreads(
   renderDir: string,
   hashes: Map<string, string>,
   htmlPages: Promise<number>,
+  published?: PublishedPages,
 ): (astroDefault: AstroPrerenderer) => AstroPrerenderer {
   return (astroDefault) => {
     let pool: ThreadPool<RenderTask, RenderedPage> | undefined;
     /** A pool given up on (a thread ran out of heap): its other thread's pages under way finish; it stops with the build. */
     let retired: ThreadPool<RenderTask, RenderedPage> | undefined;
-    const writeHere = pageWriter(renderDir);
+    const writeHere = pageWriter(renderDir, published?.siteDir);
     return {
       ...astroDefault,
       name: 'listing:threads',
@@ -91,7 +103,7 @@ export function renderingOnThreads(
           pool = threadPool(
             'render',
             new URL('./render-worker.ts', import.meta.url),
-            { ...input, renderDir },
+            { ...input, renderDir, ...(published && { publishedSiteDir: published.siteDir }) },
             {
               size: RENDER_THREADS,
               batch: PAGES_A_MESSAGE,
@@ -103,14 +115,16 @@ export function renderingOnThreads(
       render: async (request, options) => {
         const { component, route } = options.routeData;
         if (options.collectMetadata || !LISTING_PAGES.has(component)) return astroDefault.render(request, options);
+        const publishedSha256 = published?.hashes[fileOf(new URL(request.url).pathname)];
         // Without threads (the bundle is not as assumed), this thread renders the page, and writes it as they do.
         const here = async () => {
           const result = await astroDefault.render(request, options);
-          return (await writeHere(request.url, result instanceof Response ? result : result.response)).result;
+          return (await writeHere(request.url, result instanceof Response ? result : result.response, publishedSha256)).result;
         };
         let page: RenderedPage;
         try {
-          page = pool === undefined ? await here() : await pool.run({ url: request.url, route });
+          page =
+            pool === undefined ? await here() : await pool.run({ url: request.url, route, ...(publishedSha256 && { publishedSha256 }) });
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== 'ERR_WORKER_OUT_OF_MEMORY') throw error;
           // Safe to go on: this thread renders the page and the rest. The thread may have written it before it failed
@@ -136,20 +150,30 @@ export function renderingOnThreads(
   };
 }
 
-/** A render thread's work (render-worker.ts, and this thread's where it renders a page itself): the page's file written into `renderDir` (each a new file), its hash taken. */
+/**
+ * A render thread's work (render-worker.ts, and this thread's where it renders a page itself): the
+ * page's file written into `renderDir` (each a new file), or linked from `publishedSiteDir` where
+ * the published page has its bytes; its hash taken.
+ */
 export function pageWriter(
   renderDir: string,
-): (url: string, response: Response) => Promise<{ result: RenderedPage; transfer: ArrayBuffer[] }> {
-  return async (url, response) => {
+  publishedSiteDir?: string,
+): (url: string, response: Response, publishedSha256?: string) => Promise<{ result: RenderedPage; transfer: ArrayBuffer[] }> {
+  return async (url, response, publishedSha256) => {
     const body = new Uint8Array(await response.arrayBuffer());
     const result = { status: response.status, headers: [...response.headers], sha256: createHash('sha256').update(body).digest('hex') };
     if (response.status !== 200) return { result: { ...result, body: body.buffer }, transfer: [body.buffer] };
-    const file = join(renderDir, fileOf(new URL(url).pathname));
+    const path = fileOf(new URL(url).pathname);
+    const file = join(renderDir, path);
     try {
       // Each page has a folder of its own (build.format 'directory'): no folder is made twice.
       mkdirSync(dirname(file), { recursive: true });
       // A new file: a page to render was removed from the folder first (src/publish/reuse.ts).
-      writeFileSync(file, body, { flag: 'wx' });
+      const published =
+        publishedSiteDir !== undefined && publishedSha256 !== undefined
+          ? { file: join(publishedSiteDir, path), sha256: publishedSha256 }
+          : undefined;
+      writeOrLinkPublished(file, body, result.sha256, published);
       return { result, transfer: [] };
     } catch {
       // Handed back to Astro, whose own write then fails and is reported as every page write is.

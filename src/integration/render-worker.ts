@@ -3,8 +3,8 @@ import { servePool } from '../threads.ts';
 import { appOnThread, type RenderThreadInput } from './astro-internals.ts';
 import { pageWriter, type RenderTask } from './render-threads.ts';
 
-await servePool(async (input: RenderThreadInput & { renderDir: string }) => {
+await servePool(async (input: RenderThreadInput & { renderDir: string; publishedSiteDir?: string }) => {
   const render = await appOnThread(input);
-  const write = pageWriter(input.renderDir);
-  return async ({ url, route }: RenderTask) => write(url, await render(new Request(url), route));
+  const write = pageWriter(input.renderDir, input.publishedSiteDir);
+  return async ({ url, route, publishedSha256 }: RenderTask) => write(url, await render(new Request(url), route), publishedSha256);
 });

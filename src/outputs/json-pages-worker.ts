@@ -4,12 +4,12 @@ import { serveThread } from '../threads.ts';
 import { keysOfSummary, writeJsonPages, type JsonPagesInput } from './json-pages.ts';
 
 await serveThread<JsonPagesInput, ReturnType<typeof writeJsonPages>, number>(
-  ({ siteDir, recordsFile, count, pages, addresses, keysFromSummary }, note) => {
+  ({ siteDir, recordsFile, count, pages, addresses, keysFromSummary, published }, note) => {
     const records = openRecordFile(recordsFile);
     try {
       const listing = { count, chunks: () => records.chunks(), slice: records.slice };
       const keysOf = keysFromSummary === undefined ? undefined : keysOfSummary(keysFromSummary, addresses);
-      return writeJsonPages({ siteDir, listing, pages, addresses, ...(keysOf && { keysOf }) }, note);
+      return writeJsonPages({ siteDir, listing, pages, addresses, ...(keysOf && { keysOf }), ...(published && { published }) }, note);
     } finally {
       records.close();
     }

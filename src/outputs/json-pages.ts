@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { runOnThread } from '../threads.ts';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { RecordChunks, RecordSlices } from '../data/records-file.ts';
 import type { CarModel } from '../data/schema.ts';
@@ -15,6 +15,7 @@ import { makeTableFrom } from '../listing/makes.ts';
 import { keysOfListing, keysOfWrittenPage, type KeysOfListing, type PageKeys } from '../listing/page-keys.ts';
 import { pageCount, pageRange } from '../listing/pagination.ts';
 import { pageFile } from '../listing/routes.ts';
+import { writeOrLinkPublished } from '../data/links.ts';
 import { serialisePageOf, type Addresses } from '../listing/serialise.ts';
 import { summaryFrom } from '../listing/summary.ts';
 
@@ -36,6 +37,14 @@ interface JsonPagesToWrite {
   addresses: Addresses;
   /** Where every page is written (a build with nothing to take pages from): its keys are made too, from what the pages are made of. */
   keysOf?: KeysOfListing;
+  /** The published site's folder and the SHA-256 of its file of each of `pages` (by index): a page with those bytes is that file, linked. */
+  published?: PublishedPageFiles;
+}
+
+/** The published site's folder, and the SHA-256 (its manifest's) of its file of each page to write, by index; none where it has none. */
+export interface PublishedPageFiles {
+  siteDir: string;
+  sha256: readonly (string | undefined)[];
 }
 
 /** What the writer gives back: each written page's SHA-256 (hex) by page number; every page's keys where it was asked for them. */
@@ -50,7 +59,7 @@ export interface WrittenJsonPages {
  * made here, beside Astro's rendering, from the text being written anyway, not before Astro starts.
  */
 export function writeJsonPages(
-  { siteDir, listing, pages, addresses, keysOf }: JsonPagesToWrite,
+  { siteDir, listing, pages, addresses, keysOf, published }: JsonPagesToWrite,
   onProgress: (written: number) => void = () => undefined,
 ): WrittenJsonPages {
   const hashes = new Map<number, string>();
@@ -67,10 +76,17 @@ export function writeJsonPages(
     const pageRecords = recordsAt(first, end);
     const text = serialisePageOf(pageRecords, page, listing.count, addresses);
     const bytes = Buffer.from(text);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
     // A new file: one already there is an error, never written through (it may be a published
     // file's other name; reuse.ts removes a page to render again).
-    writeFileSync(join(siteDir, pageFile(page)), bytes, { flag: 'wx' });
-    hashes.set(page, createHash('sha256').update(bytes).digest('hex'));
+    const publishedSha256 = published?.sha256[index];
+    writeOrLinkPublished(
+      join(siteDir, pageFile(page)),
+      bytes,
+      sha256,
+      published && publishedSha256 !== undefined ? { file: join(published.siteDir, pageFile(page)), sha256: publishedSha256 } : undefined,
+    );
+    hashes.set(page, sha256);
     if (keys && keysOf) {
       const pageKeys = keysOfWrittenPage(keysOf, pageRecords, page, text);
       keys.json[page - 1] = pageKeys.json;
@@ -123,6 +139,8 @@ export interface JsonPagesInput {
   addresses: Addresses;
   /** Where every page is written and no keys were made before: the listing's summary, to make them from (see `writeJsonPages`). */
   keysFromSummary?: string;
+  /** The published pages, where a page may be the published file (see `writeJsonPages`). */
+  published?: PublishedPageFiles;
 }
 
 export interface JsonPagesRun {

@@ -135,5 +135,18 @@ describe('a changed template', () => {
     expect(readFileSync(join(site, 'zh-hk/page/7/index.html'), 'utf8')).toContain('Changed template');
     // A changed source renders every page again: the code that made the published ones is not this code.
     expect(rendered(log)).toEqual({ json: PAGES, html: HTML_PAGES });
+
+    // Then a change of code that changes no page: every page is rendered again, and each is the
+    // published file (a hard link: its time kept), but a home page whose build time it shows changed.
+    const pages = Object.keys(treeHashes(site)).filter((path) => path.endsWith('.html') || /\/page\/\d+\.json$/.test(path));
+    const inodes = (paths: readonly string[]) => paths.map((path) => statSync(join(site, path)).ino);
+    const before = inodes(pages);
+    const report = join(copy, 'src/outputs/report.ts');
+    writeFileSync(report, `${readFileSync(report, 'utf8')}\n// A comment: the code changed, no page did.\n`);
+    expect(rendered(buildBoth(copy, site, { lines: rows }))).toEqual({ json: PAGES, html: HTML_PAGES });
+    const after = inodes(pages);
+    const changed = pages.filter((_, index) => after[index] !== before[index]);
+    expect(changed.filter((path) => !['index.html', 'zh-hk/index.html'].includes(path))).toEqual([]);
+    expect(pages.length).toBeGreaterThan(HTML_PAGES + PAGES);
   });
 });

@@ -6,7 +6,7 @@
  * page's keys made as they are, equal to those made from the listing.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { serialize } from 'node:v8';
 import { join } from 'node:path';
@@ -132,6 +132,41 @@ describe('writeJsonPages', () => {
         keysOf: keysOfListing(listing, addresses),
       }),
     ).toThrow(/every page/);
+  });
+
+  it("is the published site's file where that has the page's bytes (by its manifest's hash), and writes it anew where not", async () => {
+    const { site: publishedSite, hashes: publishedHashes } = await written(records, every, 50);
+    const edited = records.map((record) => (record.id === 42 ? { ...record, max_price: record.max_price + 1 } : record));
+    // Page 3 was lost from the published site: written, not a failure. Page 4's published hash is of other bytes.
+    rmSync(join(publishedSite, pageFile(3)));
+    const sha256 = every.map((page) => (page === 4 ? '0'.repeat(64) : publishedHashes.get(page)));
+    const site = join(root, `linked-${(run += 1)}`);
+    const { hashes } = writeJsonPages({
+      siteDir: site,
+      listing: { count: edited.length, chunks: () => chunksOf(edited, 50) },
+      pages: every,
+      addresses,
+      published: { siteDir: publishedSite, sha256 },
+    });
+    const sameFile = (page: number) =>
+      statSync(join(site, pageFile(page))).ino === statSync(join(publishedSite, pageFile(page)), { throwIfNoEntry: false })?.ino;
+    // Page 5 holds record 42, which changed; 3 is gone from the published site; 4's bytes are said to differ.
+    expect(every.filter((page) => !sameFile(page))).toEqual([3, 4, 5]);
+    for (const page of every) {
+      const bytes = readFileSync(join(site, pageFile(page)));
+      expect(bytes.toString('utf8')).toBe(serialisePage(edited, page, addresses));
+      expect(hashes.get(page)).toBe(createHash('sha256').update(bytes).digest('hex'));
+    }
+    // A file already there is never written through, nor replaced by the published one.
+    expect(() =>
+      writeJsonPages({
+        siteDir: site,
+        listing: { count: edited.length, chunks: () => chunksOf(edited, 50) },
+        pages: [1],
+        addresses,
+        published: { siteDir: publishedSite, sha256: [publishedHashes.get(1)] },
+      }),
+    ).toThrow(/EEXIST/);
   });
 
   it('writes the one page of an empty listing', async () => {
