@@ -10,8 +10,11 @@ import { enableCompileCache } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import { EXIT_SAFE_V8_FLAGS } from '../src/integration/exit-safe-v8.ts';
 
-// Before any other module loads, so that no code is compiled without them: see the module.
-setFlagsFromString(EXIT_SAFE_V8_FLAGS.join(' '));
+// Before any other module loads, so that no code is compiled without them; only those not given on
+// the command line (`npm run build` gives them all), as a flag changed at run time can change under
+// a compile job: see the module.
+const flagsToSet = EXIT_SAFE_V8_FLAGS.filter((flag) => !process.execArgv.includes(flag));
+if (flagsToSet.length > 0) setFlagsFromString(flagsToSet.join(' '));
 
 // Astro, Vite and the build's threads load hundreds of modules in every build: V8's compiled code,
 // kept between builds (Node's compile cache, in the system's temporary folder), saves a few tenths

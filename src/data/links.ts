@@ -66,8 +66,9 @@ export function writeOrLinkPublished(file: string, bytes: Uint8Array, sha256: st
       linkSync(published.file, file);
       return;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
-      // Safe: the page's own bytes are written instead (the published file gone, or not linkable here).
+      // The published file gone (removed by hand), or no hard link to be made here: the page's own bytes are written instead.
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      if (code !== 'ENOENT' && !COPY_INSTEAD.has(code)) throw error;
     }
   }
   writeFileSync(file, bytes, { flag: 'wx' });

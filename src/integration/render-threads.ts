@@ -175,7 +175,9 @@ export function pageWriter(
           : undefined;
       writeOrLinkPublished(file, body, result.sha256, published);
       return { result, transfer: [] };
-    } catch {
+    } catch (error) {
+      // A file already there may be a published file's other name: Astro would write through it.
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
       // Handed back to Astro, whose own write then fails and is reported as every page write is.
       return { result: { ...result, body: body.buffer }, transfer: [body.buffer] };
     }

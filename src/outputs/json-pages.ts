@@ -42,7 +42,7 @@ interface JsonPagesToWrite {
 }
 
 /** The published site's folder, and the SHA-256 (its manifest's) of its file of each page to write, by index; none where it has none. */
-export interface PublishedPageFiles {
+interface PublishedPageFiles {
   siteDir: string;
   sha256: readonly (string | undefined)[];
 }

@@ -8,6 +8,7 @@ import { isRecordFile, recordChunks, type RecordSlices } from '../data/records-f
 import { FIELDS, type CarModel, type FieldName } from '../data/schema.ts';
 import type { RowChanges } from '../listing/documents.ts';
 import { PUBLISHED } from '../listing/routes.ts';
+import { counted } from '../listing/format.ts';
 import { logoUrl } from '../listing/serialise.ts';
 
 /**
@@ -50,6 +51,8 @@ const ALL_JSON_CHUNK_RECORDS = 10_000;
 
 const [OPEN_BRACKET, CLOSE_BRACKET, OPEN_BRACE, CLOSE_BRACE, QUOTE, BACKSLASH, COMMA] = [0x5b, 0x5d, 0x7b, 0x7d, 0x22, 0x5c, 0x2c] as const;
 const isJsonSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+/** A byte a JSON value can begin with (an object, array, string, number, true, false, null). */
+const beginsJsonValue = (byte: number) => '{["-0123456789tfn'.includes(String.fromCharCode(byte));
 
 /**
  * The records of a published `all.json` (which the maintainer knows as `shown`), a chunk at a
@@ -79,6 +82,8 @@ export function* allJsonChunks(file: string, shown: string, blockBytes = ALL_JSO
     let escaped = false;
     /** The file's bytes before this block. */
     let offset = 0;
+    /** Where the first element of the chunk under way begins in the file. */
+    let chunkOffset = 0;
     /** The bytes of the element under way, from earlier blocks. */
     let partial: Buffer[] = [];
     let texts: string[] = [];
@@ -106,41 +111,46 @@ export function* allJsonChunks(file: string, shown: string, blockBytes = ALL_JSO
             partial = [];
             place = 'element-done';
             if (texts.length === ALL_JSON_CHUNK_RECORDS) {
-              yield publishedRecordsOf(texts, shown);
+              yield publishedRecordsOf(texts, shown, chunkOffset);
               texts = [];
             }
           }
           continue;
         }
         if (isJsonSpace(byte)) continue;
+        const valueExpected = place === 'before' || place === 'first' || place === 'comma';
         if (place === 'before' && byte === OPEN_BRACKET) place = 'first';
         else if (place === 'element-done' && byte === COMMA) place = 'comma';
         else if ((place === 'first' || place === 'element-done') && byte === CLOSE_BRACKET) place = 'after';
         else if ((place === 'first' || place === 'comma') && byte === OPEN_BRACE) {
+          if (texts.length === 0) chunkOffset = offset + at;
           place = 'element';
           depth = 1;
           elementStart = at;
-        } else if (place === 'before' || ((place === 'first' || place === 'comma') && byte !== COMMA && byte !== CLOSE_BRACKET))
+        } else if (valueExpected && beginsJsonValue(byte)) {
+          // JSON, perhaps, but not a list of records: another value where the list or a record belongs.
           throw new UnreadablePublishedRows(`${shown} is not a list of records with their ids`);
-        else throw notJson(`unexpected ${JSON.stringify(String.fromCharCode(byte))} at byte ${offset + at}`);
+        } else throw notJson(`unexpected ${JSON.stringify(String.fromCharCode(byte))} at byte ${offset + at}`);
       }
       if (place === 'element') partial.push(Buffer.from(block.subarray(elementStart, length)));
       offset += length;
     }
     if (place !== 'after') throw notJson(`it ends at byte ${offset}, before its list does`);
-    if (texts.length > 0) yield publishedRecordsOf(texts, shown);
+    if (texts.length > 0) yield publishedRecordsOf(texts, shown, chunkOffset);
   } finally {
     closeSync(fd);
   }
 }
 
-/** The records whose JSON texts are `texts`, elements of the `all.json` the maintainer knows as `shown`. */
-function publishedRecordsOf(texts: readonly string[], shown: string): Record<string, unknown>[] {
+/** The records whose JSON texts are `texts`, elements of the `all.json` the maintainer knows as `shown`, the first at byte `from`. */
+function publishedRecordsOf(texts: readonly string[], shown: string, from: number): Record<string, unknown>[] {
   let records: unknown[];
   try {
     records = JSON.parse(`[${texts.join(',')}]`) as unknown[];
   } catch (error) {
-    throw new UnreadablePublishedRows(`${shown} is not JSON (${error instanceof Error ? error.message : String(error)})`);
+    // JSON.parse counts from the chunk's text, not the file: the chunk's place in the file is said.
+    const why = error instanceof Error ? error.message : String(error);
+    throw new UnreadablePublishedRows(`${shown} is not JSON (in the ${counted(texts.length)} records from byte ${from}: ${why})`);
   }
   if (!records.every((record) => typeof record === 'object' && record !== null && Number.isSafeInteger((record as { id?: unknown }).id))) {
     throw new UnreadablePublishedRows(`${shown} is not a list of records with their ids`);

@@ -5,7 +5,8 @@
  * there, the page is not rendered but taken: before Astro renders anything, the build's folder is
  * given the published file (a hard link), and a page to render is removed from it. So a file Astro
  * may write is never a link to a published file, and a page taken keeps its inode, bytes and time
- * all the way to publication.
+ * all the way to publication. (A page rendered with the published page's bytes is linked to that
+ * file as it is rendered, src/data/links.ts: a new name, which nothing writes afterwards.)
  */
 import { linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';

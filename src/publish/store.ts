@@ -193,7 +193,8 @@ export function publish(store: string, build: BuildFolder, outDir: string, deplo
 
 /**
  * Removes every build folder but the published one and the one before it: folders of builds that
- * were killed part way (every file they wrote is their own), and older publications. Called under
+ * were killed part way (removing a name never changes a file: the pages such a build linked from
+ * the published site stay there), and older publications. Called under
  * the build lock, so no other build is under way. Renamed first (a name no build looks at), then
  * removed by a detached process, so that deleting a large old site does not hold up the build.
  */

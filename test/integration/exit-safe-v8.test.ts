@@ -4,12 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { EXIT_SAFE_V8_FLAGS } from '../../src/integration/exit-safe-v8.ts';
 
 describe("the build's assumption about V8's flags", () => {
-  it('every flag the build sets is one this Node knows (V8 ignores an unknown one after printing "unrecognized flag")', () => {
+  it('every flag the build sets is one this Node knows (Node refuses to start with an unknown one on its command line: `npm run build` would not start)', () => {
     const known = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
     for (const flag of EXIT_SAFE_V8_FLAGS) {
       const name = flag.replace(/^--no-/, '');
       expect(known, `V8 has no --${name} any more: see src/integration/exit-safe-v8.ts`).toMatch(new RegExp(`^\\s+--${name}\\s`, 'm'));
     }
+  });
+
+  it('Node starts with them on its command line, as `npm run build` gives them, and prints nothing', () => {
+    const { stdout, stderr, status } = spawnSync(process.execPath, [...EXIT_SAFE_V8_FLAGS, '-e', '0'], { encoding: 'utf8' });
+    expect({ stdout, stderr, status }).toEqual({ stdout: '', stderr: '', status: 0 });
   });
 
   it('V8 takes them as they are written: setting them prints nothing', () => {

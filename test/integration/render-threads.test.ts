@@ -1,7 +1,8 @@
 /**
  * A render thread's page writer (src/integration/render-threads.ts): each page a new file in the
  * folder Astro renders into, its hash taken; the published site's file where that has the page's
- * bytes; a page it cannot write handed back to Astro with its body.
+ * bytes; a page it cannot write handed back to Astro with its body, but never one whose file is
+ * already there.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -50,13 +51,23 @@ describe('pageWriter', () => {
     expect(statSync(join(published, 'page/2/index.html')).nlink).toBe(2);
   });
 
-  it('hands a page back to Astro, body and all, where a file is already there: never written through, nor linked over', async () => {
+  it("fails where a file is already there (it may be a published file's other name): never written through, nor linked over, nor handed to Astro to write", async () => {
     const { published, renderDir } = folders('taken');
     mkdirSync(join(renderDir, 'page/2'), { recursive: true });
     writeFileSync(join(renderDir, 'page/2/index.html'), 'already here');
-    const { result } = await pageWriter(renderDir, published)('https://cars.example.com/page/2/', page('<p>two</p>'), sha256('<p>two</p>'));
-    expect(Buffer.from(result.body!).toString()).toBe('<p>two</p>');
+    await expect(
+      pageWriter(renderDir, published)('https://cars.example.com/page/2/', page('<p>two</p>'), sha256('<p>two</p>')),
+    ).rejects.toMatchObject({ code: 'EEXIST' });
+    await expect(pageWriter(renderDir)('https://cars.example.com/page/2/', page('<p>two</p>'))).rejects.toMatchObject({ code: 'EEXIST' });
     expect(readFileSync(join(renderDir, 'page/2/index.html'), 'utf8')).toBe('already here');
     expect(statSync(join(published, 'page/2/index.html')).nlink).toBe(1);
+  });
+
+  it('hands a page back to Astro, body and all, where it cannot write it (its folder cannot be made)', async () => {
+    const { renderDir } = folders('unwritable');
+    mkdirSync(renderDir, { recursive: true });
+    writeFileSync(join(renderDir, 'page'), 'a file where the folder goes');
+    const { result } = await pageWriter(renderDir)('https://cars.example.com/page/2/', page('<p>two</p>'));
+    expect(Buffer.from(result.body!).toString()).toBe('<p>two</p>');
   });
 });

@@ -118,11 +118,14 @@ describe('a published all.json, a chunk at a time', () => {
       ['more after the list', '[{"id":1}] x', 'dist/all.json is not JSON (unexpected "x" at byte 11)'],
       ['two commas', '[{"id":1},,{"id":2}]', 'dist/all.json is not JSON (unexpected "," at byte 10)'],
       ['an object, not a list', '{"id":1}', 'dist/all.json is not a list of records with their ids'],
+      ['not JSON at all', '<!doctype html>', 'dist/all.json is not JSON (unexpected "<" at byte 0)'],
+      ['a byte no value begins with, in the list', '[{"id":1},x]', 'dist/all.json is not JSON (unexpected "x" at byte 10)'],
       ['numbers, not records', '[1,2]', 'dist/all.json is not a list of records with their ids'],
       ['a record without its id', '[{"id":1},{"name":"x"}]', 'dist/all.json is not a list of records with their ids'],
     ])('%s', (_, text, message) => expect(failure(text)).toBe(message));
 
-    it('a record that is not JSON inside its braces', () => expect(failure('[{"id":1,}]')).toMatch(/^dist\/all\.json is not JSON \(/));
+    it('a record that is not JSON inside its braces, said with where its chunk begins', () =>
+      expect(failure(' [{"id":1},{"id":2,}]')).toMatch(/^dist\/all\.json is not JSON \(in the 2 records from byte 2: /));
     it('none there', () => {
       expect(() => read(join(dir, 'none.json'))).toThrow('dist/all.json is missing from the published site');
     });
