@@ -59,8 +59,8 @@ const beginsJsonValue = (byte: number) => '{["-0123456789tfn'.includes(String.fr
  * time: at a million rows the file is hundreds of MB, and as one string and one array it was the
  * peak of a build whose published records were no longer cached. The array's elements are found
  * by their brackets outside strings (a byte at a time: UTF-8 puts no ASCII byte inside a
- * character) and each chunk of them is parsed by `JSON.parse`, so that what is not JSON is said
- * as it always was.
+ * character), and the bytes of each chunk of them, from its first element's `{` to its last's `}`,
+ * are parsed by one `JSON.parse`, so that what is not JSON is said as it always was.
  */
 export function* allJsonChunks(file: string, shown: string, blockBytes = ALL_JSON_BLOCK_BYTES): Generator<Record<string, unknown>[]> {
   let fd: number;
@@ -82,11 +82,9 @@ export function* allJsonChunks(file: string, shown: string, blockBytes = ALL_JSO
     let escaped = false;
     /** The file's bytes before this block. */
     let offset = 0;
-    /** Where the first element of the chunk under way begins in the file. */
-    let chunkOffset = 0;
-    /** The bytes of the element under way, from earlier blocks. */
-    let partial: Buffer[] = [];
-    let texts: string[] = [];
+    /** The chunk under way: where it begins in the file, its elements so far, its bytes from earlier blocks. */
+    let chunk = { from: 0, elements: 0, earlier: [] as Buffer[] };
+    const parsed = (bytes: Buffer) => publishedRecordsOf(Buffer.concat([...chunk.earlier, bytes]), chunk.elements, shown, chunk.from);
     for (;;) {
       let length: number;
       try {
@@ -95,7 +93,8 @@ export function* allJsonChunks(file: string, shown: string, blockBytes = ALL_JSO
         throw new UnreadablePublishedRows(`${shown} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
       }
       if (length === 0) break;
-      let elementStart = 0;
+      /** Where the chunk under way begins in this block (0 where it began in an earlier one). */
+      let chunkStart = 0;
       for (let at = 0; at < length; at += 1) {
         const byte = block[at]!;
         if (place === 'element') {
@@ -106,13 +105,11 @@ export function* allJsonChunks(file: string, shown: string, blockBytes = ALL_JSO
           } else if (byte === QUOTE) inString = true;
           else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth += 1;
           else if ((byte === CLOSE_BRACE || byte === CLOSE_BRACKET) && --depth === 0) {
-            partial.push(block.subarray(elementStart, at + 1));
-            texts.push(Buffer.concat(partial).toString('utf8'));
-            partial = [];
             place = 'element-done';
-            if (texts.length === ALL_JSON_CHUNK_RECORDS) {
-              yield publishedRecordsOf(texts, shown, chunkOffset);
-              texts = [];
+            chunk.elements += 1;
+            if (chunk.elements === ALL_JSON_CHUNK_RECORDS) {
+              yield parsed(block.subarray(chunkStart, at + 1));
+              chunk = { from: 0, elements: 0, earlier: [] };
             }
           }
           continue;
@@ -121,36 +118,39 @@ export function* allJsonChunks(file: string, shown: string, blockBytes = ALL_JSO
         const valueExpected = place === 'before' || place === 'first' || place === 'comma';
         if (place === 'before' && byte === OPEN_BRACKET) place = 'first';
         else if (place === 'element-done' && byte === COMMA) place = 'comma';
-        else if ((place === 'first' || place === 'element-done') && byte === CLOSE_BRACKET) place = 'after';
-        else if ((place === 'first' || place === 'comma') && byte === OPEN_BRACE) {
-          if (texts.length === 0) chunkOffset = offset + at;
+        else if ((place === 'first' || place === 'element-done') && byte === CLOSE_BRACKET) {
+          // The chunk under way ends with the list (the bytes after its last element are spaces).
+          if (chunk.elements > 0) yield parsed(block.subarray(chunkStart, at));
+          chunk = { from: 0, elements: 0, earlier: [] };
+          place = 'after';
+        } else if ((place === 'first' || place === 'comma') && byte === OPEN_BRACE) {
+          if (chunk.elements === 0) [chunk.from, chunkStart] = [offset + at, at];
           place = 'element';
           depth = 1;
-          elementStart = at;
         } else if (valueExpected && beginsJsonValue(byte)) {
           // JSON, perhaps, but not a list of records: another value where the list or a record belongs.
           throw new UnreadablePublishedRows(`${shown} is not a list of records with their ids`);
         } else throw notJson(`unexpected ${JSON.stringify(String.fromCharCode(byte))} at byte ${offset + at}`);
       }
-      if (place === 'element') partial.push(Buffer.from(block.subarray(elementStart, length)));
+      // The chunk's bytes in this block are kept (copied: the block is read into again).
+      if (chunk.elements > 0 || place === 'element') chunk.earlier.push(Buffer.from(block.subarray(chunkStart, length)));
       offset += length;
     }
     if (place !== 'after') throw notJson(`it ends at byte ${offset}, before its list does`);
-    if (texts.length > 0) yield publishedRecordsOf(texts, shown, chunkOffset);
   } finally {
     closeSync(fd);
   }
 }
 
-/** The records whose JSON texts are `texts`, elements of the `all.json` the maintainer knows as `shown`, the first at byte `from`. */
-function publishedRecordsOf(texts: readonly string[], shown: string, from: number): Record<string, unknown>[] {
+/** The `count` records whose JSON text, commas between them, is `bytes`, of the `all.json` the maintainer knows as `shown`, from its byte `from`. */
+function publishedRecordsOf(bytes: Buffer, count: number, shown: string, from: number): Record<string, unknown>[] {
   let records: unknown[];
   try {
-    records = JSON.parse(`[${texts.join(',')}]`) as unknown[];
+    records = JSON.parse(`[${bytes.toString('utf8')}]`) as unknown[];
   } catch (error) {
     // JSON.parse counts from the chunk's text, not the file: the chunk's place in the file is said.
     const why = error instanceof Error ? error.message : String(error);
-    throw new UnreadablePublishedRows(`${shown} is not JSON (in the ${counted(texts.length)} records from byte ${from}: ${why})`);
+    throw new UnreadablePublishedRows(`${shown} is not JSON (in the ${counted(count)} records from byte ${from}: ${why})`);
   }
   if (!records.every((record) => typeof record === 'object' && record !== null && Number.isSafeInteger((record as { id?: unknown }).id))) {
     throw new UnreadablePublishedRows(`${shown} is not a list of records with their ids`);
