@@ -115,7 +115,8 @@ export function renderingOnThreads(
       render: async (request, options) => {
         const { component, route } = options.routeData;
         if (options.collectMetadata || !LISTING_PAGES.has(component)) return astroDefault.render(request, options);
-        const publishedSha256 = published?.hashes[fileOf(new URL(request.url).pathname)];
+        const path = fileOf(new URL(request.url).pathname);
+        const publishedSha256 = published?.hashes[path];
         // Without threads (the bundle is not as assumed), this thread renders the page, and writes it as they do.
         const here = async () => {
           const result = await astroDefault.render(request, options);
@@ -129,7 +130,7 @@ export function renderingOnThreads(
           if ((error as NodeJS.ErrnoException).code !== 'ERR_WORKER_OUT_OF_MEMORY') throw error;
           // Safe to go on: this thread renders the page and the rest. The thread may have written it before it failed
           // (it answers a message's pages together): that file, this build's own, is removed first.
-          rmSync(join(renderDir, fileOf(new URL(request.url).pathname)), { force: true });
+          rmSync(join(renderDir, path), { force: true });
           if (pool !== undefined) {
             console.error(
               `Astro: a render thread ran out of its ${RENDER_THREAD_HEAP_MIB} MiB heap; rendering the other pages on this thread`,
@@ -138,7 +139,7 @@ export function renderingOnThreads(
           }
           page = await here();
         }
-        if (page.status === 200) hashes.set(fileOf(new URL(request.url).pathname), page.sha256);
+        if (page.status === 200) hashes.set(path, page.sha256);
         return new Response(page.body ?? null, { status: page.status, headers: page.headers });
       },
       teardown: async () => {
