@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, hasChromium, launchChromium } from '../support/browser.ts';
-import { buildSite, freePort, projectRoot, startPreview, tempDir, type RunningPreview } from '../support/site.ts';
+import { buildSite, freePort, projectRoot, startPreview, tempDir, type RunningPreview, projectCopy } from '../support/site.ts';
 import { runsWith } from '../support/software.ts';
 
 interface Model {
@@ -29,6 +29,8 @@ describe.runIf(runsWith(hasChromium, 'sort and make in Chromium', 'chromium', 'a
   'sort and make filter in Chromium, on the default dataset',
   () => {
     const workspace = tempDir('sort-make');
+    /** A copy of the project of this file's own (its caches and build lock): the file runs beside others. */
+    const project = projectCopy(workspace);
     let preview: RunningPreview;
     let browser: Browser;
     let models: Model[];
@@ -39,12 +41,15 @@ describe.runIf(runsWith(hasChromium, 'sort and make in Chromium', 'chromium', 'a
       const outDir = join(workspace, 'dist');
       const port = await freePort();
       // Logos from this preview server, so the browser loads them.
-      buildSite({
-        DATA_FILE: 'data/captured-car-models.csv',
-        OUT_DIR: outDir,
-        BASE_URL: 'https://cars.example.com',
-        ASSETS_URL: `http://127.0.0.1:${port}/assets`,
-      });
+      buildSite(
+        {
+          DATA_FILE: 'data/captured-car-models.csv',
+          OUT_DIR: outDir,
+          BASE_URL: 'https://cars.example.com',
+          ASSETS_URL: `http://127.0.0.1:${port}/assets`,
+        },
+        project,
+      );
       preview = await startPreview({ OUT_DIR: outDir, PORT: String(port) });
       models = (await (await fetch(`${preview.origin}/all.json`)).json()) as Model[];
       browser = await launchChromium();

@@ -8,14 +8,16 @@ import { writeSyntheticCsv } from '../../scripts/generate.ts';
 import { LANGUAGES } from '../../src/listing/languages.ts';
 import { htmlPageFiles } from '../../src/listing/routes.ts';
 import { formatBuildReport, readBuildReport } from '../../src/outputs/report.ts';
-import { buildSite, fixture, runBuild, runScript, tempDir, treeHashes, withoutBuildDescription } from '../support/site.ts';
+import { buildSite, fixture, runBuild, runScript, tempDir, treeHashes, withoutBuildDescription, projectCopy } from '../support/site.ts';
 
 const workspace = tempDir('build-test');
+/** A copy of the project of this file's own (its caches and build lock): the file runs beside others. */
+const project = projectCopy(workspace);
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 
 describe('npm run check-data', () => {
   it('accepts the embedded dataset: at least 250 rows, not a multiple of 10', () => {
-    const result = runScript('check-data.ts', {});
+    const result = runScript('check-data.ts', {}, { root: project });
     expect(result.status).toBe(0);
     const rows = Number(/(\d+) rows valid/.exec(result.stdout)?.[1]);
     expect(rows).toBeGreaterThanOrEqual(250);
@@ -24,7 +26,7 @@ describe('npm run check-data', () => {
 
   it('reports every problem of a bad file with file, line, column, rule and value, and exits 1', () => {
     const file = fixture('bad/many-problems.csv');
-    const result = runScript('check-data.ts', { DATA_FILE: file });
+    const result = runScript('check-data.ts', { DATA_FILE: file }, { root: project });
     expect(result.status).toBe(1);
     const lines = result.stderr.trim().split('\n');
     expect(lines).toEqual([
@@ -37,25 +39,25 @@ describe('npm run check-data', () => {
   });
 
   it('takes the file as an argument too', () => {
-    const result = runScript('check-data.ts', {}, { args: [fixture('bad/encoding-big5.csv')] });
+    const result = runScript('check-data.ts', {}, { root: project, args: [fixture('bad/encoding-big5.csv')] });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('encoding-big5.csv:3: is not UTF-8 text');
   });
 
   it('reads a spreadsheet\'s "Unicode Text" export and says how it read it', () => {
-    const result = runScript('check-data.ts', {}, { args: [fixture('spreadsheet/unicode-text.txt')] });
+    const result = runScript('check-data.ts', {}, { root: project, args: [fixture('spreadsheet/unicode-text.txt')] });
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/unicode-text\.txt: 259 rows valid, 26 pages, read as UTF-16LE, tab-separated \(/);
   });
 
   it('names a file that does not exist', () => {
-    const result = runScript('check-data.ts', { DATA_FILE: join(workspace, 'nope.csv') });
+    const result = runScript('check-data.ts', { DATA_FILE: join(workspace, 'nope.csv') }, { root: project });
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/nope\.csv: cannot be read: ENOENT/);
   });
 
   it('refuses an invalid configuration with a clear error and exit code 2', () => {
-    const result = runScript('check-data.ts', { BASE_URL: 'not a url', PORT: 'eighty' });
+    const result = runScript('check-data.ts', { BASE_URL: 'not a url', PORT: 'eighty' }, { root: project });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('BASE_URL must be an absolute http(s) URL');
     expect(result.stderr).toContain('PORT must be a whole number');
@@ -66,7 +68,7 @@ describe('npm run build', () => {
   const outDir = join(workspace, 'site');
 
   it('builds an empty listing from a header-only file: count 0 and an empty page 1', () => {
-    const result = runBuild({ DATA_FILE: fixture('good/header-only.csv'), OUT_DIR: outDir, DEPLOY_DIR: `${outDir}-deploy` });
+    const result = runBuild({ DATA_FILE: fixture('good/header-only.csv'), OUT_DIR: outDir, DEPLOY_DIR: `${outDir}-deploy` }, project);
     expect(result.status).toBe(0);
     // The machine-readable report beside the site (the bench reads it), and the same report on screen.
     const report = readBuildReport(`${outDir}-report.json`);
@@ -114,7 +116,7 @@ describe('npm run build', () => {
     const data = dataFile.startsWith('data/') ? dataFile : join(workspace, dataFile);
     if (!dataFile.startsWith('data/')) await writeSyntheticCsv(data, 5000);
     const site = join(workspace, `pages-written-${pages}`);
-    const result = runBuild({ DATA_FILE: data, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` });
+    const result = runBuild({ DATA_FILE: data, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` }, project);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toContain(`Astro: rendering the pages on ${threads}`);
     expect(result.stderr).not.toMatch(/broke an assumption/);
@@ -128,7 +130,7 @@ describe('npm run build', () => {
 
   it('fails on bad data with every problem, builds nothing and leaves the last good site byte-identical', () => {
     const before = treeHashes(outDir);
-    const result = runBuild({ DATA_FILE: fixture('bad/many-problems.csv'), OUT_DIR: outDir });
+    const result = runBuild({ DATA_FILE: fixture('bad/many-problems.csv'), OUT_DIR: outDir }, project);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('many-problems.csv:2: column 4 (min_seat)');
     expect(result.stderr).toContain('many-problems.csv:6: column 13 (logo)');
@@ -143,9 +145,9 @@ describe('npm run build', () => {
   it('builds a semicolon-separated Calc export into the same site as the original CSV', () => {
     const addresses = { BASE_URL: 'https://cars.example.com', ASSETS_URL: 'https://img.example.com' };
     const fromCalc = join(workspace, 'calc');
-    buildSite({ DATA_FILE: fixture('spreadsheet/semicolon-quoted.csv'), OUT_DIR: fromCalc, ...addresses });
+    buildSite({ DATA_FILE: fixture('spreadsheet/semicolon-quoted.csv'), OUT_DIR: fromCalc, ...addresses }, project);
     const fromOriginal = join(workspace, 'original');
-    buildSite({ DATA_FILE: 'data/captured-car-models.csv', OUT_DIR: fromOriginal, ...addresses });
+    buildSite({ DATA_FILE: 'data/captured-car-models.csv', OUT_DIR: fromOriginal, ...addresses }, project);
     // The manifest and changes.json name the data file's hash, which differs; every other byte is the same.
     const { 'manifest.json': calcManifest } = treeHashes(fromCalc);
     const { 'manifest.json': originalManifest } = treeHashes(fromOriginal);
@@ -157,9 +159,12 @@ describe('npm run build', () => {
   });
 
   it('publishes each build whole in one folder of the build store; keeps the one it replaced and no other', async () => {
-    buildSite({ DATA_FILE: 'data/captured-car-models.csv', OUT_DIR: outDir, BASE_URL: 'https://cars.example.com' });
+    buildSite({ DATA_FILE: 'data/captured-car-models.csv', OUT_DIR: outDir, BASE_URL: 'https://cars.example.com' }, project);
     const first = realpathSync(outDir);
-    buildSite({ DATA_FILE: fixture('good/bom-crlf.csv'), OUT_DIR: outDir, BASE_URL: 'https://cars.example.com', ALLOW_SHRINK: '1' });
+    buildSite(
+      { DATA_FILE: fixture('good/bom-crlf.csv'), OUT_DIR: outDir, BASE_URL: 'https://cars.example.com', ALLOW_SHRINK: '1' },
+      project,
+    );
     const page = JSON.parse(readFileSync(join(outDir, 'car/api/capture_car/latest/page/1.json'), 'utf8')) as { count: number };
     expect(page.count).toBe(2);
     expect(readlinkSync(outDir)).toBe('.site.builds/current/site');
@@ -186,7 +191,7 @@ describe('what a build changes', () => {
     };
 
   it('lists everything as added on a first build', () => {
-    buildSite({ DATA_FILE: fixture('listing-23.csv'), OUT_DIR: site, BASE_URL: 'https://cars.example.com' });
+    buildSite({ DATA_FILE: fixture('listing-23.csv'), OUT_DIR: site, BASE_URL: 'https://cars.example.com' }, project);
     const changes = changesOf();
     expect(changes.previousDataSha256).toBeNull();
     expect(changes.rows.added).toHaveLength(23);
@@ -206,7 +211,10 @@ describe('what a build changes', () => {
         Math.floor(statSync(join(site, file)).mtimeMs),
       ]),
     );
-    const result = runBuild({ DATA_FILE: edited, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, BASE_URL: 'https://cars.example.com' });
+    const result = runBuild(
+      { DATA_FILE: edited, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, BASE_URL: 'https://cars.example.com' },
+      project,
+    );
     expect(result.status).toBe(0);
     expect(result.stderr).toMatch(
       /changes +\+1 −1 ~1 rows; 2 JSON and 4 HTML pages; downloads \/all\.json, \/all\.csv; \d+ search index files/,
@@ -252,24 +260,30 @@ describe('what a build changes', () => {
   it('refuses to remove more than 20 % of the published rows, leaving the site as it is, unless told ALLOW_SHRINK=1', () => {
     writeFileSync(truncated, `${fixtureLines.slice(0, 11).join('\n')}\n`);
     const before = treeHashes(site);
-    const refused = runBuild({ DATA_FILE: truncated, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, BASE_URL: 'https://cars.example.com' });
+    const refused = runBuild(
+      { DATA_FILE: truncated, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, BASE_URL: 'https://cars.example.com' },
+      project,
+    );
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain('This build would remove 13 of the 23 published rows (57 %), more than 20 %');
     expect(refused.stderr).toContain('build again with ALLOW_SHRINK=1');
     expect(treeHashes(site)).toEqual(before);
-    const allowed = runBuild({
-      DATA_FILE: truncated,
-      OUT_DIR: site,
-      DEPLOY_DIR: `${site}-deploy`,
-      BASE_URL: 'https://cars.example.com',
-      ALLOW_SHRINK: '1',
-    });
+    const allowed = runBuild(
+      {
+        DATA_FILE: truncated,
+        OUT_DIR: site,
+        DEPLOY_DIR: `${site}-deploy`,
+        BASE_URL: 'https://cars.example.com',
+        ALLOW_SHRINK: '1',
+      },
+      project,
+    );
     expect(allowed.status).toBe(0);
     expect(changesOf().rows.removed).toHaveLength(13);
   });
 
   it('refuses an empty export over a published listing', () => {
-    const result = runBuild({ DATA_FILE: fixture('good/header-only.csv'), OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` });
+    const result = runBuild({ DATA_FILE: fixture('good/header-only.csv'), OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` }, project);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('This build would remove 10 of the 10 published rows (100 %)');
   });

@@ -2,18 +2,20 @@
  * What programs rely on: the published JSON Schemas and OpenAPI document describe every emitted
  * page, the full export round-trips through the build, and the same CSV builds the same bytes.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { pageFile, PUBLISHED, schemaPath } from '../../src/listing/routes.ts';
-import { buildSite, fixture, publishedTree, tempDir, treeHashes, withoutBuildDescription } from '../support/site.ts';
+import { buildSite, fixture, publishedTree, tempDir, treeHashes, withoutBuildDescription, projectCopy } from '../support/site.ts';
 import { FIXTURE_BASE_URL } from '../support/global-setup.ts';
 
 const origin = inject('origin');
 const outDir = inject('outDir');
 const workspace = tempDir('contract-test');
+/** A copy of the project of this file's own (its caches and build lock): the file runs beside others. */
+const project = projectCopy(workspace);
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 
 const getJson = async (path: string): Promise<unknown> => {
@@ -140,7 +142,10 @@ describe('stable, round-tripping output', () => {
 
   it('builds the same CSV twice into byte-identical files; only what describes the build differs (its id, time and changes)', () => {
     const again = join(workspace, 'again');
-    buildSite({ DATA_FILE: fixture('listing-23.csv'), OUT_DIR: again, ...env });
+    // The same file at the same place in the project's copy: the manifest names it relative to the project.
+    mkdirSync(join(project, 'test/fixtures'), { recursive: true });
+    copyFileSync(fixture('listing-23.csv'), join(project, 'test/fixtures/listing-23.csv'));
+    buildSite({ DATA_FILE: 'test/fixtures/listing-23.csv', OUT_DIR: again, ...env }, project);
     expect(withoutManifest(treeHashes(again))).toEqual(withoutManifest(treeHashes(outDir)));
     expect(publishedTree(again)).toEqual(publishedTree(outDir));
   });
@@ -149,7 +154,7 @@ describe('stable, round-tripping output', () => {
     const exported = join(workspace, 'exported.csv');
     writeFileSync(exported, Buffer.from(await (await fetch(`${origin}${PUBLISHED.allCsv}`)).arrayBuffer()));
     const rebuilt = join(workspace, 'rebuilt');
-    buildSite({ DATA_FILE: exported, OUT_DIR: rebuilt, ...env });
+    buildSite({ DATA_FILE: exported, OUT_DIR: rebuilt, ...env }, project);
     // The manifest and the changes name the data file's hash: another file, another hash.
     expect(withoutManifest(treeHashes(rebuilt))).toEqual(withoutManifest(treeHashes(outDir)));
   });

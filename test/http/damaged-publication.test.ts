@@ -11,9 +11,11 @@ import { closeSync, openSync, readFileSync, rmSync, statSync, writeFileSync, wri
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { storeDirOf } from '../../src/publish/store.ts';
-import { buildSite, projectRoot, runBuild, tempDir, treeHashes } from '../support/site.ts';
+import { buildSite, projectRoot, runBuild, tempDir, treeHashes, projectCopy } from '../support/site.ts';
 
 const workspace = tempDir('damaged-publication');
+/** A copy of the project of this file's own (its caches and build lock): the file runs beside others. */
+const project = projectCopy(workspace);
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 
 const site = join(workspace, 'site');
@@ -74,12 +76,12 @@ const MANIFEST_DAMAGES: readonly { name: string; damage: () => void; said: strin
 describe('a damaged published build keeps the shrink guard on', () => {
   beforeEach(() => {
     // Each case starts from a whole published build of every row.
-    buildSite({ ...env(whole), ALLOW_SHRINK: '1' });
+    buildSite({ ...env(whole), ALLOW_SHRINK: '1' }, project);
   });
 
   it('the guard refuses a cut export over a whole published build (the reference)', () => {
     const before = treeHashes(site);
-    const result = runBuild(env(half));
+    const result = runBuild(env(half), project);
     expect(result.status, result.stderr).toBe(1);
     expect(result.stderr).toContain('build again with ALLOW_SHRINK=1');
     expect(treeHashes(site)).toEqual(before);
@@ -89,7 +91,7 @@ describe('a damaged published build keeps the shrink guard on', () => {
     it(`a published manifest with ${name} stops the build, naming the file; the site is unchanged`, () => {
       damage();
       const before = treeHashes(site);
-      const result = runBuild(env(half));
+      const result = runBuild(env(half), project);
       expect(result.status, result.stderr).toBe(1);
       expect(result.stderr).toContain(`${join(site, 'manifest.json')} ${said}`);
       expect(result.stderr).toContain('cannot check that the new data keeps the published rows');
@@ -101,7 +103,7 @@ describe('a damaged published build keeps the shrink guard on', () => {
 
   it('ALLOW_SHRINK=1 over a damaged manifest builds from the data alone, and says so', () => {
     writeFileSync(manifestFile(), '{');
-    const result = runBuild({ ...env(half), ALLOW_SHRINK: '1' });
+    const result = runBuild({ ...env(half), ALLOW_SHRINK: '1' }, project);
     expect(result.status, result.stderr).toBe(0);
     expect(`${result.stdout}${result.stderr}`).toContain('this build replaces the published site as a first build would');
     expect(publishedManifest()['count']).toBe(Math.floor((lines.length - 1) / 2));
@@ -114,7 +116,7 @@ describe('a damaged published build keeps the shrink guard on', () => {
       if (how === 'cut short') writeFileSync(file, bytes.subarray(0, Math.floor(bytes.length / 2)));
       else rewrite(file, Buffer.from(bytes.map((byte, index) => (index % 97 === 0 ? byte ^ 0xff : byte))));
       const before = treeHashes(site);
-      const result = runBuild(env(half));
+      const result = runBuild(env(half), project);
       expect(result.status, result.stderr).toBe(1);
       expect(result.stderr).toContain('build-record.v8 is damaged');
       expect(result.stderr).toContain(
@@ -128,7 +130,7 @@ describe('a damaged published build keeps the shrink guard on', () => {
     writeFileSync(recordFile(), 'not a record');
     writeFileSync(join(site, 'all.json'), '[{"id":');
     const before = treeHashes(site);
-    const result = runBuild(env(half));
+    const result = runBuild(env(half), project);
     expect(result.status, result.stderr).toBe(1);
     expect(result.stderr).toContain(`${join(site, 'all.json')} is not JSON`);
     expect(result.stderr).toContain('build again with ALLOW_SHRINK=1');

@@ -10,14 +10,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticCsv } from '../../scripts/generate.ts';
 import { cleanEnvironment } from '../../scripts/lib/servers.ts';
-import { ASTRO_BUILD, fixture, projectRoot, runBuild, tempDir, treeHashes, buildSite } from '../support/site.ts';
+import { ASTRO_BUILD, fixture, runBuild, tempDir, treeHashes, buildSite, projectCopy } from '../support/site.ts';
 
 const workspace = tempDir('hostile');
+/** A copy of the project of this file's own (its caches and build lock): the file runs beside others. */
+const project = projectCopy(workspace);
 const site = join(workspace, 'dist');
 let goodTree: Record<string, string>;
 
 beforeAll(() => {
-  buildSite({ DATA_FILE: fixture('listing-23.csv'), OUT_DIR: site });
+  buildSite({ DATA_FILE: fixture('listing-23.csv'), OUT_DIR: site }, project);
   goodTree = treeHashes(site);
 });
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
@@ -47,7 +49,7 @@ describe('bad files through the real build', () => {
 
   it.each(corpus)('%s: refused with file, line and field named; the last good site is byte-identical', (name, problems) => {
     const file = fixture(`bad/${name}`);
-    const result = runBuild({ DATA_FILE: file, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` });
+    const result = runBuild({ DATA_FILE: file, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` }, project);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('Nothing was built');
     for (const [line, field, rule] of problems ?? [[1, null, 'is not UTF-8 text']]) {
@@ -65,7 +67,7 @@ describe('bad files through the real build', () => {
 
 describe('valid data carrying HTML and JavaScript', () => {
   const payloadSite = join(workspace, 'payloads');
-  beforeAll(() => buildSite({ DATA_FILE: fixture('good/html-payloads.csv'), OUT_DIR: payloadSite }));
+  beforeAll(() => buildSite({ DATA_FILE: fixture('good/html-payloads.csv'), OUT_DIR: payloadSite }, project));
 
   it('comes out as escaped text in the HTML, never as markup', () => {
     const html = readFileSync(join(payloadSite, 'index.html'), 'utf8');
@@ -97,7 +99,7 @@ describe('a build killed mid-way', () => {
     const big = join(workspace, 'big.csv');
     await writeSyntheticCsv(big, 6000);
     const child = spawn(process.execPath, ASTRO_BUILD, {
-      cwd: projectRoot,
+      cwd: project,
       env: { ...cleanEnvironment(), DATA_FILE: big, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, ASTRO_TELEMETRY_DISABLED: '1' },
       stdio: 'ignore',
     });
@@ -119,7 +121,7 @@ describe('a build killed mid-way', () => {
     expect(treeHashes(site)).toEqual(goodTree);
 
     // The next build removes the killed build's folder; whatever it cached is whole or absent (written aside, renamed, hashed).
-    const next = runBuild({ DATA_FILE: fixture('listing-23.csv'), OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` });
+    const next = runBuild({ DATA_FILE: fixture('listing-23.csv'), OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` }, project);
     expect(next.status, next.stderr).toBe(0);
     await expect.poll(() => builds().length).toBeLessThanOrEqual(2);
     expect(JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8'))).toMatchObject({ count: 23 });

@@ -4,28 +4,19 @@
  * counted from the build's own log. The randomised rebuild test (test/rebuilds/) goes further:
  * kills, reverts, two builds at once, deleted caches.
  */
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/listing/languages.ts';
 import { readBuildReport } from '../../src/outputs/report.ts';
 import { storeDirOf } from '../../src/publish/store.ts';
 import { VERCEL_OUTPUT_DIR } from '../../src/serve/hosts/vercel.ts';
-import { foldersIn, projectRoot, publishedTree, renderedPages, runBuild, tempDir, treeHashes } from '../support/site.ts';
+import { foldersIn, projectCopy, projectRoot, publishedTree, renderedPages, runBuild, tempDir, treeHashes } from '../support/site.ts';
 
 const workspace = tempDir('incremental');
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+/** A copy of the project of this file's own (its caches and build lock): the file runs beside others. */
+const project = projectCopy(join(workspace, 'maintainer'));
 
 const original = readFileSync(join(projectRoot, 'data/captured-car-models.csv'), 'utf8')
   .replace(/\r?\n$/, '')
@@ -80,16 +71,16 @@ describe('an incremental build gives the bytes of a clean build', () => {
   const site = join(workspace, 'site');
 
   it('first build, then the same data again: nothing is rendered again and no file changes', () => {
-    buildBoth(projectRoot, site, { lines: rows });
+    buildBoth(project, site, { lines: rows });
     const before = statSync(join(site, 'page/2/index.html')).mtimeMs;
-    const log = buildBoth(projectRoot, site, { lines: rows });
+    const log = buildBoth(project, site, { lines: rows });
     expect(rendered(log)).toEqual({ json: 0, html: HOME_PAGES });
     expect(statSync(join(site, 'page/2/index.html')).mtimeMs).toBe(before);
   });
 
   it('after an edit: the two pages that show the edited rows are rendered again, the rest reused', () => {
     const edited = rows.map((line, index) => (index === 3 ? withField(line, 7, '123456') : index === 15 ? withField(line, 4, '9') : line));
-    const log = buildBoth(projectRoot, site, { lines: edited });
+    const log = buildBoth(project, site, { lines: edited });
     // Page 1 (row 4: its JSON, and the home pages, always rendered) and page 2 (row 16: JSON and HTML, in each language).
     expect(rendered(log)).toEqual({ json: 2, html: 2 * LANGUAGES.length });
     // Only the two edited rows were parsed and checked; the site is still a clean build's (buildBoth).
@@ -102,16 +93,16 @@ describe('an incremental build gives the bytes of a clean build', () => {
       withField(withField(rows[0]!, 0, '990001'), 1, '新車 New Car One'),
       withField(withField(rows[1]!, 0, '990002'), 1, '新車 New Car Two'),
     ];
-    buildBoth(projectRoot, site, { lines: added });
-    buildBoth(projectRoot, site, { lines: rows.slice(5) });
+    buildBoth(project, site, { lines: added });
+    buildBoth(project, site, { lines: rows.slice(5) });
     const reordered = [...rows];
     [reordered[10], reordered[200]] = [reordered[200]!, reordered[10]!];
-    buildBoth(projectRoot, site, { lines: reordered });
+    buildBoth(project, site, { lines: reordered });
   });
 
   it('after BASE_URL or ASSETS_URL changes', () => {
-    buildBoth(projectRoot, site, { lines: rows, env: { BASE_URL: 'https://listing.example.org/cars' } });
-    buildBoth(projectRoot, site, { lines: rows, env: { ASSETS_URL: 'https://cdn.example.org/img' } });
+    buildBoth(project, site, { lines: rows, env: { BASE_URL: 'https://listing.example.org/cars' } });
+    buildBoth(project, site, { lines: rows, env: { ASSETS_URL: 'https://cdn.example.org/img' } });
     // The same file under another assets address: every row with a logo changed its logo's URL.
     const { rows: changed } = JSON.parse(readFileSync(join(site, 'changes.json'), 'utf8')) as { rows: { changed: { fields: string[] }[] } };
     expect(changed.changed.length).toBeGreaterThan(0);
@@ -120,9 +111,9 @@ describe('an incremental build gives the bytes of a clean build', () => {
 
   it('after its caches were deleted: nothing to render again, the data validated again', () => {
     // Back to the default addresses first: a change of address renders every page.
-    expect(rendered(buildBoth(projectRoot, site, { lines: rows }))).toEqual({ json: PAGES, html: HTML_PAGES });
-    rmSync(join(projectRoot, 'node_modules/.astro/listing-data'), { recursive: true, force: true });
-    const log = buildBoth(projectRoot, site, { lines: rows });
+    expect(rendered(buildBoth(project, site, { lines: rows }))).toEqual({ json: PAGES, html: HTML_PAGES });
+    rmSync(join(project, 'node_modules/.astro/listing-data'), { recursive: true, force: true });
+    const log = buildBoth(project, site, { lines: rows });
     expect(rendered(log)).toEqual({ json: 0, html: HOME_PAGES });
     expect(log).toContain(`${rows.length} rows valid;`);
     expect(log).not.toContain('not validated again');
@@ -131,13 +122,8 @@ describe('an incremental build gives the bytes of a clean build', () => {
 
 describe('a changed template', () => {
   it('renders every page of that template again and gives the bytes of a clean build', () => {
-    // A copy of the project, so that editing a component cannot disturb anything else running.
-    const copy = join(workspace, 'project');
-    mkdirSync(copy);
-    for (const entry of ['src', 'public', 'data', 'astro.config.mjs', 'package.json', 'package-lock.json', 'tsconfig.json']) {
-      cpSync(join(projectRoot, entry), join(copy, entry), { recursive: true });
-    }
-    symlinkSync(join(projectRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
+    // A copy of the project of its own, so that editing a component cannot disturb anything else running.
+    const copy = projectCopy(join(workspace, 'template'));
     const site = join(workspace, 'template-site');
     buildBoth(copy, site, { lines: rows });
     const pagination = join(copy, 'src/components/Pagination.astro');

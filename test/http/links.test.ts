@@ -6,16 +6,18 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { check, LinkState } from 'linkinator';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildSite, freePort, startPreview, tempDir, type RunningPreview } from '../support/site.ts';
+import { buildSite, freePort, startPreview, tempDir, type RunningPreview, projectCopy } from '../support/site.ts';
 
 const workspace = tempDir('links');
+/** A copy of the project of this file's own (its caches and build lock): the file runs beside others. */
+const project = projectCopy(workspace);
 let preview: RunningPreview | undefined;
 
 beforeAll(async () => {
   const port = await freePort();
   const outDir = join(workspace, 'dist');
   // The default dataset, built for the address it is served at, so canonical URLs resolve too.
-  buildSite({ DATA_FILE: 'data/captured-car-models.csv', OUT_DIR: outDir, BASE_URL: `http://127.0.0.1:${port}` });
+  buildSite({ DATA_FILE: 'data/captured-car-models.csv', OUT_DIR: outDir, BASE_URL: `http://127.0.0.1:${port}` }, project);
   preview = await startPreview({ OUT_DIR: outDir, PORT: String(port) });
 });
 

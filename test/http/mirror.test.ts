@@ -11,9 +11,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncMirror } from '../../client/mirror.ts';
 import { ORDERS } from '../../src/listing/search.ts';
-import { buildSite, freePort, projectRoot, startPreview, tempDir, treeHashes, type RunningPreview } from '../support/site.ts';
+import { buildSite, freePort, projectRoot, startPreview, tempDir, treeHashes, type RunningPreview, projectCopy } from '../support/site.ts';
 
 const workspace = tempDir('mirror');
+/** A copy of the project of this file's own (its caches and build lock): the file runs beside others. */
+const project = projectCopy(workspace);
 const site = join(workspace, 'site');
 const mirror = join(workspace, 'mirror');
 let preview: RunningPreview;
@@ -33,7 +35,7 @@ function edited(): string {
 }
 
 const build = (dataFile: string, baseUrl = 'https://cars.example.com', extra: Record<string, string> = {}) =>
-  buildSite({ DATA_FILE: dataFile, OUT_DIR: site, BASE_URL: baseUrl, ...extra });
+  buildSite({ DATA_FILE: dataFile, OUT_DIR: site, BASE_URL: baseUrl, ...extra }, project);
 
 /** The site as a mirror sees it: every file its manifest lists, and the manifest. */
 function servedTree(): Record<string, string> {

@@ -42,9 +42,9 @@ export const ASTRO_BUILD = [...EXIT_SAFE_V8_FLAGS, join(projectRoot, 'scripts/bu
 export const runBuild = (env: Record<string, string>, root = projectRoot): SpawnSyncReturns<string> =>
   runScript('build.ts', env, { root, nodeFlags: EXIT_SAFE_V8_FLAGS });
 
-/** Builds `dataFile` into `outDir` with the real build; throws with its output on failure. */
-export function buildSite(env: { DATA_FILE: string; OUT_DIR: string } & Record<string, string>): void {
-  const result = runBuild({ DEPLOY_DIR: `${env.OUT_DIR}-deploy`, ...env });
+/** Builds `dataFile` into `outDir` with the real build (in the project, or in a copy of it at `root`); throws with its output on failure. */
+export function buildSite(env: { DATA_FILE: string; OUT_DIR: string } & Record<string, string>, root = projectRoot): void {
+  const result = runBuild({ DEPLOY_DIR: `${env.OUT_DIR}-deploy`, ...env }, root);
   if (result.status !== 0) throw new Error(`build failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
 }
 
@@ -60,14 +60,15 @@ export function treeHashes(dir: string): Record<string, string> {
 }
 
 /**
- * A copy of the project in `workspace` (its sources, not its build), so that its caches and
- * sources are a test's own: its node_modules folder holds links to the project's packages, so
- * Astro's cache folder (node_modules/.astro) is the copy's own, on the copy's file system.
+ * A copy of the project in `workspace` (its sources and embedded data, not its build), so that its
+ * caches, build lock and sources are a test's own: its node_modules folder holds links to the
+ * project's packages, so Astro's cache folder (node_modules/.astro) is the copy's own, on the
+ * copy's file system. A test file that builds only in copies of its own can run beside others.
  */
 export function projectCopy(workspace: string): string {
   const copy = join(workspace, 'project');
   mkdirSync(copy, { recursive: true });
-  for (const entry of ['src', 'public', 'astro.config.mjs', 'package.json', 'package-lock.json', 'tsconfig.json']) {
+  for (const entry of ['src', 'public', 'data', 'astro.config.mjs', 'package.json', 'package-lock.json', 'tsconfig.json']) {
     cpSync(join(projectRoot, entry), join(copy, entry), { recursive: true });
   }
   mkdirSync(join(copy, 'node_modules'));
