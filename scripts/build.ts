@@ -22,22 +22,26 @@ if (flagsToSet.length > 0) setFlagsFromString(flagsToSet.join(' '));
 const compileCache = enableCompileCache();
 if (compileCache.directory !== undefined) process.env['NODE_COMPILE_CACHE'] = compileCache.directory;
 const { loadConfigOrExit } = await import('../src/config.ts');
-const { faultMessage, projectBuildFolders } = await import('../src/integration/faults.ts');
-const { REFUSED_EXIT_CODE } = await import('../src/integration/refusals.ts');
-const { beginEarly } = await import('../src/integration/session.ts');
+const { nothingToBuild } = await import('../src/integration/nothing-to-build.ts');
 
 const config = loadConfigOrExit();
-// Loading Astro holds this thread: the build's start (its lock, its folder, the data side's thread) goes first.
-await beginEarly(config, process.cwd());
-const { build } = await import('astro');
+// The published build may be current already: then said, and nothing else is loaded.
+if (!(await nothingToBuild(config, process.cwd()))) {
+  const { faultMessage, projectBuildFolders } = await import('../src/integration/faults.ts');
+  const { REFUSED_EXIT_CODE } = await import('../src/integration/refusals.ts');
+  const { beginEarly } = await import('../src/integration/session.ts');
+  // Loading Astro holds this thread: the build's start (its lock, its folder, the data side's thread) goes first.
+  await beginEarly(config, process.cwd());
+  const { build } = await import('astro');
 
-try {
-  // Astro's own lines (a line per page: hundreds of thousands at a million rows) only where they warn:
-  // the build says what it does itself, on standard error (src/integration/build.ts, its report).
-  await build({ logLevel: 'warn' });
-} catch (error) {
-  const fault = faultMessage(error, projectBuildFolders(config, process.cwd()), 'Astro built the site', config.outDir);
-  if (fault === undefined) throw error;
-  console.error(`\n${fault}`);
-  process.exit(REFUSED_EXIT_CODE);
+  try {
+    // Astro's own lines (a line per page: hundreds of thousands at a million rows) only where they warn:
+    // the build says what it does itself, on standard error (src/integration/build.ts, its report).
+    await build({ logLevel: 'warn' });
+  } catch (error) {
+    const fault = faultMessage(error, projectBuildFolders(config, process.cwd()), 'Astro built the site', config.outDir);
+    if (fault === undefined) throw error;
+    console.error(`\n${fault}`);
+    process.exit(REFUSED_EXIT_CODE);
+  }
 }

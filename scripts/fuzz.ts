@@ -33,7 +33,7 @@ try {
   });
   console.log(
     `seed ${summary.seed}: ${summary.rounds} rounds passed: ${summary.builds} builds, ${summary.published} published, ${summary.refused} refused, ` +
-      `${summary.killed} killed (${summary.killedAfterPublishing} after publishing), ${summary.concurrent} pairs at once; ${summary.seconds.toFixed(0)} s`,
+      `${summary.killed} killed (${summary.killedAfterPublishing} after publishing), ${summary.concurrent} pairs at once, ${summary.nothingToBuild} with nothing to build; ${summary.seconds.toFixed(0)} s`,
   );
 } catch (error) {
   console.error(`\nseed ${seed} failed: ${error instanceof Error ? error.message : String(error)}`);

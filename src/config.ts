@@ -39,6 +39,7 @@ const environmentSchema = z.object({
   DEPLOY_DIR: z.string().min(1, 'DEPLOY_DIR must be a folder path').default('deploy'),
   REPORT_FILE: z.string().min(1, 'REPORT_FILE must be a file path').optional(),
   ALLOW_SHRINK: z.enum(['1', '0', 'true', 'false'], { error: 'ALLOW_SHRINK must be 1 (or true) to allow, 0 (or false) not to' }).optional(),
+  FULL_BUILD: z.enum(['1', '0', 'true', 'false'], { error: 'FULL_BUILD must be 1 (or true) to build, 0 (or false) not to' }).optional(),
   CHANGES_KEPT: z
     .string()
     .regex(/^[0-9]{1,4}$/, { message: 'CHANGES_KEPT must be a whole number from 1 to 9999', abort: true })
@@ -89,6 +90,8 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     reportFile: variables.REPORT_FILE ?? `${outDir}-report.json`,
     /** Publish even when the new data removes more than 20 % of the published rows. */
     allowShrink: variables.ALLOW_SHRINK === '1' || variables.ALLOW_SHRINK === 'true',
+    /** Build even where the published build is current (src/publish/current.ts), as `astro build` always does. */
+    fullBuild: variables.FULL_BUILD === '1' || variables.FULL_BUILD === 'true',
     /** How many builds that changed anything keep their change document in the site (`history/<build id>.json`). */
     changesKept: variables.CHANGES_KEPT,
     port: variables.PORT,

@@ -31,7 +31,8 @@ import { sourceFingerprint, withDownloads, type PreparationWithDownloads } from 
 import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
 import { baselineOf, readPublishedBuild, UnreadableManifest, type Baseline, type PublishedBuild } from '../publish/baseline.ts';
 import { linkOrCopy } from '../data/links.ts';
-import { acquireBuildLock, type BuildLock } from '../publish/lock.ts';
+import { settingsOf, stampPublished } from '../publish/current.ts';
+import { acquireBuildLock, PROJECT_CACHE_DIR, type BuildLock } from '../publish/lock.ts';
 import { clearRenderFolders, renderFolderFor } from '../publish/render-folder.ts';
 import { flaggedPages, type RenderSet } from '../publish/reuse.ts';
 import { unknownPublishedRows } from '../publish/shrink-guard.ts';
@@ -86,6 +87,8 @@ export interface StartedBuild {
   readonly folder: NewFolder;
   /** A hash of the code and addresses that make the site (see `startBuild`). */
   readonly fingerprint: string;
+  /** The settings and code it is built from, for its stamp once published (src/publish/current.ts). */
+  readonly settings: string;
   /** What the build is compared with and may take from; none for a first build. */
   readonly baseline: Baseline | undefined;
   readonly clock: PhaseClock;
@@ -106,13 +109,6 @@ type ReadyData = Omit<DataReady, 'kind' | 'phases' | 'preparation' | 'touched'> 
   /** Lets the downloads' worker thread begin as Astro begins to render, where no core was free for it before (see `startData`). */
   beginDownloads: () => void;
 };
-
-/**
- * Astro's default cache folder in a project. The build lock is kept there whatever Astro's
- * `cacheDir` says, so that a build begun before Astro's configuration is read (session.ts) takes
- * the lock every build of the project takes.
- */
-export const PROJECT_CACHE_DIR = join('node_modules', '.astro');
 
 /**
  * The published build; one whose manifest cannot be read stops the build, unless ALLOW_SHRINK=1
@@ -224,6 +220,7 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
       store,
       folder,
       fingerprint,
+      settings: settingsOf(config, root),
       baseline: baselineOf(published, fingerprint),
       clock,
       warn,
@@ -268,8 +265,10 @@ export async function awaitData(build: StartedBuild) {
   return { data, render, jsonPages, progress: reportPagesWritten(() => build.pageHashes.size, jsonPages.progress, data.toRender) };
 }
 
-/** What step 3 hands to step 4: what the published build holds and changed, for the report. */
-export type Publication = Omit<Parameters<typeof reportBuild>[1], 'outDir' | 'dataFile' | 'beganBeforeAstro'>;
+/** What step 3 hands to step 4: what the published build holds and changed, for the report, and the SHA-256 of the data it read, for its stamp. */
+export type Publication = Omit<Parameters<typeof reportBuild>[1], 'outDir' | 'dataFile' | 'beganBeforeAstro' | 'built'> & {
+  dataSha256: string;
+};
 
 /** Step 3: each step of the finished site, timed under its name; returns once the build is published. */
 export async function finishBuild(build: StartedBuild, rendering: Rendering): Promise<Publication> {
@@ -298,17 +297,33 @@ export async function finishBuild(build: StartedBuild, rendering: Rendering): Pr
     changes: summariseChanges(described.changes),
     unchangedFiles: compared.unchanged,
     dataValidated: rendering.data.preparation.validated,
+    dataSha256: rendering.data.preparation.dataSha256,
   };
 }
 
-/** Step 4, once the build is published: older builds go, the lock is released, and the report. */
+/**
+ * Step 4, once the build is published: older builds go, its stamp is left (the next build with the
+ * same inputs has nothing to build), the lock is released, and the report.
+ */
 export async function closeBuild(build: StartedBuild, publication: Publication, beganBeforeAstro: boolean): Promise<void> {
   const { config, store, clock } = build;
+  const { dataSha256, ...outcome } = publication;
   pruneBuilds(store.dir);
-  store.lock.release();
   clock.end('publish');
+  try {
+    stampPublished(store.dir, build.folder, { settings: build.settings, dataSha256, ...outcome });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    // The build is published whole; without its stamp the next build only does the work again.
+    build.warn(
+      `The published build's stamp could not be written (${code}): the next build builds again in full, even with nothing changed.`,
+    );
+  }
+  store.lock.release();
+  clock.end('stamp');
 
-  const report = reportBuild(clock, { ...publication, outDir: config.outDir, dataFile: config.dataFile, beganBeforeAstro });
+  const report = reportBuild(clock, { ...outcome, outDir: config.outDir, dataFile: config.dataFile, beganBeforeAstro, built: true });
   writeBuildReport(config.reportFile, report);
   console.error(formatBuildReport(report));
 }

@@ -14,7 +14,8 @@ import { join, resolve } from 'node:path';
 import type { AstroIntegrationLogger } from 'astro';
 import nodeLogDestination from 'astro/logger/node';
 import type { Config } from '../config.ts';
-import { abandonBuild, PROJECT_CACHE_DIR, startBuild, type StartedBuild } from './build.ts';
+import { PROJECT_CACHE_DIR } from '../publish/lock.ts';
+import { abandonBuild, startBuild, type StartedBuild } from './build.ts';
 import { isInterrupted, stopOnInterrupt } from './interrupts.ts';
 import { REFUSED_EXIT_CODE } from './refusals.ts';
 

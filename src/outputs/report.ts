@@ -37,6 +37,8 @@ const buildReportSchema = z.object({
   dataValidated: z.boolean(),
   /** Whether the build began before Astro was loaded (`npm run build`; not `astro build`), its data side working while Astro loads. */
   beganBeforeAstro: z.boolean(),
+  /** False where the published build was current and nothing was built (src/publish/current.ts): the report is the published build's. */
+  built: z.boolean(),
 });
 
 export type BuildReport = z.infer<typeof buildReportSchema>;
@@ -70,8 +72,21 @@ export function reportBuild(
   clock: PhaseClock,
   outcome: Omit<BuildReport, 'pages' | 'seconds' | 'phases' | 'besidePhases' | 'peakMemoryBytes'>,
 ): BuildReport {
-  const { buildId, changedBy, outDir, dataFile, rows, rendered, files, bytes, changes, unchangedFiles, dataValidated, beganBeforeAstro } =
-    outcome;
+  const {
+    buildId,
+    changedBy,
+    outDir,
+    dataFile,
+    rows,
+    rendered,
+    files,
+    bytes,
+    changes,
+    unchangedFiles,
+    dataValidated,
+    beganBeforeAstro,
+    built,
+  } = outcome;
   const pages = pageCount(rows);
   // In the report's own order (it is written as JSON).
   return {
@@ -92,6 +107,7 @@ export function reportBuild(
     unchangedFiles,
     dataValidated,
     beganBeforeAstro,
+    built,
   };
 }
 
@@ -117,6 +133,15 @@ export function formatBuildReport(report: BuildReport): string {
   const beside = report.besidePhases.length > 0 ? ` [on another thread meanwhile: ${list(report.besidePhases)}]` : '';
   // The phases beside ran during the first one.
   const phases = report.phases.map(([name, duration], index) => `${name} ${seconds(duration)}${index === 0 ? beside : ''}`).join(', ');
+  if (!report.built)
+    return [
+      '',
+      `Nothing to build: ${report.outDir}/ is current (build ${report.buildId}, built from this data, code and settings, its files as published). FULL_BUILD=1 builds anyway.`,
+      `  rows          ${counted(report.rows)}`,
+      `  files         ${counted(report.files)}`,
+      `  bytes         ${(report.bytes / 1_048_576).toFixed(1)} MiB`,
+      `  time          ${seconds(report.seconds)}${phases ? ` (${phases})` : ''}`,
+    ].join('\n');
   return [
     '',
     `Built ${report.outDir}/: build ${report.buildId}${report.changedBy === report.buildId ? '' : ` (no published file changed: the files of build ${report.changedBy})`}`,

@@ -13,6 +13,13 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { ifPresent } from '../data/missing.ts';
 
+/**
+ * Astro's default cache folder in a project. The build lock is kept there whatever Astro's
+ * `cacheDir` says, so that a build begun before Astro's configuration is read (session.ts), or one
+ * that finds nothing to build (nothing-to-build.ts), takes the lock every build of the project takes.
+ */
+export const PROJECT_CACHE_DIR = join('node_modules', '.astro');
+
 const LOCK = 'listing-build.lock';
 const WAIT_STEP_MS = 250;
 /** A takeover takes milliseconds; a takeover folder this old was left by a process that died in one. */

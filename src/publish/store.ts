@@ -131,6 +131,10 @@ export function publishedBuild(store: string, outDir: string): BuildFolder | und
   return existsSync(folder.siteDir) ? folder : undefined;
 }
 
+/** Whether `deployDir` shows the published build's host files (it is the link a publication makes). */
+export const showsPublishedDeploy = (store: string, deployDir: string): boolean =>
+  linkTarget(resolve(deployDir)) === join(store, CURRENT, DEPLOY);
+
 /**
  * A link to a folder: a symbolic link, or on Windows a junction (which needs no privilege there,
  * where a symbolic link does; Node makes its target absolute).

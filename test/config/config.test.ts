@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       deployDir: 'deploy',
       reportFile: 'dist-report.json',
       allowShrink: false,
+      fullBuild: false,
       changesKept: 30,
       port: 4321,
       host: '127.0.0.1',
@@ -71,6 +72,7 @@ describe('a child process started by the tests', () => {
     DEPLOY_DIR: 'shell-deploy',
     REPORT_FILE: 'shell-report.json',
     ALLOW_SHRINK: '1',
+    FULL_BUILD: '1',
     CHANGES_KEPT: '7',
   };
 

@@ -76,7 +76,7 @@ describe('npm run build', () => {
     // The build began before Astro loaded, and the integration built that one (src/integration/session.ts).
     expect(
       report.beganBeforeAstro,
-      "npm run build's early build was not taken: is Astro's default cacheDir still PROJECT_CACHE_DIR (src/integration/build.ts)?",
+      "npm run build's early build was not taken: is Astro's default cacheDir still PROJECT_CACHE_DIR (src/publish/lock.ts)?",
     ).toBe(true);
     expect(report.besidePhases.map(([name]) => name)).toEqual(['validate', 'page keys']);
     expect(report.phases.map(([name]) => name)).toEqual([
@@ -90,7 +90,9 @@ describe('npm run build', () => {
       'changes',
       'Vercel copy',
       'publish',
+      'stamp',
     ]);
+    expect(report.built).toBe(true);
     expect(report.files).toBeGreaterThan(10);
     expect(report.peakMemoryBytes).toBeGreaterThan(50 * 1_048_576);
     expect(report.seconds).toBeGreaterThanOrEqual(report.phases.reduce((sum, [, seconds]) => sum + seconds, 0) - 0.01);

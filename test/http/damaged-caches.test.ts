@@ -1,7 +1,8 @@
 /**
  * A cache costs time, never correctness: each kind of kept file a build takes bytes from (prepared
  * records and text, the preparation's own description and its list of changed rows, each download
- * and its row lengths and hashes, the host files, the published build's record of page keys) is
+ * and its row lengths and hashes, the host files, the published build's record of page keys and
+ * its stamp) is
  * damaged in place as a disk error or a sync tool would (truncated, bytes flipped, zeroed,
  * emptied), and the next build must say so in one line and publish a clean build's bytes; Node's
  * compile cache, damaged the same ways, must not matter at all. The reference is built by another
@@ -55,9 +56,13 @@ const env = (dataFile: string, outDir: string) => ({
   BASE_URL: 'https://cars.example.com',
 });
 
-/** Builds `dataFile` over the maintainer's site; returns its log. */
-function build(dataFile: string): string {
-  const result = runBuild(env(dataFile, site), project);
+/**
+ * Builds `dataFile` over the maintainer's site; returns its log. The same data again is built in
+ * full (FULL_BUILD=1): else the published build is current, and nothing is built or read but its
+ * stamp (src/publish/current.ts).
+ */
+function build(dataFile: string, { full = true } = {}): string {
+  const result = runBuild({ ...env(dataFile, site), ...(full && { FULL_BUILD: '1' }) }, project);
   const log = `${result.stdout}\n${result.stderr}`;
   expect(result.status, log).toBe(0);
   return log;
@@ -119,7 +124,7 @@ const publishedBuildDir = () => join(storeDirOf(site), 'current');
  * published preparation's text and records validated against, its downloads' rows copied).
  */
 const inPreparation = (name: string) => ({ name: `listing-data/<key>/${name}`, file: () => join(newestPreparation(), name) });
-const KINDS: readonly { name: string; file: () => string; next: 'same data' | 'an edit' }[] = [
+const KINDS: readonly { name: string; file: () => string; next: 'same data' | 'an edit' | 'same data, not built in full' }[] = [
   // First: only a preparation validated as an edit of a whole one lists the rows it changed.
   { ...inPreparation('earlier.json'), next: 'same data' },
   { ...inPreparation('records.v8'), next: 'same data' },
@@ -134,6 +139,12 @@ const KINDS: readonly { name: string; file: () => string; next: 'same data' | 'a
   { ...inPreparation('downloads/hashes.json'), next: 'same data' },
   { name: 'the build store’s host-files.json', file: () => join(storeDirOf(site), 'host-files.json'), next: 'an edit' },
   { name: 'the published build’s build-record.v8 (page keys)', file: () => join(publishedBuildDir(), 'build-record.v8'), next: 'an edit' },
+  // Read only where the same data is built again without FULL_BUILD=1: whether there is anything to build.
+  {
+    name: 'the build store’s current-build.json (the published build’s stamp)',
+    file: () => join(storeDirOf(site), 'current-build.json'),
+    next: 'same data, not built in full',
+  },
 ];
 
 describe('a damaged cache costs time, never correctness', () => {
@@ -154,7 +165,7 @@ describe('a damaged cache costs time, never correctness', () => {
       expect(existsSync(file), file).toBe(true);
       damage(file, how);
       if (kind.next === 'an edit') data = nextEdit();
-      const log = build(data);
+      const log = build(data, { full: kind.next !== 'same data, not built in full' });
       const said = log.split('\n').filter((line) => line.includes('is damaged'));
       expect(said, log).toHaveLength(1);
       expect(said[0]).toContain(file.slice(file.lastIndexOf('/') + 1));
@@ -167,7 +178,7 @@ describe('a damaged cache costs time, never correctness', () => {
   it("Node's compile cache (V8's code of Astro, Vite and the build's modules) damaged, every entry: compiled again, a clean build's bytes", () => {
     const cache = join(workspace, 'node-compile-cache');
     const buildWithCache = (dataFile: string) => {
-      const result = runBuild({ ...env(dataFile, site), NODE_COMPILE_CACHE: cache }, project);
+      const result = runBuild({ ...env(dataFile, site), NODE_COMPILE_CACHE: cache, FULL_BUILD: '1' }, project);
       expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
     };
     buildWithCache(data);

@@ -42,8 +42,8 @@ function edited(row: number, price: string): string {
 const DEFAULT_DATA = join(projectRoot, 'data/captured-car-models.csv');
 
 /** Builds `dataFile` into `site` (deploy folder beside it) from `root`; returns the result. */
-const build = (site: string, dataFile: string, root = project) =>
-  runBuild({ DATA_FILE: dataFile, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, BASE_URL: 'https://cars.example.com' }, root);
+const build = (site: string, dataFile: string, root = project, extra: Record<string, string> = {}) =>
+  runBuild({ DATA_FILE: dataFile, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, BASE_URL: 'https://cars.example.com', ...extra }, root);
 
 /** Builds `dataFile` into a fresh site on the project's own disk and expects `site` to hold the same bytes and folders. */
 function expectCleanBuildOf(site: string, dataFile: string, root = project): void {
@@ -110,9 +110,14 @@ describe('a site on another file system than the project and its caches', () => 
     // Nothing Astro rendered is left in the project's cache.
     expect(readdirSync(join(project, 'node_modules/.astro')).filter((name) => name === 'rendering')).toEqual([]);
 
-    // The same data again: no page rendered, no published file replaced.
+    // The same data again: nothing to build, nothing published changes.
     const before = publishedState(site);
-    const again = build(site, edit);
+    const current = build(site, edit);
+    expect(current.status, current.stderr).toBe(0);
+    expect(current.stderr).toContain(`Nothing to build: ${site}/ is current`);
+    expect(publishedState(site)).toEqual(before);
+    // Built in full all the same: no page rendered, no published file replaced.
+    const again = build(site, edit, project, { FULL_BUILD: '1' });
     expect(again.status, again.stderr).toBe(0);
     expect(renderedPages(`${again.stdout}\n${again.stderr}`)).toEqual({ json: 0, html: 2 });
     const after = publishedState(site);
@@ -174,8 +179,9 @@ describe('a full disk', () => {
       expect(first.status, first.stderr).toBe(0);
       const before = publishedState(site);
       // The same data, so the data side writes nothing; room for the build lock, not for Astro's bundles.
+      // Built in full: else the published build is current, and there is nothing to build.
       fill(16);
-      const failed = build(site, DEFAULT_DATA, project);
+      const failed = build(site, DEFAULT_DATA, project, { FULL_BUILD: '1' });
       unfill();
       const output = expectFaultMessage(failed, site, /the disk is full \(ENOSPC\)/);
       expect(output).toMatch(/The build stopped while Astro built the site: .*node_modules\/\.astro \(the project's cache\)/);

@@ -11,7 +11,17 @@ import { LANGUAGES } from '../../src/listing/languages.ts';
 import { readBuildReport } from '../../src/outputs/report.ts';
 import { storeDirOf } from '../../src/publish/store.ts';
 import { VERCEL_OUTPUT_DIR } from '../../src/serve/hosts/vercel.ts';
-import { foldersIn, projectCopy, projectRoot, publishedTree, renderedPages, runBuild, tempDir, treeHashes } from '../support/site.ts';
+import {
+  foldersIn,
+  projectCopy,
+  projectRoot,
+  publishedState,
+  publishedTree,
+  renderedPages,
+  runBuild,
+  tempDir,
+  treeHashes,
+} from '../support/site.ts';
 
 const workspace = tempDir('incremental');
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
@@ -173,5 +183,62 @@ describe('a changed template', () => {
     const after = inodesIn(site);
     expect(pages.filter((path, index) => after[index] !== before[index] && !homePages.includes(path))).toEqual([]);
     expect(pages).toHaveLength(HTML_PAGES + PAGES);
+  });
+});
+
+describe('the same data, code and settings again', () => {
+  it('has nothing to build: said before Astro loads, the published build untouched; a change of any input, a changed published file or FULL_BUILD=1 builds', () => {
+    const copy = projectCopy(join(workspace, 'same-again'));
+    const site = join(workspace, 'same-again-site');
+    const deploy = `${site}-deploy`;
+    const dataFile = join(workspace, 'same-again.csv');
+    writeFileSync(dataFile, csv(rows));
+    const env = { DATA_FILE: dataFile, OUT_DIR: site, DEPLOY_DIR: deploy, BASE_URL: 'https://cars.example.com' };
+    const build = (extra: Record<string, string> = {}) => {
+      const result = runBuild({ ...env, ...extra }, copy);
+      const log = `${result.stdout}\n${result.stderr}`;
+      expect(result.status, log).toBe(0);
+      return log;
+    };
+    /** Every file of the site and deploy folder, by bytes, inode and time, and the folders of the build store. */
+    const state = () => ({ site: publishedState(site), deploy: publishedState(deploy), store: readdirSync(storeDirOf(site)).sort() });
+    const builtAgain = (log: string) => log.includes('Astro: bundling the pages');
+
+    expect(builtAgain(build())).toBe(true);
+    const { buildId } = JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8')) as { buildId: string };
+    const before = state();
+    // The data file saved again with the same bytes: its time is not what counts.
+    writeFileSync(dataFile, csv(rows));
+    const log = build();
+    expect(log).toContain(`Nothing to build: ${site}/ is current (build ${buildId}, built from this data, code and settings`);
+    expect(builtAgain(log)).toBe(false);
+    expect(state()).toEqual(before);
+    expect(readBuildReport(`${site}-report.json`)).toMatchObject({
+      buildId,
+      built: false,
+      rendered: { json: 0, html: 0 },
+      rows: rows.length,
+    });
+
+    // FULL_BUILD=1 builds (and finds nothing changed); the addresses, a source file, a published file rewritten: each builds.
+    const full = build({ FULL_BUILD: '1' });
+    expect(builtAgain(full)).toBe(true);
+    expect(rendered(full)).toEqual({ json: 0, html: HOME_PAGES });
+    expect(builtAgain(build({ ASSETS_URL: 'https://cdn.example.org/img' }))).toBe(true);
+    expect(builtAgain(build({ ASSETS_URL: 'https://cdn.example.org/img' }))).toBe(false);
+    expect(builtAgain(build())).toBe(true);
+    const source = join(copy, 'src/listing/format.ts');
+    writeFileSync(source, `${readFileSync(source, 'utf8')}\n// A comment: the code changed.\n`);
+    expect(builtAgain(build())).toBe(true);
+    expect(builtAgain(build())).toBe(false);
+    // The site is a clean build's.
+    const clean = join(workspace, 'same-again-clean');
+    expect(runBuild({ ...env, OUT_DIR: clean, DEPLOY_DIR: `${clean}-deploy` }, copy).status).toBe(0);
+    expect(publishedTree(site)).toEqual(publishedTree(clean));
+    // A published file written in place (its inode kept): the published build is no longer what it published.
+    const page = join(site, 'page/2/index.html');
+    writeFileSync(page, readFileSync(page, 'utf8').replace('</body>', '<p>edited by hand</p></body>'));
+    expect(builtAgain(build())).toBe(true);
+    expect(builtAgain(build())).toBe(false);
   });
 });

@@ -344,6 +344,12 @@ const rowsById = (text: string | undefined) =>
 
 /** changes.json against the real differences between `before` and the published site now. */
 function checkChanges(where: string, site: string, before: Published, after: Published): void {
+  // A build that changed nothing (or found nothing to build) keeps the change document of the build
+  // that last changed the site: the same changes.json, describing that build, not this one.
+  const changedFiles = [...after.site.files].filter(
+    ([name, file]) => name !== 'manifest.json' && before.site.files.get(name)?.hash !== file.hash,
+  );
+  if (changedFiles.length === 0 && after.site.files.size === before.site.files.size) return;
   const changes = JSON.parse(readFileSync(join(site, 'changes.json'), 'utf8')) as {
     rows: { added: number[]; removed: number[]; changed: { id: number }[] };
     urls: string[];
@@ -396,7 +402,7 @@ function checkTimes(where: string, before: Tree, after: Tree, { unchangedKeepTim
 
 const DAMAGES = ['truncated', 'bytes flipped', 'zeroed', 'emptied'] as const;
 
-/** Every kept file a build takes bytes from: the preparations' files, the host files, the published build's record. */
+/** Every kept file a build takes bytes from: the preparations' files, the host files, the published build's record and stamp. */
 function keptFiles(project: string, store: string): string[] {
   const prepared = join(project, 'node_modules/.astro/listing-data');
   const files = existsSync(prepared)
@@ -404,7 +410,8 @@ function keptFiles(project: string, store: string): string[] {
         .filter((entry) => entry.isFile() && !entry.parentPath.includes('.tmp'))
         .map((entry) => join(entry.parentPath, entry.name))
     : [];
-  for (const file of [join(store, 'host-files.json'), join(store, 'current', 'build-record.v8')]) if (existsSync(file)) files.push(file);
+  for (const file of [join(store, 'host-files.json'), join(store, 'current', 'build-record.v8'), join(store, 'current-build.json')])
+    if (existsSync(file)) files.push(file);
   return files.sort();
 }
 
@@ -453,6 +460,8 @@ export interface RebuildSummary {
   killed: number;
   killedAfterPublishing: number;
   concurrent: number;
+  /** Builds that found the published build current (the same data, code and settings): nothing built. */
+  nothingToBuild: number;
   seconds: number;
 }
 
@@ -471,6 +480,7 @@ export async function runRebuilds({ seed, rounds, rows, siteDisk, log = () => un
     killed: 0,
     killedAfterPublishing: 0,
     concurrent: 0,
+    nothingToBuild: 0,
     seconds: 0,
   };
   try {
@@ -680,7 +690,10 @@ export async function runRebuilds({ seed, rounds, rows, siteDisk, log = () => un
           if (!editName.startsWith('a third')) writeFileSync(dataFile, textOf(data));
         } else {
           check(run.status === 0, () => `${where}: the build failed (${run.status}):\n${run.output}`);
-          buildMs = (buildMs + (performance.now() - startedAt)) / 2;
+          if (run.output.includes('Nothing to build')) {
+            summary.nothingToBuild += 1;
+            log(`${where}: nothing to build`);
+          } else buildMs = (buildMs + (performance.now() - startedAt)) / 2;
           summary.published += 1;
           await expectClean(where, text, env);
           checkTimes(where, before.site, after.site);

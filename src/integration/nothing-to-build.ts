@@ -1,0 +1,68 @@
+/**
+ * `npm run build` with nothing to build: where the published build is current (its data, code and
+ * settings are this build's, and its files are as it published them: src/publish/current.ts), the
+ * build says so, writes its report and ends before Astro loads, in a fraction of a second where a
+ * build that finds nothing changed takes Astro's start and more. Nothing is published: the site,
+ * its manifest and its build id stay the published build's. FULL_BUILD=1 builds anyway, as
+ * `astro build` run directly always does (Astro is loaded by then).
+ */
+import { join } from 'node:path';
+import nodeLogDestination from 'astro/logger/node';
+import type { Config } from '../config.ts';
+import { formatBuildReport, PhaseClock, reportBuild, writeBuildReport } from '../outputs/report.ts';
+import { currentBuild } from '../publish/current.ts';
+import { acquireBuildLock, PROJECT_CACHE_DIR } from '../publish/lock.ts';
+import { pruneBuilds, storeDirOf } from '../publish/store.ts';
+
+/** A fault of the machine (a file that cannot be read, a disk that cannot be written): it has a code. */
+const isFault = (error: unknown) => typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string';
+
+/**
+ * Whether the published build of `config` is current for a build in the project at `root`: then
+ * said and reported, and true; else false, and the build goes on. A wait for another build's lock
+ * meanwhile is said as the build says it (Astro's logger, as in session.ts).
+ */
+export async function nothingToBuild(config: Config, root: string): Promise<boolean> {
+  if (config.fullBuild) return false;
+  const destination = nodeLogDestination();
+  const warn = (message: string) => destination.write({ label: 'listing', level: 'warn', message, newLine: true });
+  const clock = new PhaseClock();
+  let lock;
+  try {
+    // Another build may be publishing: what is published is compared once it is done.
+    lock = await acquireBuildLock(join(root, PROJECT_CACHE_DIR), warn);
+  } catch (error) {
+    // The build that follows takes the same lock, and stops there with the fault's own message.
+    if (isFault(error)) return false;
+    throw error;
+  }
+  try {
+    const store = storeDirOf(config.outDir);
+    const current = currentBuild(config, root, store);
+    if (current === undefined) return false;
+    // What killed builds left goes, as after any build (the published build and the one before it stay).
+    pruneBuilds(store);
+    clock.end('compare with the published build');
+    const report = reportBuild(clock, {
+      ...current,
+      outDir: config.outDir,
+      dataFile: config.dataFile,
+      rendered: { json: 0, html: 0 },
+      changes: 'none: nothing was built',
+      unchangedFiles: current.files,
+      dataValidated: false,
+      beganBeforeAstro: true,
+      built: false,
+    });
+    writeBuildReport(config.reportFile, report);
+    console.error(formatBuildReport(report));
+    return true;
+  } catch (error) {
+    // A file that cannot be read or written here (the stamp, a folder of the site, the report): the
+    // build that follows meets it too, and stops with the fault's own message.
+    if (isFault(error)) return false;
+    throw error;
+  } finally {
+    lock.release();
+  }
+}

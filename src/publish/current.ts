@@ -1,0 +1,146 @@
+/**
+ * Whether the published build is current: whether a build would publish what is published already,
+ * so that `npm run build` can say so and stop before Astro loads (src/integration/nothing-to-build.ts).
+ *
+ * A build leaves a stamp in its store once it is published: what it was built from (its inputs)
+ * and what its folders hold (its tree). The published build is current when
+ * - the inputs are this build's: the settings that shape the site (the addresses, the data file's
+ *   path and SHA-256, the folders, the change documents kept), the code (`src/`, `public/`,
+ *   astro.config.mjs, the lock file), and Node's version, its Unicode data and the time zone;
+ * - OUT_DIR and DEPLOY_DIR still show that build, and its site and deploy folders hold what they
+ *   held when it was published: every file, folder and link there, by name, inode, size and
+ *   modification time (a file rewritten in place, removed or added there is a change).
+ * Anything else, or no whole stamp of that build, and the build goes on as before.
+ */
+import { createHash } from 'node:crypto';
+import { lstatSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { checkedJson, damagedCacheLine, fileSha256, readChecked } from '../data/checked-files.ts';
+import { ifPresent } from '../data/missing.ts';
+import { sourceFingerprint } from '../outputs/preparation.ts';
+import { replaceAside } from './replace-aside.ts';
+import { publishedBuild, showsPublishedDeploy, type BuildFolder } from './store.ts';
+
+/** The stamp, in the store beside the builds (store.ts): a file no build folder holds, so a published build's own files never change. */
+const STAMP_FILE = 'current-build.json';
+/** Bumped when what the stamp covers changes: a stamp of another version is no stamp. */
+const VERSION = 1;
+
+const stampSchema = z.object({
+  version: z.literal(VERSION),
+  buildId: z.string(),
+  /** SHA-256 of the build's inputs (`inputsOf`). */
+  inputs: z.string(),
+  /** SHA-256 of its folders' entries as published (`treeOf`). */
+  tree: z.string(),
+  /** What a report of it says (see src/outputs/report.ts). */
+  changedBy: z.string(),
+  rows: z.int().nonnegative(),
+  files: z.int().nonnegative(),
+  bytes: z.int().nonnegative(),
+});
+
+export type CurrentBuild = Omit<z.infer<typeof stampSchema>, 'version' | 'inputs' | 'tree'>;
+
+/** What of a build's configuration (src/config.ts) shapes what it publishes. */
+interface SiteSettings {
+  baseUrl: string;
+  assetsUrl: string;
+  dataFile: string;
+  outDir: string;
+  deployDir: string;
+  changesKept: number;
+}
+
+/**
+ * The settings and code a build of `config` in the project at `root` is made from, as one hash: taken
+ * as the build starts, so that a source saved while it runs is a change for the next build.
+ */
+export function settingsOf(config: SiteSettings, root: string): string {
+  const { baseUrl, assetsUrl, dataFile, outDir, deployDir, changesKept } = config;
+  return createHash('sha256')
+    .update(
+      JSON.stringify({
+        version: VERSION,
+        settings: { baseUrl, assetsUrl, dataFile, outDir, deployDir, changesKept },
+        code: sourceFingerprint(root, ['src', 'public', 'astro.config.mjs']),
+        // Prices, counts and dates are formatted by Node's ICU in the time zone it runs in.
+        node: [process.version, process.versions.icu, process.versions.unicode, Intl.DateTimeFormat().resolvedOptions().timeZone],
+      }),
+    )
+    .digest('hex');
+}
+
+/** A build's inputs: its settings and code (`settingsOf`), and the SHA-256 of the data file it read. */
+const inputsOf = (settings: string, dataSha256: string) => createHash('sha256').update(`${settings}\0${dataSha256}`).digest('hex');
+
+/**
+ * Every entry of `dirs` (and below), by name, type, inode, size and modification time, and where
+ * each link points, as one hash. In name order, folder by folder: the same tree, the same hash.
+ */
+function treeOf(dirs: readonly string[]): string {
+  const hash = createHash('sha256');
+  const walk = (dir: string, shown: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      const stats = lstatSync(path, { bigint: true });
+      hash.update(`${shown}/${name}\0${stats.mode}\0${stats.ino}\0${stats.size}\0${stats.mtimeNs}\n`);
+      if (stats.isDirectory()) walk(path, `${shown}/${name}`);
+      else if (stats.isSymbolicLink()) hash.update(`${readlinkSync(path)}\n`);
+    }
+  };
+  for (const [index, dir] of dirs.entries()) walk(dir, String(index));
+  return hash.digest('hex');
+}
+
+/**
+ * Stamps `folder`, the build just published in `store`, as built from `settings` and the data
+ * file whose bytes have `dataSha256`. Called under the build lock, once nothing changes in that
+ * folder any more; written aside and renamed, so a process killed meanwhile leaves the last stamp
+ * (of another build: no stamp for this one).
+ */
+export function stampPublished(
+  store: string,
+  folder: BuildFolder,
+  { settings, dataSha256, ...report }: { settings: string; dataSha256: string } & Omit<CurrentBuild, 'buildId'>,
+): void {
+  const stamp: z.infer<typeof stampSchema> = {
+    version: VERSION,
+    buildId: folder.id,
+    inputs: inputsOf(settings, dataSha256),
+    tree: treeOf([folder.siteDir, folder.deployDir]),
+    ...report,
+  };
+  replaceAside(join(store, STAMP_FILE), (aside) => writeFileSync(aside, checkedJson(stamp)));
+}
+
+/**
+ * The published build of `config`'s site where it is current for a build of `config` in the
+ * project at `root` (see the header); else undefined. A damaged stamp is said in one line, as
+ * any damaged cache (a stamp of another version is none, and not damaged).
+ */
+export function currentBuild(config: SiteSettings, root: string, store: string): CurrentBuild | undefined {
+  // A stamp of another version is no stamp, and not damaged: its hash held.
+  let otherVersion = false;
+  const stamp = readChecked(
+    join(store, STAMP_FILE),
+    (body) => {
+      const parsed = stampSchema.safeParse(JSON.parse(body.toString('utf8')));
+      otherVersion = !parsed.success;
+      return parsed.data;
+    },
+    (path) => {
+      if (!otherVersion) console.error(damagedCacheLine(path));
+    },
+  );
+  if (stamp === undefined) return undefined;
+  const folder = publishedBuild(store, config.outDir);
+  if (folder?.id !== stamp.buildId || !showsPublishedDeploy(store, config.deployDir)) return undefined;
+  // No data file: the build says so itself.
+  const dataSha256 = ifPresent(() => fileSha256(config.dataFile));
+  if (dataSha256 === undefined || inputsOf(settingsOf(config, root), dataSha256) !== stamp.inputs) return undefined;
+  if (treeOf([folder.siteDir, folder.deployDir]) !== stamp.tree) return undefined;
+  const { buildId, changedBy, rows, files, bytes } = stamp;
+  return { buildId, changedBy, rows, files, bytes };
+}
