@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -172,9 +172,13 @@ describe('Ctrl-C and SIGTERM during a build', () => {
   it.each(cases)(
     '$signal when the build reaches "$moment": it says so, publishes nothing, leaves nothing; the next build neither waits nor doubts',
     async ({ signal, moment, exitCode }) => {
-      writeFileSync(dataFile, version(5, String(price++)));
-      const first = runBuild(env(dataFile, site), project);
-      expect(first.status, first.stderr).toBe(0);
+      // A published site to interrupt a build over: the last case's next build left one (a build
+      // fewer for each case after the first, for CI's budget), else one is built.
+      if (!existsSync(join(site, 'manifest.json'))) {
+        writeFileSync(dataFile, version(5, String(price++)));
+        const first = runBuild(env(dataFile, site), project);
+        expect(first.status, first.stderr).toBe(0);
+      }
       const before = publishedState(site);
       const buildsBefore = readdirSync(storeDirOf(site))
         .filter((name) => /^[0-9a-z]{9,}-/.test(name))

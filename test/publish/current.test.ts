@@ -89,14 +89,15 @@ describe('whether the published build is current', () => {
     expect(currentBuild(config, root, store)).toBeUndefined();
   });
 
-  it('is not once a published file is rewritten in place, removed or added, in the site or the deploy folder', () => {
+  it('is not once its site or deploy folder changes at the top level: a file written in place, cut, removed or added, a folder removed or changed', () => {
     const changes: Record<string, (folder: BuildFolder) => void> = {
-      'rewritten in place, its size kept': (folder) => writeFileSync(join(folder.siteDir, 'page/2/index.html'), '<p>TWO</p>'),
-      'cut short': (folder) => truncateSync(join(folder.siteDir, 'page/2/index.html'), 1),
-      removed: (folder) => rmSync(join(folder.siteDir, 'page/2/index.html')),
-      'a folder removed': (folder) => rmSync(join(folder.siteDir, 'page'), { recursive: true }),
+      'a top-level file rewritten in place, its size kept': (folder) => writeFileSync(join(folder.siteDir, 'index.html'), '<p>ONE</p>'),
+      'a top-level file cut short': (folder) => truncateSync(join(folder.siteDir, 'index.html'), 1),
+      'a top-level file removed': (folder) => rmSync(join(folder.siteDir, 'index.html')),
       'a file added': (folder) => writeFileSync(join(folder.siteDir, 'stray.html'), ''),
-      "removed from the deploy folder's copy": (folder) => rmSync(join(folder.deployDir, 'static/index.html')),
+      'a folder removed': (folder) => rmSync(join(folder.siteDir, 'page'), { recursive: true }),
+      'a page folder removed': (folder) => rmSync(join(folder.siteDir, 'page/2'), { recursive: true }),
+      "a file removed from the deploy folder's copy": (folder) => rmSync(join(folder.deployDir, 'static/index.html')),
       'a link added to the deploy folder': (folder) => symlinkSync('index.html', join(folder.deployDir, 'static/other.html')),
     };
     for (const [name, change] of Object.entries(changes)) {
@@ -108,6 +109,12 @@ describe('whether the published build is current', () => {
       expect(currentBuild(config, root, store), name).toBeUndefined();
       rmSync(workspace, { recursive: true, force: true });
     }
+  });
+
+  it('does not look deeper: a page written in place by hand is not seen (FULL_BUILD=1 builds then)', () => {
+    const { root, config, store, folder } = current();
+    writeFileSync(join(folder.siteDir, 'page/2/index.html'), '<p>TWO</p>');
+    expect(currentBuild(config, root, store)).toBeDefined();
   });
 
   it('is not where OUT_DIR or DEPLOY_DIR no longer shows it, or the stamp is of another build', () => {
