@@ -59,6 +59,7 @@ import {
   VERCEL_STATIC,
   vercelCopyRefreshed,
 } from './finish-steps.ts';
+import { machineFault } from './faults.ts';
 import { Refusal } from './refusals.ts';
 
 /** Threads at work from a build's start until Astro renders: Astro's start on the main thread, the data side on its own. */
@@ -87,7 +88,9 @@ export interface StartedBuild {
   readonly folder: NewFolder;
   /** A hash of the code and addresses that make the site (see `startBuild`). */
   readonly fingerprint: string;
-  /** The settings and code it is built from, for its stamp once published (src/publish/current.ts). */
+  /** The project folder. */
+  readonly root: string;
+  /** The settings, code and runtime it is built from, as it starts: for its stamp once published (src/publish/current.ts). */
   readonly settings: string;
   /** What the build is compared with and may take from; none for a first build. */
   readonly baseline: Baseline | undefined;
@@ -220,6 +223,7 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
       store,
       folder,
       fingerprint,
+      root,
       settings: settingsOf(config, root),
       baseline: baselineOf(published, fingerprint),
       clock,
@@ -311,16 +315,20 @@ export async function closeBuild(build: StartedBuild, publication: Publication, 
   pruneBuilds(store.dir);
   clock.end('publish');
   try {
-    stampPublished(store.dir, build.folder, { settings: build.settings, dataSha256, ...outcome });
+    // A source saved while the build ran (and perhaps undone since) is code this build may not have
+    // built with: no stamp then, and the next build builds in full.
+    if (settingsOf(config, build.root) === build.settings)
+      stampPublished(store.dir, build.folder, { settings: build.settings, dataSha256, ...outcome });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === undefined) throw error;
+    const fault = machineFault(error);
+    if (fault === undefined) throw error;
     // The build is published whole; without its stamp the next build only does the work again.
     build.warn(
-      `The published build's stamp could not be written (${code}): the next build builds again in full, even with nothing changed.`,
+      `The published build's stamp could not be written (${fault.code}): the next build builds again in full, even with nothing changed.`,
     );
+  } finally {
+    store.lock.release();
   }
-  store.lock.release();
   clock.end('stamp');
 
   const report = reportBuild(clock, { ...outcome, outDir: config.outDir, dataFile: config.dataFile, beganBeforeAstro, built: true });

@@ -145,6 +145,9 @@ function errorInMessage(message: string): NodeJS.ErrnoException | undefined {
   return Object.assign(new Error(message), { code, ...(path !== undefined && { path }) });
 }
 
+/** The fault of the machine (a file-system error of the kinds above) in `error`, if it is one: anything else is a bug. */
+export const machineFault = (error: unknown): NodeJS.ErrnoException | undefined => fileSystemError(error);
+
 /** The file-system error in `error` (itself, its cause or the errors it gathers, as Astro and Vite wrap them), if any. */
 function fileSystemError(error: unknown, depth = 0): NodeJS.ErrnoException | undefined {
   if (!(error instanceof Error) || depth > 5) return undefined;

@@ -1,6 +1,6 @@
 /**
  * `npm run build` with nothing to build: where the published build is current (its data, code and
- * settings are this build's, and its files are as it published them: src/publish/current.ts), the
+ * settings are this build's, and its folders are as it published them: src/publish/current.ts), the
  * build says so, writes its report and ends before Astro loads, in a fraction of a second where a
  * build that finds nothing changed takes Astro's start and more. Nothing is published: the site,
  * its manifest and its build id stay the published build's. FULL_BUILD=1 builds anyway, as
@@ -11,11 +11,9 @@ import nodeLogDestination from 'astro/logger/node';
 import type { Config } from '../config.ts';
 import { formatBuildReport, PhaseClock, reportBuild, writeBuildReport } from '../outputs/report.ts';
 import { currentBuild } from '../publish/current.ts';
+import { machineFault } from './faults.ts';
 import { acquireBuildLock, PROJECT_CACHE_DIR } from '../publish/lock.ts';
 import { pruneBuilds, storeDirOf } from '../publish/store.ts';
-
-/** A fault of the machine (a file that cannot be read, a disk that cannot be written): it has a code. */
-const isFault = (error: unknown) => typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string';
 
 /**
  * Whether the published build of `config` is current for a build in the project at `root`: then
@@ -33,7 +31,7 @@ export async function nothingToBuild(config: Config, root: string): Promise<bool
     lock = await acquireBuildLock(join(root, PROJECT_CACHE_DIR), warn);
   } catch (error) {
     // The build that follows takes the same lock, and stops there with the fault's own message.
-    if (isFault(error)) return false;
+    if (machineFault(error)) return false;
     throw error;
   }
   try {
@@ -58,10 +56,13 @@ export async function nothingToBuild(config: Config, root: string): Promise<bool
     console.error(formatBuildReport(report));
     return true;
   } catch (error) {
-    // A file that cannot be read or written here (the stamp, a folder of the site, the report): the
-    // build that follows meets it too, and stops with the fault's own message.
-    if (isFault(error)) return false;
-    throw error;
+    // A file that cannot be read or written here (the stamp, a folder of the site, the report): said,
+    // and the build goes on in full, which needs none of them (it replaces the stamp and the report,
+    // and stops with the fault's own message where it meets one).
+    const fault = machineFault(error);
+    if (fault === undefined) throw error;
+    warn(`Could not compare with the published build (${fault.code}${fault.path ? `: ${fault.path}` : ''}): building in full.`);
+    return false;
   } finally {
     lock.release();
   }

@@ -136,7 +136,7 @@ export function formatBuildReport(report: BuildReport): string {
   if (!report.built)
     return [
       '',
-      `Nothing to build: ${report.outDir}/ is current (build ${report.buildId}, built from this data, code and settings, its files as published). FULL_BUILD=1 builds anyway.`,
+      `Nothing to build: ${report.outDir}/ is current (build ${report.buildId}, built from this data, code and settings, its folders as published). FULL_BUILD=1 builds anyway.`,
       `  rows          ${counted(report.rows)}`,
       `  files         ${counted(report.files)}`,
       `  bytes         ${(report.bytes / 1_048_576).toFixed(1)} MiB`,

@@ -6,14 +6,17 @@
  * and what its folders hold (its tree). The published build is current when
  * - the inputs are this build's: the settings that shape the site (the addresses, the data file's
  *   path and SHA-256, the folders, the change documents kept), the code (`src/`, `public/`,
- *   astro.config.mjs, the lock file), and Node's version, its Unicode data and the time zone;
+ *   astro.config.mjs, tsconfig.json, package.json and its lock file; not a package changed in
+ *   node_modules without them), and Node's version and its ICU and Unicode data;
  * - OUT_DIR and DEPLOY_DIR still show that build, and its site and deploy folders are as it
  *   published them at their top level: each folder, and every file, folder and link in it, by name,
  *   inode, size and modification time. A folder's time changes with what it holds, so a file or
- *   folder added, removed or renamed there is seen, as is a top-level file (the manifest, the
- *   downloads, the home pages) written in place; a file changed deeper in by hand (a page) is not:
- *   FULL_BUILD=1 builds then. Deeper was tried: every entry of a 100k-row site and its deploy folder
- *   took 1.6 s after each build, 12 % of a 1 % edit's, against milliseconds for the top level.
+ *   folder added, removed or renamed in the site's top folders is seen, as is a top-level file (the
+ *   manifest, the downloads, the home pages) written in place; a file changed deeper in by hand (a
+ *   page) is not: FULL_BUILD=1 builds then. Deeper was tried: every entry of a 100k-row site and its
+ *   deploy folder took 1.6 s after each build, 12 % of a 1 % edit's, against milliseconds for the
+ *   top level. The deploy folder's own folders count by name and inode alone: the hosts' CLIs keep
+ *   their state in them (`.wrangler/` in `cloudflare/`), which changes no host file.
  * Anything else, or no whole stamp of that build, and the build goes on as before.
  */
 import { createHash } from 'node:crypto';
@@ -68,9 +71,10 @@ export function settingsOf(config: SiteSettings, root: string): string {
       JSON.stringify({
         version: VERSION,
         settings: { baseUrl, assetsUrl, dataFile, outDir, deployDir, changesKept },
-        code: sourceFingerprint(root, ['src', 'public', 'astro.config.mjs']),
-        // Prices, counts and dates are formatted by Node's ICU in the time zone it runs in.
-        node: [process.version, process.versions.icu, process.versions.unicode, Intl.DateTimeFormat().resolvedOptions().timeZone],
+        code: sourceFingerprint(root, ['src', 'public', 'astro.config.mjs', 'tsconfig.json', 'package.json']),
+        // Prices and counts are formatted by Node's ICU. (Not NODE_ENV: Astro's build sets its own,
+        // so it differs between a build's start and its end.)
+        node: [process.version, process.versions.icu, process.versions.unicode],
       }),
     )
     .digest('hex');
@@ -80,19 +84,24 @@ export function settingsOf(config: SiteSettings, root: string): string {
 const inputsOf = (settings: string, dataSha256: string) => createHash('sha256').update(`${settings}\0${dataSha256}`).digest('hex');
 
 /**
- * Each of `dirs` and every entry in it, by name, type, inode, size and modification time, and where
- * each link points, as one hash; in name order: the same folders, the same hash.
+ * The site and deploy folders and every entry in them, by name, type, inode, size and modification
+ * time, and where each link points, as one hash; in name order: the same folders, the same hash.
  */
-function treeOf(dirs: readonly string[]): string {
+function treeOf(site: string, deploy: string): string {
   const hash = createHash('sha256');
-  const add = (path: string, shown: string) => {
+  const add = (path: string, shown: string, withTime: boolean) => {
     const stats = lstatSync(path, { bigint: true });
-    hash.update(`${shown}\0${stats.mode}\0${stats.ino}\0${stats.size}\0${stats.mtimeNs}\n`);
+    const state = withTime ? `${stats.size}\0${stats.mtimeNs}` : '';
+    hash.update(`${shown}\0${stats.mode}\0${stats.ino}\0${state}\n`);
     if (stats.isSymbolicLink()) hash.update(`${readlinkSync(path)}\n`);
   };
-  for (const [index, dir] of dirs.entries()) {
-    add(dir, String(index));
-    for (const name of readdirSync(dir).sort()) add(join(dir, name), `${index}/${name}`);
+  for (const [index, dir] of [site, deploy].entries()) {
+    add(dir, String(index), true);
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      // The deploy folder's folders by name and inode alone (see the header).
+      add(path, `${index}/${name}`, dir === site || !lstatSync(path).isDirectory());
+    }
   }
   return hash.digest('hex');
 }
@@ -106,14 +115,17 @@ function treeOf(dirs: readonly string[]): string {
 export function stampPublished(
   store: string,
   folder: BuildFolder,
-  { settings, dataSha256, ...report }: { settings: string; dataSha256: string } & Omit<CurrentBuild, 'buildId'>,
+  { settings, dataSha256, changedBy, rows, files, bytes }: { settings: string; dataSha256: string } & Omit<CurrentBuild, 'buildId'>,
 ): void {
   const stamp: z.infer<typeof stampSchema> = {
     version: VERSION,
     buildId: folder.id,
     inputs: inputsOf(settings, dataSha256),
-    tree: treeOf([folder.siteDir, folder.deployDir]),
-    ...report,
+    tree: treeOf(folder.siteDir, folder.deployDir),
+    changedBy,
+    rows,
+    files,
+    bytes,
   };
   replaceAside(join(store, STAMP_FILE), (aside) => writeFileSync(aside, checkedJson(stamp)));
 }
@@ -129,7 +141,15 @@ export function currentBuild(config: SiteSettings, root: string, store: string):
   const stamp = readChecked(
     join(store, STAMP_FILE),
     (body) => {
-      const parsed = stampSchema.safeParse(JSON.parse(body.toString('utf8')));
+      let json: unknown;
+      try {
+        json = JSON.parse(body.toString('utf8'));
+      } catch {
+        // Its hash held, so another version wrote it: a stamp of another version is none.
+        otherVersion = true;
+        return undefined;
+      }
+      const parsed = stampSchema.safeParse(json);
       otherVersion = !parsed.success;
       return parsed.data;
     },
@@ -143,7 +163,7 @@ export function currentBuild(config: SiteSettings, root: string, store: string):
   // No data file: the build says so itself.
   const dataSha256 = ifPresent(() => fileSha256(config.dataFile));
   if (dataSha256 === undefined || inputsOf(settingsOf(config, root), dataSha256) !== stamp.inputs) return undefined;
-  if (treeOf([folder.siteDir, folder.deployDir]) !== stamp.tree) return undefined;
+  if (treeOf(folder.siteDir, folder.deployDir) !== stamp.tree) return undefined;
   const { buildId, changedBy, rows, files, bytes } = stamp;
   return { buildId, changedBy, rows, files, bytes };
 }

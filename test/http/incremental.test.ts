@@ -4,6 +4,7 @@
  * counted from the build's own log. The randomised rebuild test (test/rebuilds/) goes further:
  * kills, reverts, two builds at once, deleted caches.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,9 @@ import { LANGUAGES } from '../../src/listing/languages.ts';
 import { readBuildReport } from '../../src/outputs/report.ts';
 import { storeDirOf } from '../../src/publish/store.ts';
 import { VERCEL_OUTPUT_DIR } from '../../src/serve/hosts/vercel.ts';
+import { cleanEnvironment } from '../../scripts/lib/servers.ts';
 import {
+  ASTRO_BUILD,
   foldersIn,
   projectCopy,
   projectRoot,
@@ -187,7 +190,7 @@ describe('a changed template', () => {
 });
 
 describe('the same data, code and settings again', () => {
-  it('has nothing to build: said before Astro loads, the published build untouched; a change of any input, a changed published file or FULL_BUILD=1 builds', () => {
+  it('has nothing to build: said before Astro loads, the published build untouched; a change of any input, a changed published file or FULL_BUILD=1 builds', async () => {
     const copy = projectCopy(join(workspace, 'same-again'));
     const site = join(workspace, 'same-again-site');
     const deploy = `${site}-deploy`;
@@ -238,6 +241,26 @@ describe('the same data, code and settings again', () => {
     // A published file written in place (its inode kept): the published build is no longer what it published.
     const page = join(site, 'all.json');
     writeFileSync(page, readFileSync(page, 'utf8').replace('[', '[ '));
+    expect(builtAgain(build())).toBe(true);
+    expect(builtAgain(build())).toBe(false);
+
+    // A source saved while a build runs, then undone: that build may have built either version, so it
+    // leaves no stamp, and the build after the undo builds.
+    const saved = readFileSync(source, 'utf8');
+    const running = spawn(process.execPath, ASTRO_BUILD, {
+      cwd: copy,
+      env: { ...cleanEnvironment(), ASTRO_TELEMETRY_DISABLED: '1', ...env, FULL_BUILD: '1' },
+    });
+    let output = '';
+    running.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Astro: bundling') && readFileSync(source, 'utf8') === saved)
+        writeFileSync(source, `${saved}// Saved while a build ran.\n`);
+    });
+    const code = await new Promise((done) => running.once('close', done));
+    expect(code, output).toBe(0);
+    expect(readFileSync(source, 'utf8')).not.toBe(saved);
+    writeFileSync(source, saved);
     expect(builtAgain(build())).toBe(true);
     expect(builtAgain(build())).toBe(false);
   });

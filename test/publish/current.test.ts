@@ -11,6 +11,7 @@ import { projectRoot, tempDir } from '../support/site.ts';
 let workspace: string;
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.unstubAllEnvs();
   rmSync(workspace, { recursive: true, force: true });
 });
 
@@ -80,13 +81,24 @@ describe('whether the published build is current', () => {
     expect(currentBuild(config, root, store)).toBeUndefined();
   });
 
-  it('is not for other ICU data or time zone (prices and dates are formatted by them)', () => {
+  it('is not for another tsconfig.json or package.json (Vite bundles by them), and is whatever NODE_ENV says (Astro sets its own)', () => {
     const { root, config, store } = current();
-    vi.spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions').mockReturnValue({
-      ...new Intl.DateTimeFormat().resolvedOptions(),
-      timeZone: 'Pacific/Chatham',
-    });
-    expect(currentBuild(config, root, store)).toBeUndefined();
+    vi.stubEnv('NODE_ENV', 'production');
+    expect(currentBuild(config, root, store)).toBeDefined();
+    vi.unstubAllEnvs();
+    for (const file of ['tsconfig.json', 'package.json']) {
+      writeFileSync(join(root, file), '{}');
+      expect(currentBuild(config, root, store), file).toBeUndefined();
+      rmSync(join(root, file));
+      expect(currentBuild(config, root, store), file).toBeDefined();
+    }
+  });
+
+  it("does not count what the hosts' CLIs keep in the deploy folder's folders", () => {
+    const { root, config, store, folder } = current();
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    mkdirSync(join(folder.deployDir, 'static/.wrangler'));
+    expect(currentBuild(config, root, store)).toBeDefined();
   });
 
   it('is not once its site or deploy folder changes at the top level: a file written in place, cut, removed or added, a folder removed or changed', () => {
@@ -97,8 +109,9 @@ describe('whether the published build is current', () => {
       'a file added': (folder) => writeFileSync(join(folder.siteDir, 'stray.html'), ''),
       'a folder removed': (folder) => rmSync(join(folder.siteDir, 'page'), { recursive: true }),
       'a page folder removed': (folder) => rmSync(join(folder.siteDir, 'page/2'), { recursive: true }),
-      "a file removed from the deploy folder's copy": (folder) => rmSync(join(folder.deployDir, 'static/index.html')),
-      'a link added to the deploy folder': (folder) => symlinkSync('index.html', join(folder.deployDir, 'static/other.html')),
+      'a file added to the deploy folder': (folder) => writeFileSync(join(folder.deployDir, 'nginx.conf'), ''),
+      "the deploy folder's copy removed": (folder) => rmSync(join(folder.deployDir, 'static'), { recursive: true }),
+      'a link added to the deploy folder': (folder) => symlinkSync('static', join(folder.deployDir, 'other')),
     };
     for (const [name, change] of Object.entries(changes)) {
       const { root, config, store, folder } = current();
