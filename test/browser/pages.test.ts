@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeViolations, hasChromium, launchChromium } from '../support/browser.ts';
 import { projectRoot } from '../support/site.ts';
 import { runsWith } from '../support/software.ts';
@@ -47,6 +47,11 @@ describe.runIf(runsWith(hasChromium, 'the browser suite', 'chromium', 'apt-get i
     beforeAll(async () => {
       browser = await launchChromium();
       mkdirSync(SCREENSHOTS, { recursive: true });
+    });
+    // A test's pages close when it ends: each open page keeps a renderer busy (its script, its
+    // timers), and every later test would share the cores with them.
+    afterEach(async () => {
+      for (const context of contexts.splice(0)) await context.close();
     });
     afterAll(async () => {
       for (const context of contexts) await context.close();
@@ -239,6 +244,7 @@ describe.runIf(runsWith(hasChromium, 'the browser suite', 'chromium', 'apt-get i
           const page = await open(path, { colorScheme, bypassCSP: true });
           if (path.includes('?')) await expect.poll(() => page.locator('#search-results-table tbody tr').count()).toBeGreaterThan(0);
           expect(await axeViolations(page), `${path} (${colorScheme})`).toEqual([]);
+          await page.context().close();
         }
       }
     });

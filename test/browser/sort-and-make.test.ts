@@ -6,7 +6,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, hasChromium, launchChromium } from '../support/browser.ts';
 import { buildSite, freePort, projectRoot, startPreview, tempDir, type RunningPreview, projectCopy } from '../support/site.ts';
 import { runsWith } from '../support/software.ts';
@@ -54,6 +54,11 @@ describe.runIf(runsWith(hasChromium, 'sort and make in Chromium', 'chromium', 'a
       models = (await (await fetch(`${preview.origin}/all.json`)).json()) as Model[];
       browser = await launchChromium();
       mkdirSync(SCREENSHOTS, { recursive: true });
+    });
+    // A test's pages close when it ends: each open page keeps a renderer busy, and every later test
+    // would share the cores with them.
+    afterEach(async () => {
+      for (const context of contexts.splice(0)) await context.close();
     });
     afterAll(async () => {
       for (const context of contexts) await context.close();
