@@ -6,11 +6,14 @@
  * folder of the project's cache instead, and the build copies what it rendered into the build's
  * site: what Astro rendered, which is what changed, never a file per page.
  */
-import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import type { BuildFolder } from './store.ts';
+import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import { ifPresent } from '../data/missing.ts';
+import { removeInBackground, type BuildFolder } from './store.ts';
 
 const RENDERING = 'rendering';
+/** A render folder on its way out: renamed, removed by a detached process (or by a later build, where that was stopped). */
+const TRASH = '.trash-';
 
 /**
  * The folder Astro renders the build in `folder` into: the build's own site where the store shares
@@ -24,15 +27,30 @@ export function renderFolderFor(
   return statSync(store).dev === statSync(projectRoot).dev ? folder.siteDir : join(cacheDir, RENDERING, folder.id);
 }
 
-/** Removes what builds killed part way left rendering (called under the build lock: no build is rendering). */
+/**
+ * Removes, in the background, what builds killed part way left rendering and the render folders of
+ * earlier builds whose removal was stopped (called under the build lock: no build is rendering).
+ */
 export function clearRenderFolders(cacheDir: string): void {
-  rmSync(join(cacheDir, RENDERING), { recursive: true, force: true });
+  const rendering = join(cacheDir, RENDERING);
+  // No folder yet (no build has rendered outside its site here): nothing to remove.
+  const names = ifPresent(() => readdirSync(rendering)) ?? [];
+  const doomed = names.map((name) => (name.startsWith(TRASH) ? join(rendering, name) : trashed(rendering, name)));
+  if (doomed.length > 0) removeInBackground(doomed);
+}
+
+function trashed(rendering: string, name: string): string {
+  const trash = join(rendering, `${TRASH}${name}`);
+  renameSync(join(rendering, name), trash);
+  return trash;
 }
 
 /**
  * Copies every file Astro rendered into `renderDir` to the same path in `siteDir`, then removes
- * `renderDir`; returns the site paths. A file already at a path is replaced, never written through
- * (it may be a published file's other name). Nothing to do where Astro rendered in place.
+ * `renderDir` in the background (a folder and a file a page: at 100k rows 3.4 s of the build's time
+ * on this machine's disk, before it could publish); returns the site paths. A file already at a path
+ * is replaced, never written through (it may be a published file's other name). Nothing to do where
+ * Astro rendered in place.
  */
 export function moveRendered(renderDir: string, siteDir: string): string[] {
   if (renderDir === siteDir) return [];
@@ -50,6 +68,6 @@ export function moveRendered(renderDir: string, siteDir: string): string[] {
     copyFileSync(join(renderDir, path), to);
     moved.push(path);
   }
-  rmSync(renderDir, { recursive: true, force: true });
+  removeInBackground([trashed(dirname(renderDir), basename(renderDir))]);
   return moved;
 }

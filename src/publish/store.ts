@@ -216,7 +216,7 @@ export function pruneBuilds(store: string): void {
       doomed.push(trash);
     } else if (name.startsWith('.trash-') || (name.endsWith('.tmp') && olderThanAMinute(path))) doomed.push(path);
   }
-  if (doomed.length > 0) removeInBackground(...doomed);
+  if (doomed.length > 0) removeInBackground(doomed);
 }
 
 function olderThanAMinute(path: string): boolean {
@@ -249,7 +249,11 @@ export function discardBuild(build: BuildFolder): void {
   rmSync(build.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 }
 
-function removeInBackground(...paths: string[]): void {
+/**
+ * Removes `paths` (each renamed to a name no build looks at) in a detached process, the build not
+ * waiting for it. A removal stopped part way leaves its renamed folder for a later build to doom again.
+ */
+export function removeInBackground(paths: readonly string[]): void {
   const script = 'for (const path of process.argv.slice(1)) require("node:fs").rmSync(path, { recursive: true, force: true })';
   spawn(process.execPath, ['-e', script, ...paths], { detached: true, stdio: 'ignore' }).unref();
 }
