@@ -19,7 +19,11 @@ import { projectRoot, tempDir } from '../support/site.ts';
  */
 const SEED = 20261158;
 const ROUNDS = 8;
-/** With the site on another file system: fewer, as what differs there is where a build publishes, which every round does. */
+/**
+ * With the site on another file system: fewer, as what differs there is where a build publishes, which
+ * every round does. This seed's 4 rounds: a publication, a killed build with a damaged stamp, two at
+ * once, a refusal.
+ */
 const OTHER_DISK_SEED = 20261209;
 const OTHER_DISK_ROUNDS = 4;
 
