@@ -13,6 +13,7 @@ import { formatBuildReport, PhaseClock, reportBuild, writeBuildReport } from '..
 import { currentBuild } from '../publish/current.ts';
 import { machineFault } from './faults.ts';
 import { acquireBuildLock, PROJECT_CACHE_DIR } from '../publish/lock.ts';
+import { clearRenderFolders } from '../publish/render-folder.ts';
 import { pruneBuilds, storeDirOf } from '../publish/store.ts';
 
 /**
@@ -38,8 +39,10 @@ export async function nothingToBuild(config: Config, root: string): Promise<bool
     const store = storeDirOf(config.outDir);
     const current = currentBuild(config, root, store);
     if (current === undefined) return false;
-    // What killed builds left goes, as after any build (the published build and the one before it stay).
+    // What killed builds left goes, as at any build's start: their folders in the store (the published
+    // build and the one before it stay) and what they rendered in the project's cache.
     pruneBuilds(store);
+    clearRenderFolders(join(root, PROJECT_CACHE_DIR));
     clock.end('compare with the published build');
     const report = reportBuild(clock, {
       ...current,
