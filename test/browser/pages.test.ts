@@ -5,9 +5,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { axeViolations, hasChromium, launchChromium } from '../support/browser.ts';
 import { projectRoot } from '../support/site.ts';
+import { startSlowNetwork } from '../support/slow-network.ts';
 import { runsWith } from '../support/software.ts';
 
 const origin = inject('origin');
@@ -22,7 +23,7 @@ describe.runIf(runsWith(hasChromium, 'the browser suite', 'chromium', 'apt-get i
     const problems: string[] = [];
 
     /** A page that records CSP violations, script errors and dialogs (an alert would be an XSS). */
-    async function open(path: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
+    async function open(path: string, options: Parameters<Browser['newContext']>[0] = {}, from = origin): Promise<Page> {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
       contexts.push(context);
       const page = await context.newPage();
@@ -34,7 +35,7 @@ describe.runIf(runsWith(hasChromium, 'the browser suite', 'chromium', 'apt-get i
         problems.push(`dialog on ${path}: ${dialog.message()}`);
         void dialog.dismiss();
       });
-      await page.goto(`${origin}${path}`);
+      await page.goto(`${from}${path}`);
       return page;
     }
 
@@ -192,10 +193,14 @@ describe.runIf(runsWith(hasChromium, 'the browser suite', 'chromium', 'apt-get i
       expect(await page.locator('[data-listing] tbody tr').count()).toBe(10);
     });
 
-    it('does not move anything as the script starts: no layout shift at 375 and 1280 px, the search and page jump in place', async () => {
+    it('does not move anything as the page arrives in pieces and its script starts: no layout shift at 375 and 1280 px, the search and page jump in place', async () => {
+      // Over a slow connection the browser parses, and may paint, the page part by part: what it showed
+      // first (a table's columns, a form's row) must not move as the rest arrives.
+      const slow = await startSlowNetwork(origin);
+      onTestFinished(() => slow.stop());
       for (const width of [375, 1280]) {
-        for (const path of ['/', '/page/2/']) {
-          const page = await open(path, { viewport: { width, height: 800 } });
+        for (const path of ['/', '/page/2/', '/zh-hk/']) {
+          const page = await open(path, { viewport: { width, height: 800 } }, slow.origin);
           await page.waitForLoadState('load');
           // Every shift since the navigation began (buffered), summed as CLS sums them: not those just after an input.
           const shift = await page.evaluate(
