@@ -6,14 +6,12 @@
  * folder of the project's cache instead, and the build copies what it rendered into the build's
  * site: what Astro rendered, which is what changed, never a file per page.
  */
-import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { ifPresent } from '../data/missing.ts';
-import { removeInBackground, type BuildFolder } from './store.ts';
+import { isRenamedForRemoval, removeInBackground, renamedForRemoval, type BuildFolder } from './store.ts';
 
 const RENDERING = 'rendering';
-/** A render folder on its way out: renamed, removed by a detached process (or by a later build, where that was stopped). */
-const TRASH = '.trash-';
 
 /**
  * The folder Astro renders the build in `folder` into: the build's own site where the store shares
@@ -35,14 +33,8 @@ export function clearRenderFolders(cacheDir: string): void {
   const rendering = join(cacheDir, RENDERING);
   // No folder yet (no build has rendered outside its site here): nothing to remove.
   const names = ifPresent(() => readdirSync(rendering)) ?? [];
-  const doomed = names.map((name) => (name.startsWith(TRASH) ? join(rendering, name) : trashed(rendering, name)));
+  const doomed = names.map((name) => (isRenamedForRemoval(name) ? join(rendering, name) : renamedForRemoval(rendering, name)));
   if (doomed.length > 0) removeInBackground(doomed);
-}
-
-function trashed(rendering: string, name: string): string {
-  const trash = join(rendering, `${TRASH}${name}`);
-  renameSync(join(rendering, name), trash);
-  return trash;
 }
 
 /**
@@ -68,6 +60,6 @@ export function moveRendered(renderDir: string, siteDir: string): string[] {
     copyFileSync(join(renderDir, path), to);
     moved.push(path);
   }
-  removeInBackground([trashed(dirname(renderDir), basename(renderDir))]);
+  removeInBackground([renamedForRemoval(dirname(renderDir), basename(renderDir))]);
   return moved;
 }

@@ -210,11 +210,8 @@ export function pruneBuilds(store: string): void {
   const doomed: string[] = [];
   for (const name of entries) {
     const path = join(store, name);
-    if (BUILD_NAME.test(name) && !kept.has(name)) {
-      const trash = join(store, `.trash-${name}`);
-      renameSync(path, trash);
-      doomed.push(trash);
-    } else if (name.startsWith('.trash-') || (name.endsWith('.tmp') && olderThanAMinute(path))) doomed.push(path);
+    if (BUILD_NAME.test(name) && !kept.has(name)) doomed.push(renamedForRemoval(store, name));
+    else if (isRenamedForRemoval(name) || (name.endsWith('.tmp') && olderThanAMinute(path))) doomed.push(path);
   }
   if (doomed.length > 0) removeInBackground(doomed);
 }
@@ -249,8 +246,21 @@ export function discardBuild(build: BuildFolder): void {
   rmSync(build.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 }
 
+/** The start of the name of a folder renamed for removal: no build looks at such a name. */
+const TRASH = '.trash-';
+
+/** Renames `name` in `dir` for removal (see `removeInBackground`); returns its new path. */
+export function renamedForRemoval(dir: string, name: string): string {
+  const trash = join(dir, `${TRASH}${name}`);
+  renameSync(join(dir, name), trash);
+  return trash;
+}
+
+/** A folder renamed for removal whose removal was stopped part way: a later build dooms it again. */
+export const isRenamedForRemoval = (name: string): boolean => name.startsWith(TRASH);
+
 /**
- * Removes `paths` (each renamed to a name no build looks at) in a detached process, the build not
+ * Removes `paths` (each renamed by `renamedForRemoval`) in a detached process, the build not
  * waiting for it. A removal stopped part way leaves its renamed folder for a later build to doom again.
  */
 export function removeInBackground(paths: readonly string[]): void {
