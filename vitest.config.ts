@@ -1,5 +1,7 @@
 import { availableParallelism } from 'node:os';
+import { relative } from 'node:path';
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The e2e files that may run beside one another: each builds only in a copy of the project of its
@@ -26,6 +28,40 @@ const SIDE_BY_SIDE = [
 /** The e2e files that run the dev server in the project itself (its caches, its build lock): one at a time, alone. */
 const IN_THE_PROJECT = ['test/http/dev.test.ts'];
 
+/**
+ * The longest e2e files, in the order they start, before the others of their project: a fresh
+ * clone (no timings of an earlier run) starts the largest files first, and on CI the longest
+ * (damaged-caches, 213 s) started last of the side-by-side files, 274 s in, and ran on alone for
+ * 100 s while the other core had nothing left to do.
+ */
+const LONGEST_FIRST = [
+  'test/http/damaged-caches.test.ts',
+  'test/http/file-systems.test.ts',
+  'test/rebuilds/rebuilds.test.ts',
+  'test/http/incremental.test.ts',
+  'test/deploy/deploy-tools.test.ts',
+  'test/http/interruptions.test.ts',
+];
+
+/** Vitest's order (groups, then projects, then files), with the files of LONGEST_FIRST first in their project. */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) => {
+      const index = LONGEST_FIRST.indexOf(relative(import.meta.dirname, file.moduleId).replaceAll('\\', '/'));
+      return index === -1 ? LONGEST_FIRST.length : index;
+    };
+    // Within each project's run of files only: the groups and projects keep Vitest's order.
+    const runs: TestSpecification[][] = [];
+    for (const file of sorted) {
+      const run = runs.at(-1);
+      if (run?.[0]?.project.name === file.project.name) run.push(file);
+      else runs.push([file]);
+    }
+    return runs.flatMap((run) => run.toSorted((a, b) => rank(a) - rank(b)));
+  }
+}
+
 /** The real build, the real servers (preview, dev, nginx, the hosts' own), Chromium, Lighthouse, linkinator, the deploy tools. */
 const endToEnd = {
   globalSetup: ['test/support/global-setup.ts'],
@@ -41,6 +77,7 @@ const endToEnd = {
 
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         // Pure logic: no build, no server, no browser. `npm run test:unit`; files run in parallel, on
