@@ -55,6 +55,12 @@ export default function listing(): AstroIntegration {
           // Astro names the folder it renders into: the build's own, published only once complete.
           logger.info(`This build renders into ${started.folder.renderDir} and publishes it at ${config.outDir}/ once it is complete.`);
           const stop = stopOn('preparing the data', session.abandon);
+          // Bad data, or a cut the shrink guard refuses, is said as soon as the data side finds it,
+          // not once Vite has bundled the pages (2 s of a small build's 3). Any other error of the
+          // data is left to where the data is awaited (`whenReady`), which reports it.
+          started.data.catch((error: unknown) => {
+            if (isRefusal(error)) stop(error);
+          });
           finishing = stopOn('finishing the build', session.abandon);
           closing = stopOn('closing the published build', () => undefined);
 
