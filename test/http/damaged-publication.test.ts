@@ -7,9 +7,9 @@
  * build renders every page, but the guard still reads the published rows from the site's own
  * `all.json`; where that is damaged too, the build stops as well. ALLOW_SHRINK=1 is the way on.
  */
-import { closeSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { storeDirOf } from '../../src/publish/store.ts';
 import { buildSite, projectRoot, runBuild, tempDir, treeHashes, projectCopy } from '../support/site.ts';
 
@@ -73,10 +73,36 @@ const MANIFEST_DAMAGES: readonly { name: string; damage: () => void; said: strin
   { name: 'missing', damage: () => rmSync(manifestFile()), said: 'is missing from the published site' },
 ];
 
+/** The whole build published before a case: its folder, its files by hash, and the bytes of the files the cases damage. */
+interface WholeBuild {
+  folder: string;
+  tree: Record<string, string>;
+  damageable: Map<string, Buffer>;
+}
+
 describe('a damaged published build keeps the shrink guard on', () => {
+  let published: WholeBuild | undefined;
+  const damageable = () => [manifestFile(), recordFile(), join(site, 'all.json')];
+  const isWholeBuild = ({ folder, tree, damageable: files }: WholeBuild) =>
+    realpathSync(site) === folder &&
+    JSON.stringify(treeHashes(site)) === JSON.stringify(tree) &&
+    [...files].every(([file, bytes]) => existsSync(file) && readFileSync(file).equals(bytes));
+
   beforeEach(() => {
-    // Each case starts from a whole published build of every row.
+    // Each case starts from a whole published build of every row: built, or the one the case before
+    // left, its damage put back (afterEach), where that case's build was refused and changed nothing.
+    if (published !== undefined && isWholeBuild(published)) return;
     buildSite({ ...env(whole), ALLOW_SHRINK: '1' }, project);
+    published = {
+      folder: realpathSync(site),
+      tree: treeHashes(site),
+      damageable: new Map(damageable().map((file) => [file, readFileSync(file)])),
+    };
+  });
+  afterEach(() => {
+    // Only into the build it was taken from: a case that published another build is built over.
+    if (published === undefined || realpathSync(site) !== published.folder) return;
+    for (const [file, bytes] of published.damageable) writeFileSync(file, bytes);
   });
 
   it('the guard refuses a cut export over a whole published build (the reference)', () => {
