@@ -189,7 +189,8 @@ function startData(
     linkOrCopy(preparation.summaryFile, folder.summaryFile);
     return { ...side, preparation, touched: new Set(side.touched), beginDownloads };
   });
-  // Awaited before the pages are rendered; if Astro fails before that, its error is the one to report.
+  // Awaited before the pages are rendered; if Astro fails before that, its error is the one to
+  // report, but for a refusal under `npm run build`, said as soon as it comes (index.ts).
   data.catch(() => undefined);
   return { data, stopData: run.stop };
 }

@@ -55,12 +55,15 @@ export default function listing(): AstroIntegration {
           // Astro names the folder it renders into: the build's own, published only once complete.
           logger.info(`This build renders into ${started.folder.renderDir} and publishes it at ${config.outDir}/ once it is complete.`);
           const stop = stopOn('preparing the data', session.abandon);
-          // Bad data, or a cut the shrink guard refuses, is said as soon as the data side finds it,
-          // not once Vite has bundled the pages (2 s of a small build's 3). Any other error of the
-          // data is left to where the data is awaited (`whenReady`), which reports it.
-          started.data.catch((error: unknown) => {
-            if (isRefusal(error)) stop(error);
-          });
+          // Under `npm run build`, bad data or a cut the shrink guard refuses is said as soon as the
+          // data side finds it, not once Vite has bundled the pages (2 s of a small build's 3): that
+          // process exits with V8's exit-safe flags (exit-safe-v8.ts), which `npx astro build` may
+          // lack, and there the refusal waits for `whenReady` as before. Any other error of the data
+          // is left to `whenReady`, which reports it.
+          if (session.beganBeforeAstro)
+            started.data.catch((error: unknown) => {
+              if (isRefusal(error)) stop(error);
+            });
           finishing = stopOn('finishing the build', session.abandon);
           closing = stopOn('closing the published build', () => undefined);
 
@@ -101,7 +104,7 @@ export default function listing(): AstroIntegration {
         if (!build) return;
         // On standard error, as the build's other lines: Astro's own info lines are not shown (scripts/build.ts).
         console.error('Astro: bundling the pages');
-        // How many HTML pages there are to render; a build whose data fails renders none (its error is reported where the data is awaited).
+        // How many HTML pages there are to render; a build whose data fails renders none (its error is reported above).
         const htmlPages = build.data.then(
           ({ toRender }) => toRender.html,
           () => 0,
