@@ -4,7 +4,7 @@
  * /dev/shm, or a small tmpfs the test mounts (root, as the machines here and CI run; skipped with
  * the reason where mounting is not permitted).
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { storeDirOf } from '../../src/publish/store.ts';
@@ -138,8 +138,8 @@ describe('a full disk', () => {
 
   // How much room is left decides which step runs out: the store's folders, the records, the
   // pages copied in, the downloads, the host files, the Vercel copy. One site through the sizes in
-  // turn, each starting from the build the size before published (a first build only for the first
-  // size run): a published site is all a size needs, and a first build of its own cost each 5 s.
+  // turn, each starting from the build the size before published, its kept previous build removed
+  // (a first build only for the first size run): a first build of its own cost each size 5 s.
   describe('one site, through each size in turn', () => {
     const site = join(workspace, 'full', 'site');
     afterAll(() => {
@@ -157,6 +157,10 @@ describe('a full disk', () => {
           const first = build(site, DEFAULT_DATA);
           expect(first.status, first.stderr).toBe(0);
         }
+        // As a first build leaves it: the published build and no kept one before it, whose folder
+        // the next build would take over (freeing what it clears, after the disk is filled).
+        const previous = join(storeDirOf(site), 'previous');
+        if (existsSync(previous)) rmSync(realpathSync(previous), { recursive: true, force: true });
         const before = publishedState(site);
         const edit = edited(25, `1${leftKiB}`);
         fill(leftKiB);

@@ -14,11 +14,11 @@ import { projectRoot, tempDir } from '../support/site.ts';
 
 /**
  * Seeds whose short runs meet every kind of round and a damaged kept file; the rounds are few for
- * CI's budget of 20 minutes (about 8 s each). This seed's 5 rounds: a bad value refused (nothing
- * published yet), a build killed at a step, two at once after a search file was damaged, no change,
- * a build killed at a random instant. (A refusal over a published site: the other seed's; the same
- * data, code and settings again: test/http/incremental.test.ts.)
- * `npm run fuzz` runs long ones.
+ * CI's budget of 20 minutes (about 8 s each alone, 15 s beside another file). This seed's 5 rounds:
+ * a bad value refused (nothing published yet), a build killed at a step, two at once after a
+ * search file was damaged, no change, a kill timed at random (which may come after the build
+ * ended). A refusal over a published site is the other seed's; the same data, code and settings
+ * again, test/http/incremental.test.ts's. `npm run fuzz` runs long ones.
  */
 const SEED = 20263714;
 const ROUNDS = 5;
