@@ -107,10 +107,10 @@ export default defineConfig({
       {
         // Files that build in copies of the project of their own (refusals.test.ts runs the build,
         // `astro build` and the dev server in the project itself, each refused before it does any
-        // work, so it may run beside them), but heavy enough that beside the
-        // files above they took longer than after them (CI on a clean clone, 2 cores: vitest 1,473 s
-        // with them side by side, against 1,230 s after). After them, a file on each core: 295 s
-        // against 364 s one at a time (the same files alone, 2 cores).
+        // work, so it may run beside them), but heavy enough that beside the files above they took
+        // longer than after them (CI on a clean clone, 2 cores: vitest 1,473 s with them side by
+        // side, against 1,230 s after). After them, a file on each core: 295 s against 364 s one at
+        // a time (the same files alone, 2 cores).
         test: {
           ...endToEnd,
           name: 'e2e',
