@@ -34,15 +34,22 @@ export async function freePort(): Promise<number> {
 }
 
 /**
+ * Variables vitest sets in its own environment that a child Vite (astro dev, astro build) would
+ * read as under test: its own, and its copies of `import.meta.env` (`MODE=test`, `DEV=1`), which
+ * Astro gives the pages' server code as their `import.meta.env` (every variable of the
+ * environment is there).
+ */
+const VITEST_VARIABLES = new Set(['NODE_ENV', 'TEST', 'MODE', 'DEV', 'PROD', 'SSR']);
+
+/**
  * This process's environment without the project's configuration (every variable src/config.ts
  * reads: Vite sets BASE_URL=/ in it, and a maintainer's shell may hold ALLOW_SHRINK=1) and
- * without vitest's own variables (`VITEST`, `NODE_ENV=test`), which would make a child Vite (astro
- * dev, astro build) behave as under test.
+ * without vitest's variables (see VITEST_VARIABLES).
  */
 export function cleanEnvironment(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of CONFIG_VARIABLES) delete env[name];
-  for (const name of Object.keys(env)) if (name.startsWith('VITEST') || name === 'NODE_ENV' || name === 'TEST') delete env[name];
+  for (const name of Object.keys(env)) if (name.startsWith('VITEST') || VITEST_VARIABLES.has(name)) delete env[name];
   return env;
 }
 
