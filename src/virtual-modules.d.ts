@@ -2,6 +2,8 @@
 declare module 'virtual:listing/dataset' {
   /** Where the pages' links and logos point. */
   export const addresses: import('./listing/serialise.ts').Addresses;
+  /** Whether the pages show the dev server's current data, which an edit changes, rather than one build's. */
+  export const live: boolean;
   /**
    * The data the pages show now: the prepared records file and the listing's summary made with
    * them (both null in `astro dev` before any good data was read) and, in dev, the records themselves; in a build, which pages to render (null in

@@ -5,7 +5,7 @@
  * (`src/integration/index.ts`) names them in the virtual module `virtual:listing/dataset`; a page
  * never reads the CSV itself.
  */
-import { addresses, datasetState } from 'virtual:listing/dataset';
+import { addresses, datasetState, live } from 'virtual:listing/dataset';
 import { readFileSync } from 'node:fs';
 import { deserialize } from 'node:v8';
 import { openRecordFile } from '../data/records-file.ts';
@@ -22,6 +22,9 @@ export interface Dataset extends ListingPages {
 }
 
 const EMPTY = listingInMemory([]);
+
+/** Whether the pages show the dev server's current data (`astro dev`), which an edit of the data or the code changes, rather than one build's. */
+export const liveDataset: boolean = live;
 
 let loaded: { file: string; listing: ListingPages } | undefined;
 

@@ -1,7 +1,7 @@
 /**
  * The virtual module `virtual:listing/dataset` the pages read the listing from (see dataset.ts):
- * addresses, and `datasetState()`: the records file, in a build which pages to render, and in dev
- * the data's problems. A build's state is written into the module; the dev server's is read live
+ * addresses, whether the data is live (the dev server's), and `datasetState()`: the records file,
+ * in a build which pages to render, and in dev the data's problems. A build's state is written into the module; the dev server's is read live
  * (see `shareWithDevPages`), so that an edit reaches the pages without evaluating them again.
  */
 import type { Plugin } from 'vite';
@@ -37,7 +37,10 @@ export function datasetPlugin(
     resolveId: (id) => (id === VIRTUAL_ID ? RESOLVED_VIRTUAL_ID : undefined),
     load: (id) => {
       if (id !== RESOLVED_VIRTUAL_ID) return undefined;
-      const addresses = `export const addresses = ${JSON.stringify({ baseUrl: config.baseUrl, assetsUrl: config.assetsUrl })};`;
+      const addresses = [
+        `export const addresses = ${JSON.stringify({ baseUrl: config.baseUrl, assetsUrl: config.assetsUrl })};`,
+        `export const live = ${live};`,
+      ].join('\n');
       if (live) return `${addresses}\n${DEV_STATE_CODE}`;
       const { recordsFile, summaryFile, renderFile, problemReport } = state();
       return `${addresses}\nexport const datasetState = () => (${JSON.stringify({ recordsFile, summaryFile, renderFile, problemReport })});`;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeSyntheticCsv } from '../../scripts/generate.ts';
-import { LANGUAGES } from '../../src/listing/languages.ts';
+import { countIn, LANGUAGES, MESSAGES } from '../../src/listing/languages.ts';
 import { htmlPageFiles } from '../../src/listing/routes.ts';
 import { formatBuildReport, readBuildReport } from '../../src/outputs/report.ts';
 import { buildSite, fixture, runBuild, runScript, tempDir, treeHashes, withoutBuildDescription, projectCopy } from '../support/site.ts';
@@ -125,8 +125,20 @@ describe('npm run build', () => {
     // Each page in each language.
     expect(readBuildReport(`${site}-report.json`).pages.html).toBe(pages * LANGUAGES.length);
     expect(`${result.stdout}${result.stderr}`).not.toMatch(/file not created|├─/);
+    // The search form, rendered once for each language (src/components/SameOnEveryPage.astro): on every page of that
+    // language, in it, with the listing's size and its script.
+    const searchForms = new Map(LANGUAGES.map((language) => [language, new Set<string>()]));
     for (let page = 1; page <= pages; page += 1) {
-      for (const file of htmlPageFiles(page)) expect(readFileSync(join(site, file), 'utf8')).toMatch(/^<!DOCTYPE html>.*<\/html>$/s);
+      htmlPageFiles(page).forEach((file, index) => {
+        const html = readFileSync(join(site, file), 'utf8');
+        expect(html).toMatch(/^<!DOCTYPE html>.*<\/html>$/s);
+        const form = /<section class="search".*?<script type="module" src="\/_astro\/[^"]+"><\/script>/s.exec(html);
+        searchForms.get(LANGUAGES[index]!)!.add(form?.[0] ?? `none in ${file}`);
+      });
+    }
+    const rows = readBuildReport(`${site}-report.json`).rows;
+    for (const [language, forms] of searchForms) {
+      expect([...forms]).toEqual([expect.stringContaining(MESSAGES[language].searchAll(countIn(language, rows)))]);
     }
   });
 
