@@ -1,7 +1,7 @@
 /**
  * HTML Astro rendered for one page, given to every later page that would render the same (see
- * SameOnEveryPage.astro). Kept for as long as its scope object lives: a build's listing, so that
- * nothing outlives the data it was made from.
+ * SameOnEveryPage.astro). Kept for as long as its scope object lives (the make table of a build's
+ * listing), so that nothing outlives the data it was made from.
  */
 const rendered = new WeakMap<object, Map<string, Promise<string>>>();
 

@@ -23,7 +23,10 @@ export interface Dataset extends ListingPages {
 
 const EMPTY = listingInMemory([]);
 
-/** Whether the pages show the dev server's current data (`astro dev`), which an edit of the data or the code changes, rather than one build's. */
+/**
+ * Whether the pages show the dev server's current data (`astro dev`), which an edit of the data or
+ * the code changes, rather than one build's.
+ */
 export const liveDataset: boolean = live;
 
 let loaded: { file: string; listing: ListingPages } | undefined;

@@ -1,8 +1,9 @@
 /**
  * The virtual module `virtual:listing/dataset` the pages read the listing from (see dataset.ts):
  * addresses, whether the data is live (the dev server's), and `datasetState()`: the records file,
- * in a build which pages to render, and in dev the data's problems. A build's state is written into the module; the dev server's is read live
- * (see `shareWithDevPages`), so that an edit reaches the pages without evaluating them again.
+ * in a build which pages to render, and in dev the data's problems. A build's state is written
+ * into the module; the dev server's is read live (see `shareWithDevPages`), so that an edit
+ * reaches the pages without evaluating them again.
  */
 import type { Plugin } from 'vite';
 import type { Config } from '../config.ts';

@@ -42,6 +42,17 @@ describe('astro dev with the listing integration', () => {
     },
   );
 
+  it.each(['/', '/page/2/', '/zh-hk/page/3/'])(
+    "renders %s's search form afresh as the build placed it, rendered once for every page (SameOnEveryPage.astro)",
+    async (path) => {
+      // Up to its script, whose address differs in dev (Vite serves the source).
+      const form = (html: string) => /<section class="search".*?(?=<script)/s.exec(html)?.[0];
+      const built = form(readFileSync(join(outDir, path.slice(1), 'index.html'), 'utf8'));
+      expect(built).toContain('<select id="search-make"');
+      expect(form(await (await fetch(`${dev!.origin}${path}`)).text())).toBe(built);
+    },
+  );
+
   it("serves a manifest as the build's, naming the preparation, with the hashes of the JSON pages and downloads the build writes", async () => {
     const response = await fetch(`${dev!.origin}/manifest.json`);
     expect(response.headers.get('cache-control')).toBe('no-cache');
