@@ -38,13 +38,13 @@ export function datasetPlugin(
     resolveId: (id) => (id === VIRTUAL_ID ? RESOLVED_VIRTUAL_ID : undefined),
     load: (id) => {
       if (id !== RESOLVED_VIRTUAL_ID) return undefined;
-      const addresses = [
+      const settings = [
         `export const addresses = ${JSON.stringify({ baseUrl: config.baseUrl, assetsUrl: config.assetsUrl })};`,
         `export const live = ${live};`,
       ].join('\n');
-      if (live) return `${addresses}\n${DEV_STATE_CODE}`;
+      if (live) return `${settings}\n${DEV_STATE_CODE}`;
       const { recordsFile, summaryFile, renderFile, problemReport } = state();
-      return `${addresses}\nexport const datasetState = () => (${JSON.stringify({ recordsFile, summaryFile, renderFile, problemReport })});`;
+      return `${settings}\nexport const datasetState = () => (${JSON.stringify({ recordsFile, summaryFile, renderFile, problemReport })});`;
     },
     ...hooks,
   };
