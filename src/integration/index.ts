@@ -104,7 +104,8 @@ export default function listing(): AstroIntegration {
         if (!build) return;
         // On standard error, as the build's other lines: Astro's own info lines are not shown (scripts/build.ts).
         console.error('Astro: bundling the pages');
-        // How many HTML pages there are to render; a build whose data fails renders none (its error is reported by `whenReady`, or above for a refusal under `npm run build`).
+        // How many HTML pages there are to render; a build whose data fails renders none (its error is reported by
+        // `whenReady`, or above for a refusal under `npm run build`).
         const htmlPages = build.data.then(
           ({ toRender }) => toRender.html,
           () => 0,
