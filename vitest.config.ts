@@ -126,6 +126,8 @@ export default defineConfig({
       },
       {
         // Chromium and Lighthouse, last and alone: nothing else on the machine while they measure.
+        // The three browser files a core each (Lighthouse after them) gained nothing: Chromium's
+        // processes already fill both cores (2026-11-28, quiet: 117 s, against 116 s one at a time).
         test: {
           ...endToEnd,
           name: 'e2e-browser',
