@@ -126,8 +126,9 @@ export default defineConfig({
       },
       {
         // Chromium and Lighthouse, last and alone: nothing else on the machine while they measure.
-        // The three browser files a core each (Lighthouse after them) gained nothing: Chromium's
-        // processes already fill both cores (2026-11-28, quiet: 117 s, against 116 s one at a time).
+        // The three browser files a core each (Lighthouse after them) gained next to nothing:
+        // Chromium's processes already fill both cores, and each file took nearly twice as long
+        // (2026-11-28, quiet: the four files 112 s, against 117 s one at a time).
         test: {
           ...endToEnd,
           name: 'e2e-browser',

@@ -6,7 +6,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeSyntheticCsv } from '../../scripts/generate.ts';
 import { countIn, LANGUAGES, MESSAGES } from '../../src/listing/languages.ts';
-import { htmlPageFiles } from '../../src/listing/routes.ts';
+import { htmlPageFile } from '../../src/listing/routes.ts';
 import { formatBuildReport, readBuildReport } from '../../src/outputs/report.ts';
 import { buildSite, fixture, runBuild, runScript, tempDir, treeHashes, withoutBuildDescription, projectCopy } from '../support/site.ts';
 
@@ -122,23 +122,24 @@ describe('npm run build', () => {
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toContain(`Astro: rendering the pages on ${threads}`);
     expect(result.stderr).not.toMatch(/broke an assumption/);
+    const report = readBuildReport(`${site}-report.json`);
     // Each page in each language.
-    expect(readBuildReport(`${site}-report.json`).pages.html).toBe(pages * LANGUAGES.length);
+    expect(report.pages.html).toBe(pages * LANGUAGES.length);
     expect(`${result.stdout}${result.stderr}`).not.toMatch(/file not created|├─/);
     // The search form, rendered once for each language (src/components/SameOnEveryPage.astro): on every page of that
     // language, in it, with the listing's size and its script.
     const searchForms = new Map(LANGUAGES.map((language) => [language, new Set<string>()]));
     for (let page = 1; page <= pages; page += 1) {
-      htmlPageFiles(page).forEach((file, index) => {
+      for (const [language, forms] of searchForms) {
+        const file = htmlPageFile(page, language);
         const html = readFileSync(join(site, file), 'utf8');
         expect(html).toMatch(/^<!DOCTYPE html>.*<\/html>$/s);
         const form = /<section class="search".*?<script type="module" src="\/_astro\/[^"]+"><\/script>/s.exec(html);
-        searchForms.get(LANGUAGES[index]!)!.add(form?.[0] ?? `none in ${file}`);
-      });
+        forms.add(form?.[0] ?? `none in ${file}`);
+      }
     }
-    const rows = readBuildReport(`${site}-report.json`).rows;
     for (const [language, forms] of searchForms) {
-      expect([...forms]).toEqual([expect.stringContaining(MESSAGES[language].searchAll(countIn(language, rows)))]);
+      expect([...forms]).toEqual([expect.stringContaining(MESSAGES[language].searchAll(countIn(language, report.rows)))]);
     }
   });
 
