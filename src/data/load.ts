@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { parse, type CsvError, type InfoRecord } from 'csv-parse/sync';
-import { FIELDS, rowSchema, type CarModel, type CsvRow, type FieldName } from './schema.ts';
+import { FIELDS, rowParser, type CarModel, type CsvRow, type FieldName } from './schema.ts';
 import type { Problem } from './problems.ts';
 import type { RowCounts } from './edit.ts';
 
@@ -139,6 +139,7 @@ export function readRows(
   let unreadable = false;
   const every = progress.every ?? 100_000;
   let rows = 0;
+  const parseRow = rowParser();
 
   parse(body, {
     delimiter: format.separator,
@@ -181,7 +182,7 @@ export function readRows(
         return null;
       }
       const row = rowFromRecord(record, columns);
-      const result = rowSchema.safeParse(row);
+      const result = parseRow(row);
       if (!result.success) {
         for (const issue of result.error.issues) {
           const field = issue.path[0] as FieldName;
