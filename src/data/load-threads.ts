@@ -8,6 +8,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { runOnThread } from '../threads.ts';
+import { addFromColumns, toColumns, type RecordColumns } from './records-file.ts';
 import {
   CR,
   LF,
@@ -39,28 +40,46 @@ export interface PartInput {
   /** One 32-bit cell a part's thread keeps the count of rows it has read in, at `cell`. */
   rowsRead: SharedArrayBuffer;
   cell: number;
+  /** Whether the part's records are wanted (not by `npm run check-data`, which only validates). */
+  keepRecords: boolean;
 }
 
-/** Reads a part other than the first: a worker thread's side of `loadTextOnThreads`. */
-export function readPart({ text, format, file, lineShift, rowsRead, cell }: PartInput): RowsRead {
+/** What another part's thread answers (see `readPart`). */
+export interface PartRead extends Pick<RowsRead, 'problems' | 'rows' | 'unreadable'> {
+  /** Each valid record's id, in file order: an id in two parts is found with them. */
+  ids: Float64Array;
+  /** The part's records, where they were wanted and no row has a problem. */
+  records?: RecordColumns;
+}
+
+/**
+ * Reads a part other than the first: a worker thread's side of `loadTextOnThreads`. Its records
+ * cross to the other thread as columns (records-file.ts): as objects, each would repeat its
+ * thirteen field names, and copying them cost about 1 s at a million rows, most of it on the
+ * thread that waits for them.
+ */
+export function readPart({ text, format, file, lineShift, rowsRead, cell, keepRecords }: PartInput): PartRead {
   const counts = new Int32Array(rowsRead);
   const progress = { every: ROWS_BETWEEN_COUNTS, onRows: (rows: number) => Atomics.store(counts, cell, rows) };
-  const read = readRows({ body: Buffer.from(text), format }, file, progress, { lineShift });
-  // Records cross between threads by copy: not worth copying where the file is bad anyway.
-  return read.problems.length > 0 ? { ...read, records: [] } : read;
+  const { records, problems, lineOfId, rows, unreadable } = readRows({ body: Buffer.from(text), format }, file, progress, { lineShift });
+  const ids = new Float64Array(lineOfId.keys());
+  // Not worth copying where the file is bad anyway.
+  return { problems, rows, unreadable, ids, ...(keepRecords && problems.length === 0 && { records: toColumns(records) }) };
 }
 
 export interface SplitOptions {
   /** Where the cuts are looked for: the first line break at or after each offset (default: the file in equal parts, one a core). */
   at?: readonly number[];
   /** How a part other than the first is read (default: `readPart` on a worker thread); rejected where that failed. */
-  readOther?: (input: PartInput) => Promise<RowsRead>;
+  readOther?: (input: PartInput) => Promise<PartRead>;
+  /** Whether the records are wanted (default: true); where not, the result's `records` are empty and its `rows` counts them. */
+  keepRecords?: boolean;
 }
 
 /** Reads and validates a CSV data file, on every core where it is large (see above). */
-export async function loadFileOnThreads(file: string, progress: LoadProgress = {}): Promise<LoadResult> {
+export async function loadFileOnThreads(file: string, progress: LoadProgress = {}, options: SplitOptions = {}): Promise<LoadResult> {
   const text = readCsvFile(file);
-  return 'problems' in text ? { records: [], problems: text.problems } : loadTextOnThreads(text, file, progress);
+  return 'problems' in text ? { records: [], problems: text.problems, rows: 0 } : loadTextOnThreads(text, file, progress, options);
 }
 
 /** Where a file of `bytes` is cut by default: into equal parts, one a core, none under MIN_PART_BYTES. */
@@ -75,17 +94,18 @@ export async function loadTextOnThreads(
   text: CsvText,
   file: string,
   progress: LoadProgress = {},
-  { at = defaultCuts(text.body.length), readOther = readOnWorker }: SplitOptions = {},
+  { at = defaultCuts(text.body.length), readOther = readOnWorker, keepRecords = true }: SplitOptions = {},
 ): Promise<LoadResult> {
   const { body, format } = text;
   const report = progressReporter(progress);
   const cuts = cutsOf(body, at);
-  if (cuts.length === 0) return resultOf(readRows(text, file, report.own()), format);
+  const result = (read: Pick<RowsRead, 'records' | 'problems' | 'rows'>) => resultOf(keepRecords ? read : { ...read, records: [] }, format);
+  if (cuts.length === 0) return result(readRows(text, file, report.own()));
 
   const rowsRead = new SharedArrayBuffer(4 * cuts.length);
   const counts = new Int32Array(rowsRead);
   const othersRead = () => counts.reduce((sum, rows) => sum + rows, 0);
-  let others: Promise<(RowsRead | undefined)[]> | undefined;
+  let others: Promise<(PartRead | undefined)[]> | undefined;
   const onHeader = (headerEnd: number) => {
     if (!cuts.every((cut) => endsRecords(body, headerEnd, cut))) return;
     const ends = [...cuts.slice(1), body.length];
@@ -95,7 +115,7 @@ export async function loadTextOnThreads(
       cuts.map((cut, cell) => {
         lineShift += linesIn(body, from, cut);
         from = cut;
-        const input = { text: partText(body, headerEnd, cut, ends[cell]!), format, file, lineShift, rowsRead, cell };
+        const input = { text: partText(body, headerEnd, cut, ends[cell]!), format, file, lineShift, rowsRead, cell, keepRecords };
         // A part that could not be read on its thread is read with the rest: the file is read whole.
         return readOther(input).catch(() => undefined);
       }),
@@ -108,7 +128,7 @@ export async function loadTextOnThreads(
   // Where the parts are not joined another thread may have counted as rows what a whole read does
   // not (the lines of a quoted field across a cut): the total is then the whole read's.
   stopCounting(joined ? joined.rows : 0);
-  return resultOf(joined ?? readRows(text, file, report.own()), format);
+  return result(joined ?? readRows(text, file, report.own()));
 }
 
 /**
@@ -163,25 +183,30 @@ function linesIn(body: Buffer, start: number, end: number): number {
  * whole: where a part was not read, or holds text csv-parse cannot read (its reading of what
  * follows depends on where it started), or an id is in two parts (the later row names the
  * earlier's line). The other parts are only read where the first read a good header (`onHeader`).
+ * The records are the first part's array, with the others' added to it.
  */
 function joinParts(
   first: RowsRead,
-  others: readonly (RowsRead | undefined)[],
+  others: readonly (PartRead | undefined)[],
 ): Pick<RowsRead, 'records' | 'problems' | 'rows'> | undefined {
-  const parts = [first, ...others];
-  if (parts.some((part) => part === undefined || part.unreadable)) return undefined;
-  const read = parts as RowsRead[];
+  if (first.unreadable || others.some((part) => part === undefined || part.unreadable)) return undefined;
+  const read = others as PartRead[];
+  const earlierIds: { has: (id: number) => boolean }[] = [first.lineOfId];
   for (const [index, part] of read.entries()) {
-    for (const id of part.lineOfId.keys()) if (read.slice(0, index).some((earlier) => earlier.lineOfId.has(id))) return undefined;
+    for (const id of part.ids) if (earlierIds.some((ids) => ids.has(id))) return undefined;
+    if (index < read.length - 1) earlierIds.push(new Set(part.ids));
   }
-  const problems = read.flatMap((part) => part.problems);
-  const rows = read.reduce((sum, part) => sum + part.rows, 0);
-  return { records: problems.length > 0 ? [] : read.flatMap((part) => part.records), problems, rows };
+  const problems = [...first.problems, ...read.flatMap((part) => part.problems)];
+  const rows = read.reduce((sum, part) => sum + part.rows, first.rows);
+  if (problems.length > 0) return { records: [], problems, rows };
+  const records = first.records;
+  for (const part of read) if (part.records !== undefined) addFromColumns(part.records, records);
+  return { records, problems, rows };
 }
 
 /** A part read on a worker thread. */
-function readOnWorker(input: PartInput): Promise<RowsRead> {
-  return runOnThread<RowsRead>('validation', new URL('./load-part-worker.ts', import.meta.url), input, { transfer: [input.text] }).answer;
+function readOnWorker(input: PartInput): Promise<PartRead> {
+  return runOnThread<PartRead>('validation', new URL('./load-part-worker.ts', import.meta.url), input, { transfer: [input.text] }).answer;
 }
 
 /**

@@ -13,6 +13,8 @@ export interface LoadResult {
   /** The valid records, in file order. Empty when any problem was found. */
   records: CarModel[];
   problems: Problem[];
+  /** Rows read, blank ones aside: as many as `records` where there is no problem, unless the records were not kept (load-threads.ts). */
+  rows: number;
   /** How the file was read, where it could be: its text encoding and field separator. */
   format?: CsvFormat;
 }
@@ -51,7 +53,7 @@ const CSV_ERROR_RULES: Record<string, string> = {
 /** Reads and validates a CSV data file. `file` is also the name used in problems. */
 export function loadFile(file: string, progress: LoadProgress = {}): LoadResult {
   const text = readCsvFile(file);
-  return 'problems' in text ? { records: [], problems: text.problems } : loadText(text, file, progress);
+  return 'problems' in text ? { records: [], problems: text.problems, rows: 0 } : loadText(text, file, progress);
 }
 
 /** A CSV data file's text (see `decodeCsv`), or the problem that it cannot be read or is not text this reads. */
@@ -69,7 +71,7 @@ export function readCsvFile(file: string): CsvText | { problems: Problem[] } {
 /** Validates CSV bytes; `file` names them in problems. */
 export function loadCsv(input: Uint8Array, file: string, progress: LoadProgress = {}): LoadResult {
   const decoded = decodeCsv(input, file);
-  return 'problems' in decoded ? { records: [], problems: decoded.problems } : loadText(decoded, file, progress);
+  return 'problems' in decoded ? { records: [], problems: decoded.problems, rows: 0 } : loadText(decoded, file, progress);
 }
 
 /** A CSV file as text: UTF-8 without a byte-order mark, and how it was written. */
@@ -108,9 +110,9 @@ export interface RowsRead {
 }
 
 /** The records where no row has a problem, else none; the problems in the order of the file. */
-export function resultOf({ records, problems }: Pick<RowsRead, 'records' | 'problems'>, format: CsvFormat): LoadResult {
+export function resultOf({ records, problems, rows }: Pick<RowsRead, 'records' | 'problems' | 'rows'>, format: CsvFormat): LoadResult {
   problems.sort((a, b) => a.line - b.line || (a.column ?? Infinity) - (b.column ?? Infinity));
-  return { records: problems.length > 0 ? [] : records, problems, format };
+  return { records: problems.length > 0 ? [] : records, problems, rows, format };
 }
 
 /** How load-threads.ts reads a half of a file. */

@@ -42,8 +42,8 @@ export function* inChunks(records: readonly CarModel[]): Generator<readonly CarM
 /** How a column is kept: numbers as float64 (any JS number exactly, -0 too), booleans as bytes, anything else as it is. */
 type ColumnKind = 'number' | 'boolean' | 'value';
 
-/** One chunk as columns: `columns[f][r]` is record r's value of `fields[f]`. */
-interface ColumnChunk {
+/** Records as columns (a chunk of the file; a part of a file read on another thread): `columns[f][r]` is record r's value of `fields[f]`. */
+export interface RecordColumns {
   fields: string[];
   kinds: ColumnKind[];
   columns: (Float64Array | Uint8Array | unknown[])[];
@@ -70,7 +70,7 @@ function columnOf(
 }
 
 /** Records of one shape (the schema's, so every record has the first one's fields, in its order) as columns. */
-function toColumns(records: readonly CarModel[]): ColumnChunk {
+export function toColumns(records: readonly CarModel[]): RecordColumns {
   const fields = Object.keys(records[0] ?? {});
   const kept = fields.map((field) => columnOf(records as readonly Readonly<Record<string, unknown>>[], field));
   return { fields, kinds: kept.map(({ kind }) => kind), columns: kept.map(({ column }) => column), length: records.length };
@@ -80,7 +80,7 @@ function toColumns(records: readonly CarModel[]): ColumnChunk {
  * Adds records `from` … `to - 1` of a chunk written by `toColumns` to `records` (returned): objects
  * with the same fields, in the same order, and the same values.
  */
-function addFromColumns({ fields, kinds, columns, length }: ColumnChunk, records: CarModel[], from = 0, to = length): CarModel[] {
+export function addFromColumns({ fields, kinds, columns, length }: RecordColumns, records: CarModel[], from = 0, to = length): CarModel[] {
   for (let row = from; row < to; row += 1) {
     const record: Record<string, unknown> = {};
     for (let field = 0; field < fields.length; field += 1) {
@@ -137,8 +137,8 @@ export function openRecordFile(file: string) {
   }
   /** Where each chunk's length is, found once by stepping over the chunks (100 of them at a million records). */
   let spans: ChunkSpan[] | undefined;
-  let kept: { index: number; chunk: ColumnChunk } | undefined;
-  function chunkAt(index: number): ColumnChunk | undefined {
+  let kept: { index: number; chunk: RecordColumns } | undefined;
+  function chunkAt(index: number): RecordColumns | undefined {
     if (kept?.index === index) return kept.chunk;
     spans ??= [...chunkSpans(fd, file)];
     const span = spans[index];
@@ -198,13 +198,13 @@ function* chunkSpans(fd: number, file: string): Generator<ChunkSpan> {
   }
 }
 
-function readChunk(fd: number, file: string, { position, size }: ChunkSpan): ColumnChunk {
+function readChunk(fd: number, file: string, { position, size }: ChunkSpan): RecordColumns {
   const chunk = Buffer.allocUnsafe(size);
   if (readAll(fd, chunk, position + LENGTH_BYTES) < size) throw new Error(`${file} is cut short`);
-  return deserialize(chunk) as ColumnChunk;
+  return deserialize(chunk) as RecordColumns;
 }
 
-function* columnChunks(fd: number, file: string): Generator<ColumnChunk> {
+function* columnChunks(fd: number, file: string): Generator<RecordColumns> {
   for (const span of chunkSpans(fd, file)) yield readChunk(fd, file, span);
 }
 

@@ -154,8 +154,13 @@ describe('a data file read in parts', () => {
     expect(result).toStrictEqual(loadText(good, FILE));
     expect(result.records).toHaveLength(2500);
     expect(seen).toEqual([500, 1000, 1500, 2000, 2500]);
+    // Validation alone (`npm run check-data`): the same answer, without the records.
+    const validated = await loadTextOnThreads(good, FILE, {}, { at: thirds(good), keepRecords: false });
+    expect(validated).toStrictEqual({ ...result, records: [] });
+    expect(validated.rows).toBe(2500);
     const problems = await loadTextOnThreads(bad, FILE, {}, { at: thirds(bad) });
     expect(problems).toStrictEqual(loadText(bad, FILE));
     expect(problems.problems).toMatchObject([{ line: 2502, field: 'min_engine_size' }]);
+    expect(await loadTextOnThreads(bad, FILE, {}, { at: thirds(bad), keepRecords: false })).toStrictEqual(problems);
   });
 });
