@@ -146,7 +146,8 @@ export async function appOnThread({
   pages,
   scripts,
 }: RenderThreadInput): Promise<(request: Request, route: string) => Promise<Response>> {
-  const { app } = (await import(entry)) as {
+  // The entry is this build's bundle, found at run time: nothing for Vite to follow, where `astro dev` loads this module.
+  const { app } = (await import(/* @vite-ignore */ entry)) as {
     app: {
       setInternals(internals: unknown): void;
       setOptions(options: unknown): void;
