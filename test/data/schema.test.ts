@@ -75,7 +75,6 @@ describe('the row schema, compiled and not', () => {
   it('is compiled by zod: z.compile still models every rule but the `when` of the cross-field rules', () => {
     // Where this fails, a zod upgrade no longer compiles the schema: rows are then validated by zod's runtime, correctly but several times slower.
     expect(() => z.compile(validRowSchema, { strict: true })).not.toThrow();
-    expect(validRowSchema).not.toBe(rowSchema);
   });
 
   it('accepts exactly the rows the schema accepts, with the same record', () => {
