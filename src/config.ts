@@ -2,6 +2,7 @@
  * Configuration from the environment, validated once at start. Every default makes the local site
  * work with no configuration: the embedded dataset, logos served by the preview server itself.
  */
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { SHIPPED_ASSETS_PATH } from './listing/routes.ts';
 
@@ -21,7 +22,7 @@ const absoluteHttpUrl = (name: string) =>
     })
     .transform((text) => text.replace(/\/+$/, ''));
 
-const environmentSchema = z.object({
+const variablesSchema = z.object({
   PORT: z
     .string()
     .regex(/^[0-9]{1,5}$/, { message: 'PORT must be a whole number from 0 to 65535', abort: true })
@@ -49,11 +50,53 @@ const environmentSchema = z.object({
     .default(30),
 });
 
+/** Whether `path` is `folder` or inside it (both as the build resolves them, from the project folder). */
+function within(path: string, folder: string): boolean {
+  const fromFolder = relative(resolve(folder), resolve(path));
+  return fromFolder === '' || (!isAbsolute(fromFolder) && fromFolder !== '..' && !fromFolder.startsWith(`..${sep}`));
+}
+
+/**
+ * The paths must keep apart: a build makes OUT_DIR and DEPLOY_DIR links to the build it publishes
+ * and writes REPORT_FILE whole, so one inside another would publish the wrong folder, write into
+ * the published site, or replace the data file.
+ */
+const environmentSchema = variablesSchema.superRefine((variables, context) => {
+  const folders = [
+    ['OUT_DIR', variables.OUT_DIR],
+    ['DEPLOY_DIR', variables.DEPLOY_DIR],
+  ] as const;
+  const clash = (path: readonly (string | number)[], message: string) => context.addIssue({ code: 'custom', path: [...path], message });
+  if (within(variables.OUT_DIR, variables.DEPLOY_DIR) || within(variables.DEPLOY_DIR, variables.OUT_DIR)) {
+    clash(
+      ['DEPLOY_DIR'],
+      `OUT_DIR (${variables.OUT_DIR}) and DEPLOY_DIR (${variables.DEPLOY_DIR}) must be two folders, neither inside the other`,
+    );
+  }
+  for (const [name, folder] of folders) {
+    if (within(variables.DATA_FILE, folder)) {
+      clash(
+        ['DATA_FILE'],
+        `DATA_FILE (${variables.DATA_FILE}) must not be in ${name} (${folder}): a build replaces ${name} with the build it publishes`,
+      );
+    }
+    if (variables.REPORT_FILE !== undefined && within(variables.REPORT_FILE, folder)) {
+      clash(
+        ['REPORT_FILE'],
+        `REPORT_FILE (${variables.REPORT_FILE}) must not be in ${name} (${folder}): a published build is never written into`,
+      );
+    }
+  }
+  if (variables.REPORT_FILE !== undefined && resolve(variables.REPORT_FILE) === resolve(variables.DATA_FILE)) {
+    clash(['REPORT_FILE'], `REPORT_FILE must not be the data file (${variables.DATA_FILE}): the report would replace it`);
+  }
+});
+
 /**
  * The environment variables the configuration reads, from the schema itself: the tests clear them
  * from a child's environment (scripts/lib/servers.ts), so that none leaks in from the shell.
  */
-export const CONFIG_VARIABLES = Object.keys(environmentSchema.shape) as readonly (keyof typeof environmentSchema.shape)[];
+export const CONFIG_VARIABLES = Object.keys(variablesSchema.shape) as readonly (keyof typeof variablesSchema.shape)[];
 
 /** Thrown for an invalid environment; its message lists every bad variable. */
 export class ConfigError extends Error {
@@ -70,7 +113,10 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   );
   const parsed = environmentSchema.safeParse(present);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.message}; got ${JSON.stringify(present[String(issue.path[0])])}`);
+    const lines = parsed.error.issues.map((issue) => {
+      const given = present[String(issue.path[0])];
+      return given === undefined ? `  ${issue.message}` : `  ${issue.message}; got ${JSON.stringify(given)}`;
+    });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const variables = parsed.data;

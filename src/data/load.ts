@@ -2,6 +2,7 @@
  * CSV bytes to validated records. Reads the whole file, checks its encoding, its header and every
  * row, and returns every problem it finds with the file, line, column and rule, not only the first.
  */
+import { dataFileProblem } from './data-file.ts';
 import { readFileSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { parse, type CsvError, type InfoRecord } from 'csv-parse/sync';
@@ -58,6 +59,8 @@ export function loadFile(file: string, progress: LoadProgress = {}): LoadResult 
 
 /** A CSV data file's text (see `decodeCsv`), or the problem that it cannot be read or is not text this reads. */
 export function readCsvFile(file: string): CsvText | { problems: Problem[] } {
+  const notReadable = dataFileProblem(file);
+  if (notReadable !== undefined) return { problems: [{ file, line: 0, rule: notReadable }] };
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);

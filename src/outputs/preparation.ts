@@ -17,6 +17,7 @@ import { loadAgainstEarlier, type EarlierValidation } from '../data/edit.ts';
 import type { Problem } from '../data/problems.ts';
 import { checkedJson, damagedCacheLine, firstDamaged, readCheckedJson, rememberSha256, writtenFileSha256 } from '../data/checked-files.ts';
 import { isRecordFile, openRecordFile, writeRecordFile } from '../data/records-file.ts';
+import { dataFileProblem } from '../data/data-file.ts';
 import { readSettled, StillChanging } from '../data/settled-read.ts';
 import type { CarModel } from '../data/schema.ts';
 import { summaryFrom, summaryOf, type EarlierSummary } from '../listing/summary.ts';
@@ -135,6 +136,8 @@ export async function prepareRecords({
   warn = console.error,
   quietMs,
 }: PrepareOptions): Promise<PreparationResult> {
+  const notReadable = dataFileProblem(dataFile);
+  if (notReadable !== undefined) return { problems: [{ file: dataFile, line: 0, rule: notReadable }] };
   let bytes: Buffer;
   try {
     bytes = await readSettled(dataFile, warn, quietMs);

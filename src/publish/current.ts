@@ -19,6 +19,7 @@
  *   their state in them (`.wrangler/` in `cloudflare/`), which changes no host file.
  * Anything else, or no whole stamp of that build, and the build goes on as before.
  */
+import { dataFileProblem } from '../data/data-file.ts';
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -160,7 +161,8 @@ export function currentBuild(config: SiteSettings, root: string, store: string):
   if (stamp === undefined) return undefined;
   const folder = publishedBuild(store, config.outDir);
   if (folder?.id !== stamp.buildId || !showsPublishedDeploy(store, config.deployDir)) return undefined;
-  // No data file: the build says so itself.
+  // No data file, or none that can be read: the build goes on, and its preparation says why (dataFileProblem).
+  if (dataFileProblem(config.dataFile) !== undefined) return undefined;
   const dataSha256 = ifPresent(() => fileSha256(config.dataFile));
   if (dataSha256 === undefined || inputsOf(settingsOf(config, root), dataSha256) !== stamp.inputs) return undefined;
   if (treeOf(folder.siteDir, folder.deployDir) !== stamp.tree) return undefined;

@@ -15,7 +15,7 @@
  * new build is a hard link to the published one.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { contentsOf, PAGE_FOLDERS, removeIfEmpty } from './site-files.ts';
@@ -176,8 +176,18 @@ function ensureLink(path: string, target: string): void {
  */
 export function notALink(path: string, name: string): string | undefined {
   const stats = lstatSync(path, { throwIfNoEntry: false });
-  if (!stats?.isDirectory() || readdirSync(path).length === 0) return undefined;
-  return `${name}=${path} is a folder with files in it; a build publishes by making ${name} a link to the build it publishes, and never replaces a folder that holds files. Move the folder away, or set ${name} to a path that does not exist yet (or is an empty folder), then build again.`;
+  const remedy = `Move it away, or set ${name} to a path that does not exist yet (or is an empty folder), then build again.`;
+  if (stats === undefined || stats.isSymbolicLink()) return undefined;
+  if (!stats.isDirectory()) {
+    return `${name}=${path} is a file, not a folder; a build publishes by making ${name} a link to the build it publishes, and never replaces a file. ${remedy}`;
+  }
+  const parent = statSync(dirname(resolve(path)));
+  // A disk mounted at the folder itself (a Docker volume, a tmpfs): the folder cannot be replaced by a link.
+  if (parent.dev !== stats.dev) {
+    return `${name}=${path} is where a disk is mounted; a build publishes by making ${name} a link to the build it publishes, which cannot replace a mount point. Mount the disk one folder up and set ${name} to a path inside it (e.g. ${join(path, 'site')}), then build again.`;
+  }
+  if (readdirSync(path).length === 0) return undefined;
+  return `${name}=${path} is a folder with files in it; a build publishes by making ${name} a link to the build it publishes, and never replaces a folder that holds files. ${remedy}`;
 }
 
 /**

@@ -55,6 +55,19 @@ describe('loadConfig', () => {
     }
   });
 
+  it('refuses folders and files that would overlap: the site, the host files, the data and the report', () => {
+    expect(() => loadConfig({ DEPLOY_DIR: 'dist' })).toThrow(/OUT_DIR \(dist\) and DEPLOY_DIR \(dist\) must be two folders/);
+    expect(() => loadConfig({ DEPLOY_DIR: 'dist/hosts' })).toThrow(/neither inside the other/);
+    expect(() => loadConfig({ OUT_DIR: 'deploy/site/' })).toThrow(/neither inside the other/);
+    expect(() => loadConfig({ DATA_FILE: 'cars.csv', DEPLOY_DIR: 'cars.csv' })).toThrow(/DATA_FILE \(cars.csv\) must not be in DEPLOY_DIR/);
+    expect(() => loadConfig({ DATA_FILE: 'dist/cars.csv' })).toThrow(/must not be in OUT_DIR/);
+    expect(() => loadConfig({ DATA_FILE: 'cars.csv', REPORT_FILE: './cars.csv' })).toThrow(/REPORT_FILE must not be the data file/);
+    expect(() => loadConfig({ REPORT_FILE: 'dist/report.json' })).toThrow(/REPORT_FILE \(dist\/report.json\) must not be in OUT_DIR/);
+    // Names that only begin alike are apart.
+    expect(loadConfig({ OUT_DIR: 'dist', DEPLOY_DIR: 'dist-hosts', REPORT_FILE: 'dist-report.json' }).deployDir).toBe('dist-hosts');
+    expect(loadConfig({ OUT_DIR: 'site', DEPLOY_DIR: '..deploy' }).deployDir).toBe('..deploy');
+  });
+
   it('refuses a base URL with a query or fragment', () => {
     expect(() => loadConfig({ BASE_URL: 'https://cars.example.com/?a=1' })).toThrow(/must not have a query string/);
   });

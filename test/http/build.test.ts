@@ -1,5 +1,6 @@
 /** The build and check-data commands as a data maintainer runs them. */
-import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -53,7 +54,22 @@ describe('npm run check-data', () => {
   it('names a file that does not exist', () => {
     const result = runScript('check-data.ts', { DATA_FILE: join(workspace, 'nope.csv') }, { root: project });
     expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/nope\.csv: cannot be read: ENOENT/);
+    expect(result.stderr).toMatch(/nope\.csv: does not exist \(ENOENT\): check DATA_FILE/);
+  });
+
+  it('refuses a folder and a named pipe as the data file, at once (a read of a pipe would wait for ever)', () => {
+    const folder = join(workspace, 'cars.csv.d');
+    mkdirSync(folder, { recursive: true });
+    const folderResult = runScript('check-data.ts', { DATA_FILE: folder }, { root: project });
+    expect(folderResult.status).toBe(1);
+    expect(folderResult.stderr).toMatch(/cars\.csv\.d: is a folder, not a CSV file/);
+    expect(folderResult.stderr).not.toMatch(/\n\s+at /);
+    if (process.platform === 'win32') return;
+    const pipe = join(workspace, 'cars.fifo');
+    execFileSync('mkfifo', [pipe]);
+    const pipeResult = runScript('check-data.ts', { DATA_FILE: pipe }, { root: project });
+    expect(pipeResult.status).toBe(1);
+    expect(pipeResult.stderr).toMatch(/cars\.fifo: is not a regular file/);
   });
 
   it('refuses an invalid configuration with a clear error and exit code 2', () => {
@@ -155,6 +171,26 @@ describe('npm run build', () => {
     expect(result.stderr.match(/Nothing was built/g)).toHaveLength(1);
     expect(result.stderr).not.toMatch(/Stack trace|Location:|\n\s+at /);
     expect(treeHashes(outDir)).toEqual(before);
+  });
+
+  it('says a data file that is a folder is one, leaving the last good site, with no stack trace', () => {
+    const before = treeHashes(outDir);
+    const folder = join(workspace, 'folder.csv');
+    mkdirSync(folder, { recursive: true });
+    const result = runBuild({ DATA_FILE: folder, OUT_DIR: outDir }, project);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/folder\.csv: is a folder, not a CSV file/);
+    expect(result.stderr).not.toMatch(/Stack trace|Location:|\n\s+at |EISDIR/);
+    expect(treeHashes(outDir)).toEqual(before);
+  });
+
+  it('refuses a DEPLOY_DIR that names the data file, before anything is written (exit 2), and the file stays', () => {
+    const data = join(workspace, 'kept.csv');
+    writeFileSync(data, readFileSync(fixture('good/header-only.csv')));
+    const result = runBuild({ DATA_FILE: data, OUT_DIR: join(workspace, 'kept-site'), DEPLOY_DIR: data }, project);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/DATA_FILE \(.*kept\.csv\) must not be in DEPLOY_DIR/);
+    expect(readFileSync(data)).toEqual(readFileSync(fixture('good/header-only.csv')));
   });
 
   it('builds a semicolon-separated Calc export into the same site as the original CSV', () => {

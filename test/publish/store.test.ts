@@ -24,6 +24,7 @@ import {
   storeDirOf,
 } from '../../src/publish/store.ts';
 import { htmlPageFiles, pageFile } from '../../src/listing/routes.ts';
+import { mountTmpfs } from '../support/mounts.ts';
 import { tempDir } from '../support/site.ts';
 
 let workspace: string;
@@ -136,9 +137,30 @@ describe('the build store', () => {
     mkdirSync(someones);
     writeFileSync(join(someones, 'index.html'), 'theirs');
     expect(notALink(someones, 'OUT_DIR')).toMatch(
-      /^OUT_DIR=.*srv is a folder with files in it; .* Move the folder away, or set OUT_DIR to a path that does not exist yet/,
+      /^OUT_DIR=.*srv is a folder with files in it; .* Move it away, or set OUT_DIR to a path that does not exist yet/,
     );
     expect(notALink(join(workspace, 'nothing-here'), 'DEPLOY_DIR')).toBeUndefined();
+  });
+
+  it('refuses a file where the link goes, and never replaces it (a mistyped DEPLOY_DIR naming the data file)', () => {
+    workspace = tempDir('store');
+    const data = join(workspace, 'cars.csv');
+    writeFileSync(data, 'id\n');
+    expect(notALink(data, 'DEPLOY_DIR')).toMatch(
+      /^DEPLOY_DIR=.*cars\.csv is a file, not a folder; .* never replaces a file\. Move it away/,
+    );
+    expect(readFileSync(data, 'utf8')).toBe('id\n');
+  });
+
+  it('refuses a mount point (a Docker volume at OUT_DIR), which no link can replace', (context) => {
+    workspace = tempDir('store');
+    const volume = mountTmpfs(join(workspace, 'volume'), '1m');
+    if (typeof volume === 'string') return context.skip(volume);
+    try {
+      expect(notALink(volume.dir, 'OUT_DIR')).toMatch(/^OUT_DIR=.*volume is where a disk is mounted; .* Mount the disk one folder up/);
+    } finally {
+      volume.unmount();
+    }
   });
 });
 
