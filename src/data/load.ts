@@ -126,6 +126,9 @@ export interface ReadOptions {
   lineShift?: number;
 }
 
+/** Thrown out of csv-parse to read on from the line after a row it cannot read past. */
+const RESUME = Symbol('resume after the line');
+
 /** Reads and checks every row of a CSV file's text. */
 export function readRows(
   { body, format }: CsvText,
@@ -136,7 +139,6 @@ export function readRows(
   const problems: Problem[] = [];
   const records: CarModel[] = [];
   const lineOfId = new Map<number, number>();
-  const lines = lineCounter(body, lineShift);
   let columns: FieldName[] | undefined;
   /** Header cells in all, with the empty ones a spreadsheet leaves after the last named column. */
   let headerWidth = 0;
@@ -145,68 +147,92 @@ export function readRows(
   const every = progress.every ?? 100_000;
   let rows = 0;
   const parseRow = rowParser();
+  /** Where the text read now begins, and the lines before it: moved on past a row csv-parse cannot read on from. */
+  let start = 0;
+  let shift = lineShift;
 
-  parse(body, {
-    delimiter: format.separator,
-    skip_empty_lines: true,
-    relax_column_count: true,
-    skip_records_with_error: true,
-    on_skip: (error: CsvError | undefined) => {
-      if (!error) return;
-      unreadable = true;
-      // An unclosed quote runs to the end of the file: name the line where its record starts.
-      const line = error.code === 'CSV_QUOTE_NOT_CLOSED' ? lines.startOfNextRecord() : Number(error['lines']) + lineShift;
-      const rule = CSV_ERROR_RULES[error.code] ?? error.message;
-      // csv-parse reports a stray quote once for every quote in the row: name the row once.
-      const last = problems.at(-1);
-      if (last?.line !== line || last.rule !== rule) problems.push({ file, line, rule });
-    },
-    on_record: (record: string[], context: InfoRecord) => {
-      const line = lines.startOfRecordEndingAt(context.bytes);
-      if (columns === undefined && !headerBroken) {
-        const header = readHeader(record, file, line);
-        if (header.problems.length > 0) {
-          problems.push(...header.problems);
-          headerBroken = true;
-        } else {
-          columns = header.columns;
-          headerWidth = record.length;
-          onHeader?.(context.bytes);
-        }
-        return null;
-      }
-      if (columns === undefined) return null;
-      // A row of empty cells is what a spreadsheet writes for a blank row: a blank line.
-      if (record.every((cell) => cell === '')) return null;
-      rows += 1;
-      if (progress.onRows && rows % every === 0) progress.onRows(rows);
+  for (;;) {
+    const text = start === 0 ? body : body.subarray(start);
+    const lines = lineCounter(text, shift);
+    let resumeAfterLine: number | undefined;
+    try {
+      parse(text, {
+        delimiter: format.separator,
+        skip_empty_lines: true,
+        relax_column_count: true,
+        skip_records_with_error: true,
+        on_skip: (error: CsvError | undefined) => {
+          if (!error) return;
+          unreadable = true;
+          // An unclosed quote runs to the end of the file: name the line where its record starts.
+          const line = error.code === 'CSV_QUOTE_NOT_CLOSED' ? lines.startOfNextRecord() : Number(error['lines']) + shift;
+          const rule = CSV_ERROR_RULES[error.code] ?? error.message;
+          // csv-parse reports a stray quote once for every quote in the row: name the row once.
+          const last = problems.at(-1);
+          if (last?.line !== line || last.rule !== rule) problems.push({ file, line, rule });
+          // After text behind a closing quote csv-parse reads the rest of the file as one quoted field:
+          // the rows below are read anew from the next line, so that every problem is still found.
+          if (error.code === 'CSV_INVALID_CLOSING_QUOTE' && columns !== undefined) {
+            resumeAfterLine = line;
+            throw RESUME;
+          }
+        },
+        on_record: (record: string[], context: InfoRecord) => {
+          const line = lines.startOfRecordEndingAt(context.bytes);
+          if (columns === undefined && !headerBroken) {
+            const header = readHeader(record, file, line);
+            if (header.problems.length > 0) {
+              problems.push(...header.problems);
+              headerBroken = true;
+            } else {
+              columns = header.columns;
+              headerWidth = record.length;
+              onHeader?.(context.bytes);
+            }
+            return null;
+          }
+          if (columns === undefined) return null;
+          // A row of empty cells is what a spreadsheet writes for a blank row: a blank line.
+          if (record.every((cell) => cell === '')) return null;
+          rows += 1;
+          if (progress.onRows && rows % every === 0) progress.onRows(rows);
 
-      const shapeProblems = checkRowShape(record, columns.length, headerWidth);
-      if (shapeProblems.length > 0) {
-        problems.push(...shapeProblems.map((problem) => ({ file, line, ...problem })));
-        return null;
-      }
-      const row = rowFromRecord(record, columns);
-      const result = parseRow(row);
-      if (!result.success) {
-        for (const issue of result.error.issues) {
-          const field = issue.path[0] as FieldName;
-          problems.push({ file, line, column: columns.indexOf(field) + 1, field, rule: issue.message, value: row[field] });
-        }
-        return null;
-      }
-      const model = result.data;
-      const firstLine = lineOfId.get(model.id);
-      if (firstLine !== undefined) {
-        const rule = `must be unique: line ${firstLine} has the same id`;
-        problems.push({ file, line, column: columns.indexOf('id') + 1, field: 'id', rule, value: row.id });
-        return null;
-      }
-      lineOfId.set(model.id, line);
-      records.push(model);
-      return null;
-    },
-  });
+          const shapeProblems = checkRowShape(record, columns.length, headerWidth);
+          if (shapeProblems.length > 0) {
+            problems.push(...shapeProblems.map((problem) => ({ file, line, ...problem })));
+            return null;
+          }
+          const row = rowFromRecord(record, columns);
+          const result = parseRow(row);
+          if (!result.success) {
+            for (const issue of result.error.issues) {
+              const field = issue.path[0] as FieldName;
+              problems.push({ file, line, column: columns.indexOf(field) + 1, field, rule: issue.message, value: row[field] });
+            }
+            return null;
+          }
+          const model = result.data;
+          const firstLine = lineOfId.get(model.id);
+          if (firstLine !== undefined) {
+            const rule = `must be unique: line ${firstLine} has the same id`;
+            problems.push({ file, line, column: columns.indexOf('id') + 1, field: 'id', rule, value: row.id });
+            return null;
+          }
+          lineOfId.set(model.id, line);
+          records.push(model);
+          return null;
+        },
+      });
+    } catch (error) {
+      // Thrown by on_skip above to read on from the next line; anything else is csv-parse's own failure.
+      if (error !== RESUME) throw error;
+    }
+    if (resumeAfterLine === undefined) break;
+    const resumeAt = lines.offsetAfterLine(resumeAfterLine);
+    if (resumeAt >= text.length) break;
+    start += resumeAt;
+    shift = resumeAfterLine;
+  }
 
   if (columns === undefined && !headerBroken && problems.length === 0) problems.push({ file, line: 1, rule: 'has no header row' });
   return { records, problems, lineOfId, rows, unreadable };
@@ -382,12 +408,14 @@ function rowFromRecord(record: string[], columns: readonly FieldName[]): CsvRow 
  * before `bytes` that they leave out.
  */
 function lineCounter(bytes: Buffer, shift: number) {
+  // Lines end in LF or CR LF; a file with CR alone (an old Mac export, which csv-parse reads too) in CR.
+  const lineBreak = bytes.indexOf(LF) === -1 && bytes.indexOf(CR) !== -1 ? CR : LF;
   let offset = 0;
   let line = 1 + shift;
   /** The line the next record starts on, past any blank lines (which belong to no record). */
   const startOfNextRecord = (end = bytes.length): number => {
     while (offset < end && (bytes[offset] === LF || bytes[offset] === CR)) {
-      if (bytes[offset] === LF) line += 1;
+      if (bytes[offset] === lineBreak) line += 1;
       offset += 1;
     }
     return line;
@@ -395,9 +423,19 @@ function lineCounter(bytes: Buffer, shift: number) {
   /** The line a record starts on, given the offset where it (and its line break) ends. */
   const startOfRecordEndingAt = (end: number): number => {
     const start = startOfNextRecord(end);
-    for (let next = bytes.indexOf(LF, offset); next !== -1 && next < end; next = bytes.indexOf(LF, next + 1)) line += 1;
+    for (let next = bytes.indexOf(lineBreak, offset); next !== -1 && next < end; next = bytes.indexOf(lineBreak, next + 1)) line += 1;
     offset = end;
     return start;
   };
-  return { startOfNextRecord, startOfRecordEndingAt };
+  /** The offset where line `target` + 1 begins (the length where there is none), counted on from the last record. */
+  const offsetAfterLine = (target: number): number => {
+    let at = offset;
+    for (let current = line; current <= target; current += 1) {
+      const next = bytes.indexOf(lineBreak, at);
+      if (next === -1) return bytes.length;
+      at = next + 1;
+    }
+    return at;
+  };
+  return { startOfNextRecord, startOfRecordEndingAt, offsetAfterLine };
 }

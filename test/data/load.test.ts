@@ -162,6 +162,38 @@ describe('loadCsv', () => {
     ]);
   });
 
+  it('reads on past text after a closing quote: every later problem is found, and no false unclosed quote', () => {
+    const badSeats = (id: number) => goodRow(id).replace(',5,7,', ',x,7,');
+    const rows = [
+      header,
+      goodRow(1),
+      '2,"豐田 Toyota" Model 2,102,5,7,1496,1998,200000,250000.50,true,false,102,',
+      badSeats(3),
+      goodRow(4),
+    ];
+    rows.push('5,"Q" x,105,5,7,1496,1998,200000,250000.50,true,false,105,', goodRow(6), badSeats(7));
+    for (const lineEnd of ['\n', '\r\n']) {
+      const { problems, rows: read } = load(rows.join(lineEnd));
+      expect(problems.map((problem) => [problem.line, problem.field ?? null])).toEqual([
+        [3, null],
+        [4, 'min_seat'],
+        [6, null],
+        [8, 'min_seat'],
+      ]);
+      expect(problems[0]!.rule).toMatch(/^text follows the closing quote of a field/);
+      // Every other row was read and checked, those after each broken one too.
+      expect(read).toBe(5);
+    }
+  });
+
+  it('counts lines in a file whose lines end in CR alone (an old Mac export)', () => {
+    const { problems } = load([header, goodRow(1), goodRow(2).replace(',5,7,', ',x,7,'), goodRow(1)].join('\r'));
+    expect(problems.map(formatProblem)).toEqual([
+      'cars.csv:3: column 4 (min_seat): must be a whole number written with digits only; got "x"',
+      'cars.csv:4: column 1 (id): must be unique: line 2 has the same id; got "1"',
+    ]);
+  });
+
   it('takes the separator from the header row: comma, semicolon or tab', () => {
     for (const separator of [',', ';', '\t']) {
       const rows = [header, goodRow(1), goodRow(2, '"平治 Mercedes-Benz V 260, L; ""x"""')].map((row) => row.replaceAll(',', separator));
