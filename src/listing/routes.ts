@@ -6,6 +6,7 @@
  */
 import { DEFAULT_LANGUAGE, LANGUAGES, languagePrefix, type Language } from './languages.ts';
 import { neighbours, pageCount, pageFromQuery } from './pagination.ts';
+import { SEARCH_FOLDER } from './search.ts';
 
 /** The listing's path under {base_url}. */
 export const LISTING_PATH = '/car/api/capture_car/latest';
@@ -41,6 +42,16 @@ export const PUBLISHED = {
   manifest: '/manifest.json',
   /** What the last build changed: rows by id, and every URL whose answer changed. */
   changes: '/changes.json',
+} as const;
+
+/**
+ * The downloads' media types, set by the configurations and servers that can (nginx, the dev server;
+ * serve-handler's own table gives the preview server the same): a host's MIME table may have none for
+ * CSV (Debian's nginx has not), and the CSV's Chinese text needs its charset named.
+ */
+export const DOWNLOAD_CONTENT_TYPES = {
+  [PUBLISHED.allJson]: 'application/json',
+  [PUBLISHED.allCsv]: 'text/csv; charset=utf-8',
 } as const;
 
 /** The folder of the JSON Schemas (`/schema/<name>.schema.json`: src/listing/contract.ts names them). */
@@ -169,6 +180,9 @@ export const FILE_HEADER_RULES: readonly { match: PathMatch; headers: HeaderFiel
   { match: { folder: SCHEMA_FOLDER }, headers: DATA_FILE_HEADERS },
   { match: { exact: PUBLISHED.manifest }, headers: DOCUMENT_HEADERS },
   { match: { exact: PUBLISHED.changes }, headers: DOCUMENT_HEADERS },
+  // Rewritten in place by each build (a file keeps its name and, unchanged, its bytes): revalidated, so
+  // that one search never reads one file from the browser's cache of an earlier build and another new.
+  { match: { folder: SEARCH_FOLDER }, headers: DOCUMENT_HEADERS },
   // Each names a build, whose changes never change.
   { match: { folder: CHANGES_FOLDER }, headers: { ...DATA_FILE_HEADERS, ...FINGERPRINTED_HEADERS } },
   { match: { folder: `/${FINGERPRINTED_FOLDER}/` }, headers: FINGERPRINTED_HEADERS },

@@ -14,7 +14,15 @@ import { DOWNLOADS } from '../outputs/downloads.ts';
 import { manifestJson, manifestOf } from '../outputs/manifest.ts';
 import { listingReply } from './handler.ts';
 import { SEARCH_FOLDER } from '../listing/search.ts';
-import { fileHeaders, pageFile, PUBLISHED, isListingPath, siteHeaders, staticMethodAnswer } from '../listing/routes.ts';
+import {
+  DOWNLOAD_CONTENT_TYPES,
+  fileHeaders,
+  pageFile,
+  PUBLISHED,
+  isListingPath,
+  siteHeaders,
+  staticMethodAnswer,
+} from '../listing/routes.ts';
 import { pageNumbers } from '../listing/pagination.ts';
 import type { CarModel } from '../data/schema.ts';
 import { serialisePage, type Addresses } from '../listing/serialise.ts';
@@ -32,11 +40,6 @@ export interface DevListing {
 }
 
 /** Keyed by the one list of downloads: a download added there must be given its type here. */
-const CONTENT_TYPES: Record<(typeof DOWNLOADS)[number], string> = {
-  [PUBLISHED.allJson]: 'application/json',
-  [PUBLISHED.allCsv]: 'text/csv; charset=utf-8',
-};
-
 /** The site's headers, but for styles: Astro's dev server puts each page's CSS inline, the build in files. */
 const devSiteHeaders = (assetsUrl: string) => {
   const headers = siteHeaders(assetsUrl);
@@ -49,13 +52,23 @@ const devSiteHeaders = (assetsUrl: string) => {
 /** Waits this long after the last change event: editors and spreadsheets write a file in steps. */
 export const WATCH_SETTLE_MS = 100;
 
+/** The path as the preview server reads it, decoded (`lates%74` is `latest`). */
+function decodedPath(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    // Not percent-encoded UTF-8 (a URIError): no path of ours; Astro's dev server answers it.
+    return pathname;
+  }
+}
+
 export function serveListingInDev(server: ViteDevServer, listing: DevListing): void {
   const { records } = listing;
   let manifest: { key: string; json: string } | undefined;
 
   const answer = async (request: IncomingMessage, response: ServerResponse, next: () => void): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://dev.invalid');
-    const path = url.pathname;
+    const path = decodedPath(url.pathname);
     const method = request.method ?? 'GET';
     const download = DOWNLOADS.find((known) => known === path);
     // The search index is the preparation's too (its files are JSON).
@@ -128,7 +141,7 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
       next();
       return;
     }
-    response.writeHead(200, { ...headers, 'Content-Type': download ? CONTENT_TYPES[download] : 'application/json' });
+    response.writeHead(200, { ...headers, 'Content-Type': download ? DOWNLOAD_CONTENT_TYPES[download] : 'application/json' });
     if (method === 'HEAD') response.end();
     else createReadStream(file).pipe(response);
   };

@@ -3,10 +3,10 @@
  * strings included, which serve-handler never reads), and hands every other path to serve-handler,
  * compressed as a CDN would (`compress.ts`), the fingerprinted assets marked immutable.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFileSync, statSync, type Stats } from 'node:fs';
+import { lstat, readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import serveHandler from 'serve-handler';
 import { MANIFEST_FILE, readManifest, type PublishedManifest } from '../outputs/manifest.ts';
@@ -80,6 +80,19 @@ class SiteState {
     return this.manifest;
   }
 
+  /**
+   * Whether the file at `absolutePath` is one the build published for hosts to serve: a file its
+   * manifest lists, or the manifest. The hosts' own configuration (`_headers`, `.htaccess`,
+   * `vercel.json`, `_errors/`…) is read by a host, not served, and a file left in the folder by
+   * hand is no part of the build. Without a manifest (no build yet) nothing says otherwise.
+   */
+  publishes(absolutePath: string): boolean {
+    const manifest = this.current();
+    if (!manifest) return true;
+    const path = relative(this.root, absolutePath).split(sep).join('/');
+    return path === MANIFEST_FILE || Object.hasOwn(manifest.files, path);
+  }
+
   /** The header rules for the site's own files, made once per build rather than per request. */
   staticFileHeaders(): HeaderRules {
     return this.current() ? this.staticHeaders : headerRules(undefined);
@@ -108,6 +121,19 @@ function send(
 
 function sendError(response: ServerResponse, method: string, status: number, detail: string): void {
   send(response, method, { status, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ detail }) });
+}
+
+/**
+ * A request target in origin form (`/path?query`). A client speaking to a proxy sends the absolute
+ * form (`http://host/path?query`), which a server must accept (RFC 9112, 3.2.2): its path and query
+ * are taken as they were sent, not normalised, so the checks below see them. Any other form (`*`)
+ * is left as it is, and refused.
+ */
+function originForm(target: string): string {
+  const absolute = /^https?:\/\/[^/?#]*(?<rest>.*)$/is.exec(target);
+  if (!absolute) return target;
+  const rest = absolute.groups!['rest']!;
+  return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
 /** The path of a request, decoded, or undefined when it could reach outside the site. */
@@ -147,6 +173,23 @@ async function sendListingReply(
   send(response, method, reply);
 }
 
+/**
+ * serve-handler's `lstat` (its documented `methods`), for which a file the build did not publish is
+ * not there: serve-handler then answers as for any missing file, with the 404 page. serve-handler
+ * awaits what `lstat` returns (its own is `promisify(fs.lstat)`); @types/serve-handler types it as
+ * the callback `fs.lstat`, hence the cast. test/http/listing.test.ts fails if it stops being asked.
+ */
+function publishedLstat(site: SiteState): NonNullable<Parameters<typeof serveHandler>[3]>['lstat'] {
+  const published = async (path: string): Promise<Stats> => {
+    const stats = await lstat(path);
+    if (stats.isFile() && !site.publishes(path)) {
+      throw Object.assign(new Error(`${path} is not a published file`), { code: 'ENOENT' });
+    }
+    return stats;
+  };
+  return published as unknown as NonNullable<Parameters<typeof serveHandler>[3]>['lstat'];
+}
+
 /** Creates (does not start) the preview server for the built site in `outDir`. */
 export function createPreviewServer({ outDir }: { outDir: string }): Server {
   const root = resolve(outDir);
@@ -154,11 +197,13 @@ export function createPreviewServer({ outDir }: { outDir: string }): Server {
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const method = request.method ?? 'GET';
-    const target = request.url ?? '/';
-    if (target.length > MAX_URL_LENGTH) {
+    if ((request.url ?? '/').length > MAX_URL_LENGTH) {
       sendError(response, method, 414, 'URI too long.');
       return;
     }
+    const target = originForm(request.url ?? '/');
+    // What serve-handler and the listing's handler read too: the same path this server checked.
+    request.url = target;
     const queryStart = target.indexOf('?');
     const pathname = target.startsWith('/') ? safePathname(queryStart === -1 ? target : target.slice(0, queryStart)) : undefined;
     if (pathname === undefined) {
@@ -177,14 +222,19 @@ export function createPreviewServer({ outDir }: { outDir: string }): Server {
       return;
     }
     compressFiles(request, response);
-    await serveHandler(request, response, {
-      public: root,
-      cleanUrls: true,
-      directoryListing: false,
-      etag: true,
-      symlinks: false,
-      headers: site.staticFileHeaders(),
-    });
+    await serveHandler(
+      request,
+      response,
+      {
+        public: root,
+        cleanUrls: true,
+        directoryListing: false,
+        etag: true,
+        symlinks: false,
+        headers: site.staticFileHeaders(),
+      },
+      { lstat: publishedLstat(site) },
+    );
   };
 
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (request, response) => {

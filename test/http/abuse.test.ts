@@ -48,6 +48,30 @@ describe('path traversal', () => {
   });
 });
 
+describe('the absolute form a client sends through a proxy (RFC 9112, 3.2.2)', () => {
+  it('is answered as its path and query', async () => {
+    const page = await rawRequest(origin, 'GET', 'http://cars.example/car/api/capture_car/latest?page=2');
+    expect(page.status).toBe(200);
+    expect(JSON.parse(page.body)).toMatchObject({ previous: expect.stringContaining('/car/api/capture_car/latest') });
+    const bare = await rawRequest(origin, 'GET', 'http://cars.example?page=2');
+    expect(bare.status).toBe(200);
+    expect(bare.headers['content-type']).toMatch(/^text\/html/);
+  });
+
+  it.each([
+    'http://cars.example/../sentinel-secret.txt',
+    'http://cars.example/%2e%2e/sentinel-secret.txt',
+    'http://cars.example/..%2fsentinel-secret.txt',
+    'http://cars.example/assets/..%5c..%5csentinel-secret.txt',
+  ])('%s is held to the same checks: a 4xx and no file from outside the site', async (target) => {
+    const response = await rawRequest(origin, 'GET', target);
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBeLessThan(500);
+    expect(response.body).not.toContain(SECRET);
+    await stillServing();
+  });
+});
+
 describe('malformed and oversized requests', () => {
   it('answers malformed percent-encoding with 400', async () => {
     expect((await rawRequest(origin, 'GET', '/%E0%A4%A')).status).toBe(400);
@@ -79,9 +103,9 @@ describe('malformed and oversized requests', () => {
     await stillServing();
   });
 
-  it('answers an absolute-form request target it does not serve with 400', async () => {
+  it("reads an absolute-form target's path inside the site: /etc/passwd is the site's 404", async () => {
     const line = await rawExchange(origin, 'GET http://evil.example/etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n');
-    expect(line).toMatch(/^HTTP\/1\.1 400/);
+    expect(line).toMatch(/^HTTP\/1\.1 404/);
   });
 });
 

@@ -38,6 +38,6 @@ describe('Cloudflare Workers static assets with the generated worker, on workerd
     origin: () => host?.origin ?? '',
     outDir: inject('outDir'),
     baseUrl: inject('baseUrl'),
-    differences: { ownStaticMethodNotAllowed: true },
+    differences: { ownStaticMethodNotAllowed: true, servesHostConfiguration: true },
   });
 });

@@ -40,7 +40,7 @@ describe.runIf(runsWith(hasNetlifyCli, 'the Netlify suite', 'netlify-cli', 'npm 
         origin: () => host?.origin ?? '',
         outDir: inject('outDir'),
         baseUrl: inject('baseUrl'),
-        differences: { ownStaticMethodNotAllowed: true, ownCacheControl: NETLIFY_DEV_CACHE_CONTROL },
+        differences: { ownStaticMethodNotAllowed: true, ownCacheControl: NETLIFY_DEV_CACHE_CONTROL, servesHostConfiguration: true },
       });
     });
 
@@ -54,7 +54,7 @@ describe.runIf(runsWith(hasNetlifyCli, 'the Netlify suite', 'netlify-cli', 'npm 
         outDir: inject('outDir'),
         baseUrl: inject('baseUrl'),
         credentials: { [credential.name]: credential.value },
-        differences: { ownStaticMethodNotAllowed: true, ownCacheControl: NETLIFY_DEV_CACHE_CONTROL },
+        differences: { ownStaticMethodNotAllowed: true, ownCacheControl: NETLIFY_DEV_CACHE_CONTROL, servesHostConfiguration: true },
       });
     });
 

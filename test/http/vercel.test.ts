@@ -67,6 +67,7 @@ describe.runIf(runsWith(hasVercelRouter, 'the Vercel suite', '@cloudflare/next-o
         ownStaticMethodNotAllowed: true,
         notModifiedWithoutETag: true,
         repeatedPageTakesFirst: true,
+        servesHostConfiguration: true,
       },
     });
   },

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { pageNumbers } from '../../src/listing/pagination.ts';
 import { ERROR_FILES, htmlPageFiles, pageFile, PUBLISHED } from '../../src/listing/routes.ts';
 import { hostFiles } from '../../src/serve/hosts/index.ts';
-import { PER_PAGE_RULE_LIMIT } from '../../src/serve/hosts/shared.ts';
+import { HOST_CONFIGURATION_NAMES, HOST_ERRORS_FOLDER, PER_PAGE_RULE_LIMIT } from '../../src/serve/hosts/shared.ts';
 
 /** Every folder `X/` among `paths` and the path beside it that starts with `X` and a character before '/'. */
 function pairings(paths: readonly string[]): string[] {
@@ -34,6 +34,21 @@ function siteFiles(count: number): string[] {
     ...pageNumbers(count).flatMap((page) => [pageFile(page), ...htmlPageFiles(page)]),
   ];
 }
+
+describe("the hosts' files in the site", () => {
+  it('are each named in HOST_CONFIGURATION_NAMES or under HOST_ERRORS_FOLDER, which nginx and the preview server refuse', async () => {
+    const input = {
+      count: 23,
+      baseUrl: 'https://cars.example.com',
+      assetsUrl: 'https://cdn.example.com/assets',
+      siteDir: '/srv/site/dist',
+    };
+    const inSite = (await hostFiles(input, '/srv/site/deploy')).filter((file) => file.place === 'site').map((file) => file.path);
+    const names: readonly string[] = HOST_CONFIGURATION_NAMES;
+    const unnamed = inSite.filter((path) => !path.startsWith(`${HOST_ERRORS_FOLDER}/`) && !names.includes(path.split('/').at(-1)!));
+    expect(unnamed).toEqual([]);
+  });
+});
 
 describe('the published tree', () => {
   it('finds a folder beside a name that sorts before it: the Apache error folders as they were', () => {

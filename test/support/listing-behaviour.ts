@@ -20,6 +20,10 @@ interface HostDifferences {
   repeatedPageTakesFirst?: boolean;
   /** Only digits (with leading zeros) name a page; DRF's int() also takes ' 2 ', '+2' and '1_0'. */
   onlyDigitPages?: boolean;
+  /** The query's names and values are read as sent, not percent-decoded (`?page=%33` is no page). */
+  undecodedQuery?: boolean;
+  /** Some of the hosts' files in the site are served as files: its own error bodies, or the other hosts' files (no rule of the host's refuses them). */
+  servesHostConfiguration?: boolean;
   /** Other methods on static files get the host's own 405, without our Allow header. */
   ownStaticMethodNotAllowed?: boolean;
   /** `astro dev` serves the sources as they are: there are no fingerprinted files. */
@@ -118,7 +122,36 @@ export function listingBehaviour(target: ListingTarget): void {
       },
     );
 
-    it.each([[''], ['?page='], ['?format=api'], ['?format=json'], ['?format=']])('answers %j with page 1', async (suffix) => {
+    it("reads a percent-encoded page as DRF does, or states the host's difference", async () => {
+      const response = await get(`${LISTING}?p%61ge=%33`);
+      if (differences.undecodedQuery) {
+        expect(response.status).toBe(200);
+        expect(await response.text()).toBe(pageBytes(1));
+      } else {
+        expect(response.status).toBe(200);
+        expect(await response.text()).toBe(pageBytes(3));
+      }
+    });
+
+    it('reads parameter names case-sensitively, as DRF does: PAGE is not page', async () => {
+      const response = await get(`${LISTING}?PAGE=3&Page=2`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe(pageBytes(1));
+      const format = await get(`${LISTING}?FORMAT=xml&page=2`);
+      expect(format.status).toBe(200);
+      expect(await format.text()).toBe(pageBytes(2));
+    });
+
+    it('reads the last of repeated format parameters, as DRF does', async () => {
+      const unknownLast = await get(`${LISTING}?format=json&format=xml`);
+      expect(unknownLast.status).toBe(404);
+      expect(await unknownLast.text()).toBe('{"detail":"Not found."}');
+      const knownLast = await get(`${LISTING}?format=xml&format=json&page=2`);
+      expect(knownLast.status).toBe(200);
+      expect(await knownLast.text()).toBe(pageBytes(2));
+    });
+
+    it.each([[''], ['?page='], ['?page'], ['?format=api'], ['?format=json'], ['?format=']])('answers %j with page 1', async (suffix) => {
       const response = await get(`${LISTING}${suffix}`);
       expect(response.status).toBe(200);
       expect(await response.text()).toBe(pageBytes(1));
@@ -231,6 +264,15 @@ export function listingBehaviour(target: ListingTarget): void {
       expect(response.status).toBe(404);
       expect(await response.text()).toBe('{"detail":"Not found."}');
     });
+
+    it.each([['/index.html'], ['/page/2/index.html'], ['/page/2.html'], ['/page/2.htm']])(
+      'answers %s under the listing with a 404, not a page',
+      async (suffix) => {
+        const response = await get(`${LISTING}${suffix}`);
+        expect(response.status).toBe(404);
+        expect(await response.text()).toMatch(/^\{"detail":"(?:Not found|Invalid page)\."\}$/);
+      },
+    );
   });
 
   describe('methods', () => {
@@ -265,6 +307,12 @@ export function listingBehaviour(target: ListingTarget): void {
       expect(response.headers['allow']).toBe('GET, HEAD, OPTIONS');
       expect(response.headers['content-type']).toBe('application/json');
       expect(response.body).toBe(`{"detail":"Method \\"${method}\\" not allowed."}`);
+    });
+
+    it.each([['/page/2'], ['/page/02'], ['/page/x']])('answers POST %s with 405 too', async (suffix) => {
+      const response = await raw('POST', `${LISTING}${suffix}`);
+      expect(response.status).toBe(405);
+      expect(response.body).toBe('{"detail":"Method \\"POST\\" not allowed."}');
     });
 
     it('answers an unknown format before the method, as DRF does', async () => {
@@ -309,8 +357,11 @@ export function listingBehaviour(target: ListingTarget): void {
       },
     );
 
-    it('lets any origin read the downloads, schemas and documents; a mirror always revalidates the manifest and the changes', async () => {
-      const documents = differences.noBuildHistory ? ['/manifest.json'] : ['/manifest.json', '/changes.json'];
+    it('lets any origin read the downloads, schemas, documents and search index; the manifest, the changes and the index are always revalidated', async () => {
+      const documents = [
+        ...(differences.noBuildHistory ? ['/manifest.json'] : ['/manifest.json', '/changes.json']),
+        '/search/order/listing/0.json',
+      ];
       for (const path of ['/all.json', '/all.csv', '/openapi.json', '/schema/page.schema.json', ...documents]) {
         const response = await get(path);
         // Read to the end: undici asserts on a connection closed under a body left unread.
@@ -322,6 +373,21 @@ export function listingBehaviour(target: ListingTarget): void {
         const response = await get(path);
         await response.arrayBuffer();
         expect(response.headers.get('cache-control'), path).toBe(differences.ownCacheControl ?? 'no-cache');
+      }
+    });
+
+    it.skipIf(differences.servesHostConfiguration)("answers 404 for the hosts' configuration files, which no client reads", async () => {
+      for (const path of [
+        '/_headers',
+        '/.htaccess',
+        '/vercel.json',
+        '/.assetsignore',
+        '/_errors/not-found.json',
+        '/_errors/apache/not-found/.htaccess',
+      ]) {
+        const response = await get(path);
+        await response.arrayBuffer();
+        expect(response.status, path).toBe(404);
       }
     });
 

@@ -18,21 +18,29 @@ interface NetlifyContext {
 
 /**
  * After a 404, Netlify looks for the same path as an HTML page (`.html`, `.htm`, `/index.html`,
- * `/index.htm`) and calls the function again for each: those are the path asked for.
+ * `/index.htm`) and calls the function again for each: where the path without it is a 404 too, that
+ * was the path asked for, and its answer is the one to give. A request for such a path itself (a
+ * page there would answer 200) is answered as asked, as on every other host: a 404.
  */
 const HTML_LOOKUP = /(?:\.html?|\/index\.html?)$/;
 
 export default async function listing(request: Request, context: NetlifyContext): Promise<Response> {
+  const answer = (url: URL) =>
+    listingResponse(new Request(url, request), {
+      state: __LISTING_STATE__,
+      readPage: async (page) => {
+        // A GET without conditions, whatever was asked: the handler needs the bytes for its ETag and length.
+        const headers = new Headers(request.headers);
+        for (const name of ['if-none-match', 'if-modified-since', 'range']) headers.delete(name);
+        const file = await context.next(new Request(new URL(`/${pageFile(page)}`, url), { method: 'GET', headers }));
+        return file.ok ? new Uint8Array(await file.arrayBuffer()) : undefined;
+      },
+    });
   const url = new URL(request.url);
-  if (HTML_LOOKUP.test(url.pathname)) url.pathname = url.pathname.replace(HTML_LOOKUP, '');
-  return listingResponse(new Request(url, request), {
-    state: __LISTING_STATE__,
-    readPage: async (page) => {
-      // A GET without conditions, whatever was asked: the handler needs the bytes for its ETag and length.
-      const headers = new Headers(request.headers);
-      for (const name of ['if-none-match', 'if-modified-since', 'range']) headers.delete(name);
-      const file = await context.next(new Request(new URL(`/${pageFile(page)}`, url), { method: 'GET', headers }));
-      return file.ok ? new Uint8Array(await file.arrayBuffer()) : undefined;
-    },
-  });
+  const asked = await answer(url);
+  if (asked.status !== 404 || !HTML_LOOKUP.test(url.pathname)) return asked;
+  const lookedUp = new URL(url);
+  lookedUp.pathname = url.pathname.replace(HTML_LOOKUP, '');
+  const original = await answer(lookedUp);
+  return original.status === 404 ? original : asked;
 }

@@ -10,6 +10,15 @@ export interface HostInput extends ListingState {
   siteDir: string;
 }
 
+/**
+ * The names of the hosts' configuration files that go into the site (`place: 'site'`), each read by
+ * its host and by no other: a server that can refuse them (nginx, the preview server) answers 404.
+ * Beside them, the error bodies and Apache's error folders under HOST_ERRORS_FOLDER.
+ * test/serve/hosts.test.ts holds every generated site file to these.
+ */
+export const HOST_CONFIGURATION_NAMES = ['_headers', '_redirects', '.htaccess', '.assetsignore', 'vercel.json'] as const;
+export const HOST_ERRORS_FOLDER = '_errors';
+
 /** A generated file: `path` is relative to the site (`site`) or to the deploy folder (`deploy`). */
 export interface HostFile {
   place: 'site' | 'deploy';
