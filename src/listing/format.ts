@@ -61,3 +61,5 @@ export function initialOf(name: string): string {
 
 /** The language tag of the local-script make names (Traditional Chinese as written in Hong Kong). */
 export const LOCAL_NAME_LANG = 'zh-Hant-HK';
+/** The language of a name's Latin part (make and model as sold: `Toyota Alphard 2.5 Hybrid`). */
+export const LATIN_NAME_LANG = 'en';
