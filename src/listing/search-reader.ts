@@ -176,7 +176,7 @@ export interface Search {
   criteria: Criteria;
   tokens: string[];
   source: Source;
-  /** Every row the source gives is a result, and this is how many there are. */
+  /** How many results there are, where that is known before any is read (one filter or one word is the whole search). */
   exact: number | undefined;
   matches: Entry[];
   shown: number;
@@ -306,7 +306,11 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
     const chunks = (async function* () {
       for (let at = 0; at <= last - first; at += 1) yield descending ? last - at : first + at;
     })();
-    return search(listSource(read, (chunk) => orderChunkPath(order, chunk), chunks, Math.min(rows, spanned), { descending, share }));
+    // The same results as in any other order: counted as exactly, where one filter or one word is the search.
+    return search(
+      listSource(read, (chunk) => orderChunkPath(order, chunk), chunks, Math.min(rows, spanned), { descending, share }),
+      known,
+    );
   }
   const source = listSource(read, (chunk) => orderChunkPath(order, chunk), allChunks(rows, descending), rows, { descending, share });
   // A sort alone: every row is a result.

@@ -149,14 +149,22 @@ function setUpSearch(): void {
 
   const showStep = async (search: Search) => {
     section.dataset['searchState'] = 'loading';
+    const pressed = document.activeElement === showMore;
     await readStep(search);
     if (search !== current) return;
     const next = search.matches.slice(search.shown, search.shown + RESULTS_PER_STEP);
-    body.append(...next.map(rowFor));
+    const added = next.map(rowFor);
+    body.append(...added);
     search.shown += next.length;
     listing.hidden = true;
     results.hidden = search.shown === 0;
     say(search);
+    // The button pressed is gone: the keyboard goes on from the first row it added, not from the page's top.
+    const first = added[0];
+    if (pressed && showMore.hidden && first) {
+      first.tabIndex = -1;
+      first.focus();
+    }
     settle();
   };
 
@@ -182,6 +190,7 @@ function setUpSearch(): void {
     const id = (runs += 1);
     current = undefined;
     body.replaceChildren();
+    showMore.hidden = true;
     if (!hasCriteria(criteria) || !searchable(criteria)) {
       results.hidden = true;
       showMore.hidden = true;
@@ -202,6 +211,7 @@ function setUpSearch(): void {
       if (id !== runs) return;
       status.textContent = says.loadFailed;
       results.hidden = true;
+      showMore.hidden = true;
       listing.hidden = false;
       settle();
     }
@@ -215,7 +225,11 @@ function setUpSearch(): void {
       void run(criteriaFromForm());
     }, 150);
   };
-  form.addEventListener('input', schedule);
+  // While an input method composes (Jyutping, Cangjie: "fung" before 豐), its letters are not the search.
+  form.addEventListener('input', (event) => {
+    if (!(event instanceof InputEvent && event.isComposing)) schedule();
+  });
+  form.addEventListener('compositionend', schedule);
   form.addEventListener('change', schedule);
   form.addEventListener('submit', (event) => {
     event.preventDefault();

@@ -201,6 +201,40 @@ describe.runIf(runsWith(hasChromium, 'sort and make in Chromium', 'chromium', 'a
       expect(await page.locator('[data-listing]').isVisible()).toBe(true);
     });
 
+    it('keeps the keyboard on the results when "Show more" shows the last of them and goes', async () => {
+      const page = await open('/?sort=name');
+      await expect.poll(() => page.locator('#search-results-table tbody tr').count()).toBe(50);
+      const more = page.getByRole('button', { name: /^Show more/ });
+      await more.focus();
+      for (let press = 0; press < 10 && (await more.isVisible()); press += 1) {
+        const before = await page.locator('#search-results-table tbody tr').count();
+        await page.keyboard.press('Enter');
+        await expect.poll(() => page.locator('#search-results-table tbody tr').count()).toBeGreaterThan(before);
+      }
+      expect(await more.isVisible()).toBe(false);
+      // The first row the last press added, not the page's body.
+      expect(
+        await page.evaluate(() => [...document.querySelectorAll('#search-results-table tbody tr')].indexOf(document.activeElement!)),
+      ).toBe(250);
+    });
+
+    it('searches when a Chinese input method has composed its word, not for the letters typed meanwhile', async () => {
+      const page = await open('/zh-hk/');
+      await page.locator('#search-q').focus();
+      const cdp = await page.context().newCDPSession(page);
+      for (const text of ['f', 'fu', 'fun', 'fung']) {
+        await cdp.send('Input.imeSetComposition', { text, selectionStart: text.length, selectionEnd: text.length });
+        await page.waitForTimeout(300);
+      }
+      // Nothing searched for while composing: no "no match" said, the address unchanged.
+      expect(await status(page).textContent()).toBe('');
+      expect(new URL(page.url()).search).toBe('');
+      await cdp.send('Input.insertText', { text: '豐' });
+      await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('豐');
+      const toyotas = models.filter((model) => model.combined_car_model.startsWith('豐田 ')).length;
+      await expect.poll(() => status(page).textContent()).toBe(`共 ${toyotas} 款車符合搜尋。`);
+    });
+
     it('has no serious or critical accessibility violations with make and sort set, light and dark', async () => {
       const page = await open(`/?make=${encodeURIComponent('法拉利')}&sort=name`, { bypassCSP: true });
       await expect.poll(() => page.locator('#search-results-table tbody tr').count()).toBeGreaterThan(0);
