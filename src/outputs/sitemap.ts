@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { SitemapAndIndexStream, SitemapStream } from 'sitemap';
 import { pageNumbers } from '../listing/pagination.ts';
 import { htmlPagePath } from '../listing/routes.ts';
-import { LANGUAGE_TAGS, LANGUAGES } from '../listing/languages.ts';
+import { DEFAULT_LANGUAGE, LANGUAGE_TAGS, LANGUAGES } from '../listing/languages.ts';
 
 /** URLs a sitemap file holds at most (below the protocol's 50,000). */
 const URLS_PER_FILE = 45_000;
@@ -45,7 +45,10 @@ export async function writeSitemaps(siteDir: string, baseUrl: string, rows: numb
   const urls = Readable.from(
     (function* () {
       for (const page of pageNumbers(rows)) {
-        const links = LANGUAGES.map((language) => ({ lang: LANGUAGE_TAGS[language], url: `${baseUrl}${htmlPagePath(page, language)}` }));
+        const links = [
+          ...LANGUAGES.map((language) => ({ lang: LANGUAGE_TAGS[language], url: `${baseUrl}${htmlPagePath(page, language)}` })),
+          { lang: 'x-default', url: `${baseUrl}${htmlPagePath(page, DEFAULT_LANGUAGE)}` },
+        ];
         for (const language of LANGUAGES) yield { url: `${baseUrl}${htmlPagePath(page, language)}`, links };
       }
     })(),

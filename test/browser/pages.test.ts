@@ -110,6 +110,13 @@ describe.runIf(runsWith(hasChromium, 'the browser suite', 'chromium', 'apt-get i
       const second = rows.nth(1);
       expect(await second.locator('td[data-label="Price"]').textContent()).toBe('549,000–1,234,567.50');
       expect(await second.locator('.name-local').getAttribute('lang')).toBe('zh-Hant-HK');
+      // On the English page the Latin part is the page's own language; on the Chinese page it says it is English.
+      expect(await second.locator('.name-latin').evaluate((element) => element.closest('[lang]')?.getAttribute('lang'))).toBe('en');
+      const chinese = (await open('/zh-hk/')).locator('[data-listing] tbody tr').nth(1);
+      expect(await chinese.locator('.name-latin').getAttribute('lang')).toBe('en');
+      expect(await chinese.locator('.name-local').evaluate((element) => element.closest('[lang]')?.getAttribute('lang'))).toBe(
+        'zh-Hant-HK',
+      );
       const third = rows.nth(2);
       expect(await third.locator('td[data-label="Engine size"]').textContent()).toBe('Electric');
       expect(await third.locator('td[data-label="Price"]').textContent()).toBe('1,791,700.99');
@@ -231,6 +238,14 @@ describe.runIf(runsWith(hasChromium, 'the browser suite', 'chromium', 'apt-get i
       const sitemap = await (await fetch(`${origin}/sitemap-0.xml`)).text();
       for (const path of ['/', '/page/2/', '/page/3/']) expect(sitemap).toContain(`<loc>https://cars.example.com${path}</loc>`);
       expect(sitemap).not.toContain('.json');
+      // Each page's alternates as its <head> links them: each language, and x-default for the English page.
+      const hreflang = (html: string) =>
+        [...html.matchAll(/<(?:xhtml:)?link rel="alternate" hreflang="([^"]+)" href="([^"]+)"/g)]
+          .map(([, lang, href]) => `${lang} ${href}`)
+          .sort();
+      const entry = sitemap.split('<url>').find((url) => url.includes('<loc>https://cars.example.com/zh-hk/page/2/</loc>'));
+      expect(hreflang(entry ?? '')).toEqual(hreflang(await page.content()));
+      expect(hreflang(entry ?? '')).toContain('x-default https://cars.example.com/page/2/');
     });
 
     it('shows a visible focus outline on keyboard focus', async () => {
