@@ -175,7 +175,8 @@ export async function writeSyntheticCsv(file: string, rows: number, seed = 20261
   await pipeline(Readable.from(csvChunks(rows, seed, style)), createWriteStream(file));
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Run as a script (`import.meta.main`: whatever the path's spaces or drive letter), not imported by the tests and the bench.
+if (import.meta.main) {
   const args = process.argv.slice(2);
   const positional = args.filter((arg) => !arg.startsWith('--'));
   const flags = args.filter((arg) => arg.startsWith('--'));
@@ -193,5 +194,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error(`usage: npm run generate -- ROWS FILE [--quote=${QUOTE_SHAPES.join('|')}] [--crlf]`);
     process.exit(2);
   }
-  await writeSyntheticCsv(file, Number(rows), undefined, { quote, crlf: flags.includes('--crlf') });
+  try {
+    await writeSyntheticCsv(file, Number(rows), undefined, { quote, crlf: flags.includes('--crlf') });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    console.error(`${file}: cannot be written (${code ?? String(error)}): check that its folder exists and can be written.`);
+    process.exit(1);
+  }
 }

@@ -1,5 +1,16 @@
 /** The build and check-data commands as a data maintainer runs them. */
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  symlinkSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +20,17 @@ import { writeSyntheticCsv } from '../../scripts/generate.ts';
 import { countIn, LANGUAGES, MESSAGES } from '../../src/listing/languages.ts';
 import { htmlPageFile } from '../../src/listing/routes.ts';
 import { formatBuildReport, readBuildReport } from '../../src/outputs/report.ts';
-import { buildSite, fixture, runBuild, runScript, tempDir, treeHashes, withoutBuildDescription, projectCopy } from '../support/site.ts';
+import {
+  buildSite,
+  fixture,
+  projectRoot,
+  runBuild,
+  runScript,
+  tempDir,
+  treeHashes,
+  withoutBuildDescription,
+  projectCopy,
+} from '../support/site.ts';
 
 const workspace = tempDir('build-test');
 /** A copy of the project of this file's own (its caches and build lock): the file runs beside others. */
@@ -71,6 +92,22 @@ describe('npm run check-data', () => {
     const pipeResult = runScript('check-data.ts', { DATA_FILE: pipe }, { root: project });
     expect(pipeResult.status).toBe(1);
     expect(pipeResult.stderr).toMatch(/cars\.fifo: is not a regular file/);
+  });
+
+  it('generates a CSV from a project whose path has a space, and says when the folder is missing', () => {
+    const spaced = join(workspace, 'a project');
+    mkdirSync(spaced, { recursive: true });
+    symlinkSync(projectRoot, join(spaced, 'cars'));
+    const file = join(workspace, 'generated.csv');
+    const made = spawnSync(process.execPath, [join(spaced, 'cars/scripts/generate.ts'), '3', file], { encoding: 'utf8' });
+    expect(made.status).toBe(0);
+    expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(4);
+    const missing = spawnSync(process.execPath, [join(spaced, 'cars/scripts/generate.ts'), '3', join(workspace, 'no/such.csv')], {
+      encoding: 'utf8',
+    });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/such\.csv: cannot be written \(ENOENT\): check that its folder exists/);
+    expect(missing.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('refuses an invalid configuration with a clear error and exit code 2', () => {
