@@ -89,9 +89,10 @@ const describe = (owner: Owner) =>
 
 /**
  * Takes the build lock kept in the folder `dir`, waiting while another build holds it (`warn` is
- * told once, with a sentence naming that build). Released by `release`, or when the process exits.
+ * told once, with a sentence naming that build and `where` it runs). Released by `release`, or when
+ * the process exits.
  */
-export async function acquireBuildLock(dir: string, warn: (message: string) => void) {
+export async function acquireBuildLock(dir: string, warn: (message: string) => void, where = 'in this project') {
   mkdirSync(dir, { recursive: true });
   const lock = join(dir, LOCK);
   const me: Owner = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), token: randomUUID() };
@@ -116,7 +117,7 @@ export async function acquireBuildLock(dir: string, warn: (message: string) => v
       }
       if (!told) {
         const remote = owner.host === hostname() ? '' : ` If no build runs on ${owner.host} any more, remove ${lock}.`;
-        warn(`Another build is running in this project (${describe(owner)}); waiting for it to finish…${remote}`);
+        warn(`Another build is running ${where} (${describe(owner)}); waiting for it to finish…${remote}`);
         told = true;
       }
       await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
@@ -138,6 +139,19 @@ export async function acquireBuildLock(dir: string, warn: (message: string) => v
     release: () => {
       process.off('exit', release);
       release();
+    },
+  };
+}
+
+/**
+ * Locks taken one after the other and held as one: lost when any is, released in the reverse order.
+ * A build holds its project's lock and its site's (see startBuild).
+ */
+export function heldTogether(...locks: BuildLock[]): BuildLock {
+  return {
+    lost: () => locks.some((lock) => lock.lost()),
+    release: () => {
+      for (const lock of [...locks].reverse()) lock.release();
     },
   };
 }

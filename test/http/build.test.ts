@@ -11,7 +11,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -20,7 +20,9 @@ import { writeSyntheticCsv } from '../../scripts/generate.ts';
 import { countIn, LANGUAGES, MESSAGES } from '../../src/listing/languages.ts';
 import { htmlPageFile } from '../../src/listing/routes.ts';
 import { formatBuildReport, readBuildReport } from '../../src/outputs/report.ts';
+import { cleanEnvironment } from '../../scripts/lib/servers.ts';
 import {
+  ASTRO_BUILD,
   buildSite,
   fixture,
   projectRoot,
@@ -263,6 +265,36 @@ describe('npm run build', () => {
     await expect.poll(() => builds().length).toBe(2);
     expect(realpathSync(join(store, 'previous', 'site'))).toBe(first);
     expect(builds()).toContain(readlinkSync(join(store, 'current')));
+  });
+
+  it('runs the builds of two checkouts publishing one site one after the other, the second told why it waits', async () => {
+    const shared = join(workspace, 'shared-site');
+    const other = projectCopy(join(workspace, 'second-checkout'));
+    const larger = join(workspace, 'larger.csv');
+    // Long enough to render that the second starts while the first holds the site.
+    await writeSyntheticCsv(larger, 30_000);
+    let firstSaid = '';
+    const build = (root: string, data: string, said: (text: string) => void = () => undefined) =>
+      new Promise<{ status: number | null; stderr: string }>((resolveBuild) => {
+        const child = spawn(process.execPath, ASTRO_BUILD, {
+          cwd: root,
+          env: { ...cleanEnvironment(), ASTRO_TELEMETRY_DISABLED: '1', DATA_FILE: data, OUT_DIR: shared, ALLOW_SHRINK: '1' },
+        });
+        // Astro's logger writes the wait on standard output, the progress on standard error: both, in order.
+        let stderr = '';
+        for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => said((stderr += chunk.toString())));
+        child.on('close', (status) => resolveBuild({ status, stderr }));
+      });
+    const first = build(project, larger, (text) => (firstSaid = text));
+    await expect.poll(() => firstSaid, { timeout: 60_000 }).toMatch(/rows valid/);
+    const second = build(other, join(projectRoot, 'data/captured-car-models.csv'));
+    const [one, two] = await Promise.all([first, second]);
+    expect(one.status, one.stderr).toBe(0);
+    expect(two.status, two.stderr).toBe(0);
+    expect(two.stderr).toMatch(/Another build is running for the site at .*shared-site \(from another checkout\) \(pid \d+/);
+    // The second published last, whole: the shipped rows.
+    const page = JSON.parse(readFileSync(join(shared, 'car/api/capture_car/latest/page/1.json'), 'utf8')) as { count: number };
+    expect(page.count).toBe(259);
   });
 });
 
