@@ -338,7 +338,7 @@ function legacyEncodingProblems(body: Buffer, file: string): Problem[] {
   const lines = badLines.length === 1 ? `line ${named} has` : `${badLines.length} lines (${named}${more}) have`;
   const rule =
     `is not UTF-8 text: ${lines} bytes that UTF-8 does not allow; it looks like a legacy encoding such as ` +
-    'Big5, Big5-HKSCS, GBK or TIS-620: export the sheet as "CSV UTF-8" (Excel: CSV UTF-8; LibreOffice: character set Unicode (UTF-8))';
+    'Windows-1252 (what a Western Excel saves as plain "CSV"), Big5, Big5-HKSCS, GBK or TIS-620: export the sheet as "CSV UTF-8" (Excel: CSV UTF-8; LibreOffice: character set Unicode (UTF-8))';
   return [{ file, line: badLines[0] ?? 0, rule }];
 }
 

@@ -143,7 +143,7 @@ describe('loadCsv', () => {
     const { problems } = loadCsv(bytes, 'cars.csv');
     expect(problems.map(formatProblem)).toEqual([
       'cars.csv:3: is not UTF-8 text: line 3 has bytes that UTF-8 does not allow; it looks like a legacy encoding such as ' +
-        'Big5, Big5-HKSCS, GBK or TIS-620: export the sheet as "CSV UTF-8" (Excel: CSV UTF-8; LibreOffice: character set Unicode (UTF-8))',
+        'Windows-1252 (what a Western Excel saves as plain "CSV"), Big5, Big5-HKSCS, GBK or TIS-620: export the sheet as "CSV UTF-8" (Excel: CSV UTF-8; LibreOffice: character set Unicode (UTF-8))',
     ]);
   });
 
