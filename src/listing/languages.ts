@@ -119,7 +119,8 @@ const en = {
   matches: (count: string, one: boolean) => `${count} ${one ? 'model matches' : 'models match'} this search.`,
   aboutMatches: (count: string) => `About ${count} models match this search.`,
   atLeastMatches: (count: string) => `At least ${count} models match this search.`,
-  sortedBy: (label: string) => `Sorted by: ${label}.`,
+  /** The sentence after a count, with the space the language puts between sentences (none in Chinese). */
+  sortedBy: (label: string) => ` Sorted by: ${label}.`,
   notFoundTitle: 'Page not found: captured car models',
   notFound: 'Page not found',
   notFoundText: 'This page does not exist.',

@@ -133,7 +133,7 @@ function setUpSearch(): void {
 
   const say = (search: Search) => {
     const sort = effectiveSort(search.criteria);
-    const order = sort ? ` ${says.sortedBy(says.sorts[sort])}` : '';
+    const order = sort ? says.sortedBy(says.sorts[sort]) : '';
     const { count: total, estimated } = countOf(search);
     // Nothing found yet is not "no match": the list is not read to its end.
     if (total === 0 && !search.ended && search.exact === undefined) status.textContent = says.noneYet(count(search.source.given()));

@@ -235,6 +235,11 @@ describe.runIf(runsWith(hasChromium, 'sort and make in Chromium', 'chromium', 'a
       await expect.poll(() => status(page).textContent()).toBe(`共 ${toyotas} 款車符合搜尋。`);
     });
 
+    it('writes the Chinese status as Chinese is written: no space between its sentences', async () => {
+      const page = await open('/zh-hk/?sort=price');
+      await expect.poll(() => status(page).textContent()).toMatch(new RegExp(`^全部 ${models.length} 款車。排序：[^ ]+。$`));
+    });
+
     it('has no serious or critical accessibility violations with make and sort set, light and dark', async () => {
       const page = await open(`/?make=${encodeURIComponent('法拉利')}&sort=name`, { bypassCSP: true });
       await expect.poll(() => page.locator('#search-results-table tbody tr').count()).toBeGreaterThan(0);
