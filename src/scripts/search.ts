@@ -241,6 +241,14 @@ function setUpSearch(): void {
   });
 
   const initial = criteriaFromQuery(new URLSearchParams(window.location.search));
+  // A make typed into an address, or kept from an old link, by its Latin name in any case (`make=toyota`
+  // is 豐田's); one that names no make of the listing is dropped, not searched for and shown as "any".
+  if (initial.make !== undefined && !latinMakes.has(initial.make)) {
+    const typed = initial.make.toLowerCase();
+    const known = [...latinMakes].find(([, latin]) => latin.toLowerCase() === typed)?.[0];
+    if (known === undefined) delete initial.make;
+    else initial.make = known;
+  }
   fillForm(initial);
   if (hasCriteria(initial)) void run(initial);
   else settle();

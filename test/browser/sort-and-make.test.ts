@@ -235,6 +235,18 @@ describe.runIf(runsWith(hasChromium, 'sort and make in Chromium', 'chromium', 'a
       await expect.poll(() => status(page).textContent()).toBe(`共 ${toyotas} 款車符合搜尋。`);
     });
 
+    it('takes a make in the address by its Latin name in any case, and ignores one the listing has not', async () => {
+      const toyotas = models.filter((model) => model.combined_car_model.startsWith('豐田 ')).length;
+      const page = await open('/?make=toyota');
+      await expect.poll(() => status(page).textContent()).toBe(`${toyotas} models match this search.`);
+      expect(await page.getByLabel('Make').inputValue()).toBe('豐田');
+      expect(new URL(page.url()).searchParams.get('make')).toBe('豐田');
+      const unknown = await open('/?make=Nonesuch');
+      expect(await unknown.getByLabel('Make').inputValue()).toBe('');
+      expect(await unknown.locator('[data-listing]').isVisible()).toBe(true);
+      expect(await status(unknown).textContent()).toBe('');
+    });
+
     it('writes the Chinese status as Chinese is written: no space between its sentences', async () => {
       const page = await open('/zh-hk/?sort=price');
       await expect.poll(() => status(page).textContent()).toMatch(new RegExp(`^全部 ${models.length} 款車。排序：[^ ]+。$`));
