@@ -1,8 +1,8 @@
 /**
  * The generated nginx configuration on a real nginx over the real fixture build, with the same
  * behaviour suite as the preview server. nginx's differences are asserted, not skipped:
- * it reads the first repeated `page` (DRF the last), takes only digits as a page number (DRF's
- * int() also takes ' 2 ', '+2', '1_0'), and answers other methods on static files with its own 405.
+ * it reads the query as sent, not percent-decoded, takes only digits as a page number (DRF's int()
+ * also takes ' 2 ', '+2', '1_0'), and answers other methods on static files with its own 405.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
