@@ -32,7 +32,7 @@ import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBu
 import { baselineOf, readPublishedBuild, UnreadableManifest, type Baseline, type PublishedBuild } from '../publish/baseline.ts';
 import { linkOrCopy } from '../data/links.ts';
 import { settingsOf, stampPublished } from '../publish/current.ts';
-import { acquireBuildLock, heldTogether, PROJECT_CACHE_DIR, type BuildLock } from '../publish/lock.ts';
+import { acquireBuildLocks, type BuildLock } from '../publish/lock.ts';
 import { clearRenderFolders, renderFolderFor } from '../publish/render-folder.ts';
 import { flaggedPages, type RenderSet } from '../publish/reuse.ts';
 import { unknownPublishedRows } from '../publish/shrink-guard.ts';
@@ -204,14 +204,10 @@ function startData(
 export async function startBuild(config: Config, root: string, cacheDir: string, warn: (message: string) => void): Promise<StartedBuild> {
   const notPublishable = notALink(config.outDir, 'OUT_DIR') ?? notALink(config.deployDir, 'DEPLOY_DIR');
   if (notPublishable !== undefined) throw new Refusal(notPublishable);
-  // One build at a time in a checkout, whatever site it publishes: Astro writes its bundles into
-  // the project's own folders. And one at a time in a site, whatever checkout builds it (a cron job's
-  // and a maintainer's): each build removes the build folders in its store that are not published.
-  const projectLock = await acquireBuildLock(join(root, PROJECT_CACHE_DIR), warn);
-  let lock = projectLock;
+  // One build at a time in a checkout and one at a time for a site (acquireBuildLocks says why).
+  const dir = storeDirOf(config.outDir);
+  const lock = await acquireBuildLocks(root, dir, config.outDir, warn);
   try {
-    const dir = storeDirOf(config.outDir);
-    lock = heldTogether(projectLock, await acquireBuildLock(dir, warn, `for the site at ${config.outDir} (from another checkout)`));
     // The build store of the site at OUT_DIR: what earlier builds left removed, the published build read.
     const store = { dir, lock };
     pruneBuilds(store.dir);

@@ -12,7 +12,7 @@ import type { Config } from '../config.ts';
 import { formatBuildReport, PhaseClock, reportBuild, writeBuildReport } from '../outputs/report.ts';
 import { currentBuild } from '../publish/current.ts';
 import { machineFault } from './faults.ts';
-import { acquireBuildLock, PROJECT_CACHE_DIR } from '../publish/lock.ts';
+import { acquireBuildLocks, PROJECT_CACHE_DIR } from '../publish/lock.ts';
 import { clearRenderFolders } from '../publish/render-folder.ts';
 import { pruneBuilds, storeDirOf } from '../publish/store.ts';
 
@@ -26,17 +26,18 @@ export async function nothingToBuild(config: Config, root: string): Promise<bool
   const destination = nodeLogDestination();
   const warn = (message: string) => destination.write({ label: 'listing', level: 'warn', message, newLine: true });
   const clock = new PhaseClock();
+  const store = storeDirOf(config.outDir);
   let lock;
   try {
-    // Another build may be publishing: what is published is compared once it is done.
-    lock = await acquireBuildLock(join(root, PROJECT_CACHE_DIR), warn);
+    // Another build may be publishing: what is published is compared once it is done. The site's
+    // lock too: this removes the store's folders that are not published, as a build does.
+    lock = await acquireBuildLocks(root, store, config.outDir, warn);
   } catch (error) {
     // The build that follows takes the same lock, and stops there with the fault's own message.
     if (machineFault(error)) return false;
     throw error;
   }
   try {
-    const store = storeDirOf(config.outDir);
     const current = currentBuild(config, root, store);
     if (current === undefined) return false;
     // What killed builds left goes, as at any build's start: their folders in the store (the published

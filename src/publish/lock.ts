@@ -144,14 +144,31 @@ export async function acquireBuildLock(dir: string, warn: (message: string) => v
 }
 
 /**
- * Locks taken one after the other and held as one: lost when any is, released in the reverse order.
- * A build holds its project's lock and its site's (see startBuild).
+ * The locks every build takes, held as one (lost when either is): its project's, since Astro writes
+ * its bundles into the project's own folders, then its site's, in the build store at `storeDir`
+ * (the site at `outDir`), since a build removes the store's folders that are not published, another
+ * checkout's build under way among them (a cron job's checkout and a maintainer's, one web root).
+ * Always in that order, so two builds never wait for each other.
  */
-export function heldTogether(...locks: BuildLock[]): BuildLock {
+export async function acquireBuildLocks(
+  root: string,
+  storeDir: string,
+  outDir: string,
+  warn: (message: string) => void,
+): Promise<BuildLock> {
+  const project = await acquireBuildLock(join(root, PROJECT_CACHE_DIR), warn);
+  let site: BuildLock;
+  try {
+    site = await acquireBuildLock(storeDir, warn, `for the site at ${outDir} (from another checkout)`);
+  } catch (error) {
+    project.release();
+    throw error;
+  }
   return {
-    lost: () => locks.some((lock) => lock.lost()),
+    lost: () => project.lost() || site.lost(),
     release: () => {
-      for (const lock of [...locks].reverse()) lock.release();
+      site.release();
+      project.release();
     },
   };
 }
