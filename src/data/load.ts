@@ -155,6 +155,8 @@ export function readRows(
     const text = start === 0 ? body : body.subarray(start);
     const lines = lineCounter(text, shift);
     let resumeAfterLine: number | undefined;
+    /** csv-parse's line count where its last record ended: its count runs ahead on CR LF inside quotes, so only its steps since are taken. */
+    let parsedLines = 0;
     try {
       parse(text, {
         delimiter: format.separator,
@@ -165,7 +167,10 @@ export function readRows(
           if (!error) return;
           unreadable = true;
           // An unclosed quote runs to the end of the file: name the line where its record starts.
-          const line = error.code === 'CSV_QUOTE_NOT_CLOSED' ? lines.startOfNextRecord() : Number(error['lines']) + shift;
+          const line =
+            error.code === 'CSV_QUOTE_NOT_CLOSED'
+              ? lines.startOfNextRecord()
+              : lines.afterLastRecord() + (Number(error['lines']) - (parsedLines + 1));
           const rule = CSV_ERROR_RULES[error.code] ?? error.message;
           // csv-parse reports a stray quote once for every quote in the row: name the row once.
           const last = problems.at(-1);
@@ -179,6 +184,7 @@ export function readRows(
         },
         on_record: (record: string[], context: InfoRecord) => {
           const line = lines.startOfRecordEndingAt(context.bytes);
+          parsedLines = context.lines;
           if (columns === undefined && !headerBroken) {
             const header = readHeader(record, file, line);
             if (header.problems.length > 0) {
@@ -437,5 +443,7 @@ function lineCounter(bytes: Buffer, shift: number) {
     }
     return at;
   };
-  return { startOfNextRecord, startOfRecordEndingAt, offsetAfterLine };
+  /** The line where the last record (and its line break) ended: where the next one, or a blank line, begins. */
+  const afterLastRecord = (): number => line;
+  return { startOfNextRecord, startOfRecordEndingAt, offsetAfterLine, afterLastRecord };
 }

@@ -186,6 +186,28 @@ describe('loadCsv', () => {
     }
   });
 
+  it('names the line of a stray quote and reads on from the next, after a quoted line break, with LF or CR LF', () => {
+    const badSeats = (id: number) => goodRow(id).replace(',5,7,', ',x,7,');
+    for (const lineEnd of ['\n', '\r\n']) {
+      const rows = [
+        header,
+        goodRow(1, `"豐田 Toyota${lineEnd}Model 1"`),
+        goodRow(2),
+        '3,"Q" x,103,5,7,1496,1998,200000,250000.50,true,false,103,',
+        goodRow(4),
+        badSeats(5),
+      ];
+      const { problems } = load(rows.join(lineEnd));
+      expect(
+        problems.map((problem) => [problem.line, problem.field ?? null]),
+        JSON.stringify(lineEnd),
+      ).toEqual([
+        [5, null],
+        [7, 'min_seat'],
+      ]);
+    }
+  });
+
   it('counts lines in a file whose lines end in CR alone (an old Mac export)', () => {
     const { problems } = load([header, goodRow(1), goodRow(2).replace(',5,7,', ',x,7,'), goodRow(1)].join('\r'));
     expect(problems.map(formatProblem)).toEqual([
