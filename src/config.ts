@@ -87,7 +87,7 @@ const environmentSchema = variablesSchema.superRefine((variables, context) => {
       );
     }
   }
-  if (variables.REPORT_FILE !== undefined && resolve(variables.REPORT_FILE) === resolve(variables.DATA_FILE)) {
+  if (variables.REPORT_FILE !== undefined && within(variables.REPORT_FILE, variables.DATA_FILE)) {
     clash(['REPORT_FILE'], `REPORT_FILE must not be the data file (${variables.DATA_FILE}): the report would replace it`);
   }
 });

@@ -45,9 +45,10 @@ export const PUBLISHED = {
 } as const;
 
 /**
- * The downloads' media types, set by the configurations and servers that can (nginx, the dev server;
- * serve-handler's own table gives the preview server the same): a host's MIME table may have none for
- * CSV (Debian's nginx has not), and the CSV's Chinese text needs its charset named.
+ * The downloads' media types, set by nginx's configuration and the dev server: a host's MIME table
+ * may have none for CSV (Debian's nginx has not), and the CSV's Chinese text needs its charset named.
+ * The preview server's serve-handler gives the CSV the same from its own table; the other hosts send
+ * their own CSV type (Apache's has no charset).
  */
 export const DOWNLOAD_CONTENT_TYPES = {
   [PUBLISHED.allJson]: 'application/json',

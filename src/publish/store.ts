@@ -184,7 +184,7 @@ export function notALink(path: string, name: string): string | undefined {
   const parent = statSync(dirname(resolve(path)));
   // A disk mounted at the folder itself (a Docker volume, a tmpfs): the folder cannot be replaced by a link.
   if (parent.dev !== stats.dev) {
-    return `${name}=${path} is where a disk is mounted; a build publishes by making ${name} a link to the build it publishes, which cannot replace a mount point. Mount the disk one folder up and set ${name} to a path inside it (e.g. ${join(path, 'site')}), then build again.`;
+    return `${name}=${path} is where a file system is mounted (a disk, a volume); a build publishes by making ${name} a link to the build it publishes, which cannot replace a mount point. Set ${name} to a path inside it (e.g. ${join(path, 'site')}), then build again.`;
   }
   if (readdirSync(path).length === 0) return undefined;
   return `${name}=${path} is a folder with files in it; a build publishes by making ${name} a link to the build it publishes, and never replaces a folder that holds files. ${remedy}`;

@@ -159,11 +159,12 @@ function setUpSearch(): void {
     listing.hidden = true;
     results.hidden = search.shown === 0;
     say(search);
-    // The button pressed is gone: the keyboard goes on from the first row it added, not from the page's top.
-    const first = added[0];
-    if (pressed && showMore.hidden && first) {
-      first.tabIndex = -1;
-      first.focus();
+    // The button pressed is gone: the keyboard goes on from the first row it added (or, where it added
+    // none, from what the search says), not from the page's top.
+    const focusTarget = added[0] ?? status;
+    if (pressed && showMore.hidden) {
+      focusTarget.tabIndex = -1;
+      focusTarget.focus();
     }
     settle();
   };

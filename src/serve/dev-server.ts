@@ -39,7 +39,6 @@ export interface DevListing {
   refresh: () => Promise<void>;
 }
 
-/** Keyed by the one list of downloads: a download added there must be given its type here. */
 /** The site's headers, but for styles: Astro's dev server puts each page's CSS inline, the build in files. */
 const devSiteHeaders = (assetsUrl: string) => {
   const headers = siteHeaders(assetsUrl);

@@ -75,9 +75,11 @@ describe.runIf(runsWith(hasChromium, 'the sharded search in Chromium', 'chromium
       expect(await keepLooking.isVisible()).toBe(true);
       const expected = models.filter((model) => model.has_operation_type_hand && model.min_seat <= 4 && model.max_seat >= 4).length;
       expect(expected).toBeGreaterThan(0);
+      const searchState = () => page.locator('[data-search]').getAttribute('data-search-state');
       for (let press = 0; press < 40 && (await resultRows(page).count()) === 0; press += 1) {
         await page.getByRole('button', { name: /^(Keep looking|Show more)/ }).click();
-        await expect.poll(() => status(page).textContent()).not.toBe('');
+        // The step that press began has read its files and said what it found.
+        await expect.poll(searchState).toBe('done');
       }
       expect(await resultRows(page).count()).toBeGreaterThan(0);
       expect(await status(page).textContent()).toMatch(/models? match/);

@@ -157,7 +157,9 @@ describe('the build store', () => {
     const volume = mountTmpfs(join(workspace, 'volume'), '1m');
     if (typeof volume === 'string') return context.skip(volume);
     try {
-      expect(notALink(volume.dir, 'OUT_DIR')).toMatch(/^OUT_DIR=.*volume is where a disk is mounted; .* Mount the disk one folder up/);
+      expect(notALink(volume.dir, 'OUT_DIR')).toMatch(
+        /^OUT_DIR=.*volume is where a file system is mounted \(a disk, a volume\); .* Set OUT_DIR to a path inside it/,
+      );
     } finally {
       volume.unmount();
     }

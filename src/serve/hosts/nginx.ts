@@ -144,12 +144,13 @@ ${addHeaders({ ...siteHeaders(input.assetsUrl), ...headers }, '        ')}${'exa
     }`,
 ).join('\n')}
 
-    # The other hosts' configuration files in the site are theirs to read, not anyone's to fetch.
-    location ~ (?:^|/)(?:${HOST_CONFIGURATION_NAMES.map(regexEscape).join('|')})$ {
+    # The other hosts' configuration files in the site are theirs to read, not anyone's to fetch (in any
+    # case: nginx on Windows and macOS reads names so).
+    location ~* (?:^|/)(?:${HOST_CONFIGURATION_NAMES.map(regexEscape).join('|')})$ {
         return 404;
     }
 
-    location ^~ /${HOST_ERRORS_FOLDER}/ {
+    location ~* ^/${HOST_ERRORS_FOLDER}/ {
         return 404;
     }
 
