@@ -192,14 +192,18 @@ export function tokensOf(text: string): string[] {
 
 /**
  * Every word a name is found by, by prefix: its words; each part after a joiner (`hev` of e:hev);
- * and every ending of a Han word, since Chinese is written without spaces (羅密歐 finds 阿爾法·羅密歐).
+ * a joined word without its joiners, as model codes are typed (`crv` finds CR-V, `cx5` CX-5); and
+ * every ending of a Han word, since Chinese is written without spaces (羅密歐 finds 阿爾法·羅密歐).
  */
 export function wordsOf(name: string): string[] {
   const words = new Set<string>();
   for (const token of tokensOf(name)) {
     words.add(token);
     if (HAN.test(token)) for (let from = 1; from < token.length; from += 1) words.add(token.slice(from));
-    else for (const joiner of token.matchAll(JOINERS)) words.add(token.slice(joiner.index + 1));
+    else {
+      for (const joiner of token.matchAll(JOINERS)) words.add(token.slice(joiner.index + 1));
+      words.add(token.replace(JOINERS, ''));
+    }
   }
   return [...words];
 }

@@ -247,6 +247,13 @@ describe.runIf(runsWith(hasChromium, 'sort and make in Chromium', 'chromium', 'a
       expect(await status(unknown).textContent()).toBe('');
     });
 
+    it('finds a model code typed without its hyphen: crv is the CR-V', async () => {
+      const expected = models.filter((model) => /\bCR-V\b/.test(model.combined_car_model)).map((model) => model.combined_car_model);
+      expect(expected.length).toBeGreaterThan(0);
+      const page = await open('/?q=crv');
+      expect(await allResultNames(page, expected.length)).toEqual(expected);
+    });
+
     it('writes the Chinese status as Chinese is written: no space between its sentences', async () => {
       const page = await open('/zh-hk/?sort=price');
       await expect.poll(() => status(page).textContent()).toMatch(new RegExp(`^全部 ${models.length} 款車。排序：[^ ]+。$`));

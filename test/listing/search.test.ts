@@ -51,6 +51,12 @@ describe('text as it is matched', () => {
     expect(wordsOf('豐田 Toyota C-HR e:HEV')).toEqual(expect.arrayContaining(['c-hr', 'hr', 'e:hev', 'hev']));
   });
 
+  it('finds a model code typed without its joiners, as people type them (crv, cx5, ehev)', () => {
+    expect(wordsOf('本田 Honda CR-V e:HEV')).toEqual(expect.arrayContaining(['cr-v', 'crv', 'e:hev', 'ehev']));
+    expect(wordsOf('萬事得 Mazda CX-5 2.5')).toEqual(expect.arrayContaining(['cx-5', 'cx5', '2.5', '25']));
+    expect(wordsOf('捷豹 Jaguar I-Pace')).toContain('ipace');
+  });
+
   it('looks a word up by its first Han character or its first two characters; a lone letter is not looked up', () => {
     expect(shardOf('豐田')).toBe('豐');
     expect(shardOf('toyota')).toBe('to');
