@@ -150,10 +150,11 @@ export function readRows(
   /** Where the text read now begins, and the lines before it: moved on past a row csv-parse cannot read on from. */
   let start = 0;
   let shift = lineShift;
+  const lineBreak = lineBreakOf(body);
 
   for (;;) {
     const text = start === 0 ? body : body.subarray(start);
-    const lines = lineCounter(text, shift);
+    const lines = lineCounter(text, shift, lineBreak);
     let resumeAfterLine: number | undefined;
     /** csv-parse's line count where its last record ended: its count runs ahead on CR LF inside quotes, so only its steps since are taken. */
     let parsedLines = 0;
@@ -408,14 +409,15 @@ function rowFromRecord(record: string[], columns: readonly FieldName[]): CsvRow 
   return row;
 }
 
+/** The byte lines end in: LF (LF or CR LF), or CR in a file with CR alone (an old Mac export, which csv-parse reads too). */
+const lineBreakOf = (bytes: Buffer): number => (bytes.indexOf(LF) === -1 && bytes.indexOf(CR) !== -1 ? CR : LF);
+
 /**
  * Line numbers from byte offsets. csv-parse's own line count goes wrong on CRLF inside quoted
  * fields, so the start line of each record is counted here, once over the file. `shift`: lines
  * before `bytes` that they leave out.
  */
-function lineCounter(bytes: Buffer, shift: number) {
-  // Lines end in LF or CR LF; a file with CR alone (an old Mac export, which csv-parse reads too) in CR.
-  const lineBreak = bytes.indexOf(LF) === -1 && bytes.indexOf(CR) !== -1 ? CR : LF;
+function lineCounter(bytes: Buffer, shift: number, lineBreak: number) {
   let offset = 0;
   let line = 1 + shift;
   /** The line the next record starts on, past any blank lines (which belong to no record). */

@@ -89,9 +89,10 @@ export const HTML_PAGE_FOLDERS: readonly string[] = LANGUAGES.map(
 );
 
 /** Files holding the error bodies, for static hosts that answer errors with a file. */
+export const ERRORS_FOLDER = '_errors';
 export const ERROR_FILES = {
-  invalidPage: { file: '_errors/invalid-page.json', body: '{"detail":"Invalid page."}' },
-  notFound: { file: '_errors/not-found.json', body: '{"detail":"Not found."}' },
+  invalidPage: { file: `${ERRORS_FOLDER}/invalid-page.json`, body: '{"detail":"Invalid page."}' },
+  notFound: { file: `${ERRORS_FOLDER}/not-found.json`, body: '{"detail":"Not found."}' },
 } as const;
 
 /** Methods the listing allows, as the origin's `Allow` header lists them. */

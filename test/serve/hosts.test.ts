@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pageNumbers } from '../../src/listing/pagination.ts';
-import { ERROR_FILES, htmlPageFiles, pageFile, PUBLISHED } from '../../src/listing/routes.ts';
+import { ERROR_FILES, ERRORS_FOLDER, htmlPageFiles, pageFile, PUBLISHED } from '../../src/listing/routes.ts';
 import { hostFiles } from '../../src/serve/hosts/index.ts';
-import { HOST_CONFIGURATION_NAMES, HOST_ERRORS_FOLDER, PER_PAGE_RULE_LIMIT } from '../../src/serve/hosts/shared.ts';
+import { HOST_CONFIGURATION_NAMES, PER_PAGE_RULE_LIMIT } from '../../src/serve/hosts/shared.ts';
 
 /** Every folder `X/` among `paths` and the path beside it that starts with `X` and a character before '/'. */
 function pairings(paths: readonly string[]): string[] {
@@ -36,7 +36,7 @@ function siteFiles(count: number): string[] {
 }
 
 describe("the hosts' files in the site", () => {
-  it('are each named in HOST_CONFIGURATION_NAMES or under HOST_ERRORS_FOLDER, which nginx and the preview server refuse', async () => {
+  it('are each named in HOST_CONFIGURATION_NAMES or under ERRORS_FOLDER, which nginx and the preview server refuse', async () => {
     const input = {
       count: 23,
       baseUrl: 'https://cars.example.com',
@@ -45,7 +45,7 @@ describe("the hosts' files in the site", () => {
     };
     const inSite = (await hostFiles(input, '/srv/site/deploy')).filter((file) => file.place === 'site').map((file) => file.path);
     const names: readonly string[] = HOST_CONFIGURATION_NAMES;
-    const unnamed = inSite.filter((path) => !path.startsWith(`${HOST_ERRORS_FOLDER}/`) && !names.includes(path.split('/').at(-1)!));
+    const unnamed = inSite.filter((path) => !path.startsWith(`${ERRORS_FOLDER}/`) && !names.includes(path.split('/').at(-1)!));
     expect(unnamed).toEqual([]);
   });
 });

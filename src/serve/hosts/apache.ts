@@ -11,6 +11,7 @@ import {
   ALLOWED_METHODS,
   BODIES,
   ERROR_FILES,
+  ERRORS_FOLDER,
   FILE_HEADER_RULES,
   LISTING_HEADERS,
   LISTING_PATH,
@@ -27,7 +28,7 @@ import toRegexRange from 'to-regex-range';
  * where '.' sorts before '/', `aws s3 sync` walks local names in another, and one `sync --delete`
  * of such a pair uploads and deletes the same key.
  */
-const ERROR_FOLDERS = { invalidPage: '_errors/apache/invalid-page', notFound: '_errors/apache/not-found' } as const;
+const ERROR_FOLDERS = { invalidPage: `${ERRORS_FOLDER}/apache/invalid-page`, notFound: `${ERRORS_FOLDER}/apache/not-found` } as const;
 
 const headerLines = (headers: Record<string, string>, indent: string) =>
   Object.entries(headers)

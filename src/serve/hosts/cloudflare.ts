@@ -7,7 +7,7 @@
 import { relative, resolve } from 'node:path';
 import { LISTING_PATH } from '../../listing/routes.ts';
 import { bundleEdge } from './edge-bundle.ts';
-import type { HostFile, HostInput } from './shared.ts';
+import { HOST_CONFIGURATION_NAMES, type HostFile, type HostInput } from './shared.ts';
 
 /**
  * Old enough for every wrangler release of the past six months (a workerd binary refuses dates
@@ -15,8 +15,8 @@ import type { HostFile, HostInput } from './shared.ts';
  */
 const COMPATIBILITY_DATE = '2025-10-01';
 
-/** Files in the site that are other hosts' configuration, not assets. */
-const NOT_ASSETS = ['_redirects', 'vercel.json', '.htaccess', '.assetsignore'];
+/** Files in the site that are other hosts' configuration, not assets (`_headers` is Cloudflare's own). */
+const NOT_ASSETS = HOST_CONFIGURATION_NAMES.filter((name) => name !== '_headers');
 
 /** Wrangler's configuration: the site as static assets, the worker first on the listing's paths. */
 function wranglerConfig(input: HostInput, deployDir: string): string {

@@ -13,6 +13,7 @@ import {
   ALLOWED_METHODS,
   BODIES,
   DOWNLOAD_CONTENT_TYPES,
+  ERRORS_FOLDER,
   FILE_HEADER_RULES,
   LISTING_HEADERS,
   LISTING_PATH,
@@ -21,14 +22,7 @@ import {
   pageSegmentPattern,
   siteHeaders,
 } from '../../listing/routes.ts';
-import {
-  HOST_CONFIGURATION_NAMES,
-  HOST_ERRORS_FOLDER,
-  pageValuePattern,
-  SMALLEST_COMPRESSED_BYTES,
-  type HostFile,
-  type HostInput,
-} from './shared.ts';
+import { HOST_CONFIGURATION_NAMES, pageValuePattern, SMALLEST_COMPRESSED_BYTES, type HostFile, type HostInput } from './shared.ts';
 
 /** The port the generated server block listens on; change the `listen` line to suit. */
 export const NGINX_DEFAULT_LISTEN = '8080';
@@ -150,7 +144,7 @@ ${addHeaders({ ...siteHeaders(input.assetsUrl), ...headers }, '        ')}${'exa
         return 404;
     }
 
-    location ~* ^/${HOST_ERRORS_FOLDER}/ {
+    location ~* ^/${ERRORS_FOLDER}/ {
         return 404;
     }
 

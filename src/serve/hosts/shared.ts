@@ -13,11 +13,10 @@ export interface HostInput extends ListingState {
 /**
  * The names of the hosts' configuration files that go into the site (`place: 'site'`), each read by
  * its host and by no other: a server that can refuse them (nginx, the preview server) answers 404.
- * Beside them, the error bodies and Apache's error folders under HOST_ERRORS_FOLDER.
+ * Beside them, the error bodies and Apache's error folders under the route table's ERRORS_FOLDER.
  * test/serve/hosts.test.ts holds every generated site file to these.
  */
-export const HOST_CONFIGURATION_NAMES = ['_headers', '_redirects', '.htaccess', '.assetsignore', 'vercel.json'] as const;
-export const HOST_ERRORS_FOLDER = '_errors';
+export const HOST_CONFIGURATION_NAMES = ['_headers', '_redirects', 'vercel.json', '.htaccess', '.assetsignore'] as const;
 
 /** A generated file: `path` is relative to the site (`site`) or to the deploy folder (`deploy`). */
 export interface HostFile {
