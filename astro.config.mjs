@@ -1,7 +1,6 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import listing from './src/integration/index.ts';
-import { PAGES_UNDER_WAY } from './src/integration/render-threads.ts';
 import { loadConfigOrExit } from './src/config.ts';
 import { FINGERPRINTED_FOLDER } from './src/listing/routes.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES } from './src/listing/languages.ts';
@@ -16,8 +15,7 @@ export default defineConfig({
   outDir,
   trailingSlash: 'ignore',
   // The pages for people in each language (src/listing/languages.ts): the default at the root, the others under their own
-  // path. Manual routing (src/middleware.ts): the pages need none of Astro's redirects, and its automatic i18n middleware
-  // never ends a page's body on the render threads (src/integration/render-threads.ts).
+  // path. Manual routing (src/middleware.ts): the pages need none of Astro's redirects or fallbacks.
   i18n: {
     locales: [...LANGUAGES],
     defaultLocale: DEFAULT_LANGUAGE,
@@ -29,8 +27,6 @@ export default defineConfig({
     assets: FINGERPRINTED_FOLDER,
     // The Content-Security-Policy allows no inline style or script: everything goes in files.
     inlineStylesheets: 'never',
-    // Pages under way at once: enough that no render thread waits for the next (src/integration/render-threads.ts).
-    concurrency: PAGES_UNDER_WAY,
   },
   vite: {
     build: { assetsInlineLimit: 0 },

@@ -41,6 +41,9 @@ const variablesSchema = z.object({
   REPORT_FILE: z.string().min(1, 'REPORT_FILE must be a file path').optional(),
   ALLOW_SHRINK: z.enum(['1', '0', 'true', 'false'], { error: 'ALLOW_SHRINK must be 1 (or true) to allow, 0 (or false) not to' }).optional(),
   FULL_BUILD: z.enum(['1', '0', 'true', 'false'], { error: 'FULL_BUILD must be 1 (or true) to build, 0 (or false) not to' }).optional(),
+  CHECK_PAGES: z
+    .enum(['sample', 'all'], { error: 'CHECK_PAGES must be sample (a few pages a build) or all (every page)' })
+    .default('sample'),
   CHANGES_KEPT: z
     .string()
     .regex(/^[0-9]{1,4}$/, { message: 'CHANGES_KEPT must be a whole number from 1 to 9999', abort: true })
@@ -140,6 +143,11 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     fullBuild: variables.FULL_BUILD === '1' || variables.FULL_BUILD === 'true',
     /** How many builds that changed anything keep their change document in the site (`history/<build id>.json`). */
     changesKept: variables.CHANGES_KEPT,
+    /**
+     * Whether the build compares every listing page it publishes with Astro's own rendering of it, rather than a few
+     * (src/integration/page-check.ts): about a millisecond a page, for a maintainer who changed the pages' markup.
+     */
+    checkAllPages: variables.CHECK_PAGES === 'all',
     port: variables.PORT,
     host: variables.HOST,
   };

@@ -4,10 +4,12 @@ declare module 'virtual:listing/dataset' {
   export const addresses: import('./listing/serialise.ts').Addresses;
   /** Whether the pages show the dev server's current data, which an edit changes, rather than one build's. */
   export const live: boolean;
+  /** Whether a build compares every listing page with Astro's rendering of it (CHECK_PAGES=all), not a few. */
+  export const checkAllPages: boolean;
   /**
    * The data the pages show now: the prepared records file and the listing's summary made with
-   * them (both null in `astro dev` before any good data was read) and, in dev, the records themselves; in a build, which pages to render (null in
-   * dev, which renders every page asked for); in dev, the problem report of the data file on disk.
+   * them (both null in `astro dev` before any good data was read) and, in dev, the records themselves and the problem report of the
+   * data file on disk.
    */
   export const datasetState: () => import('./integration/virtual-module.ts').DatasetState;
 }

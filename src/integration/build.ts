@@ -22,11 +22,11 @@ import { deserialize } from 'node:v8';
 import type { Config } from '../config.ts';
 import { formatReport } from '../data/problems.ts';
 import { counted } from '../listing/format.ts';
-import { LANGUAGES } from '../listing/languages.ts';
+import { LANGUAGES, type Language } from '../listing/languages.ts';
 import { pageCount } from '../listing/pagination.ts';
-import { pageFile } from '../listing/routes.ts';
+import { htmlPageFile, pageFile } from '../listing/routes.ts';
 import { summariseChanges } from '../outputs/changes.ts';
-import { startJsonPages } from '../outputs/json-pages.ts';
+import { startListingPages, type ListingPagesRun, type WrittenPages } from '../outputs/listing-pages.ts';
 import { sourceFingerprint, withDownloads, type PreparationWithDownloads } from '../outputs/preparation.ts';
 import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
 import { baselineOf, readPublishedBuild, UnreadableManifest, type Baseline, type PublishedBuild } from '../publish/baseline.ts';
@@ -34,7 +34,7 @@ import { linkOrCopy } from '../data/links.ts';
 import { settingsOf, stampPublished } from '../publish/current.ts';
 import { acquireBuildLocks, type BuildLock } from '../publish/lock.ts';
 import { clearRenderFolders, renderFolderFor } from '../publish/render-folder.ts';
-import { flaggedPages, type RenderSet } from '../publish/reuse.ts';
+import type { RenderSet } from '../publish/reuse.ts';
 import { unknownPublishedRows } from '../publish/shrink-guard.ts';
 import {
   discardBuild,
@@ -45,7 +45,6 @@ import {
   storeDirOf,
   type BuildFolder,
 } from '../publish/store.ts';
-import { clearPrerenderFolder } from './astro-internals.ts';
 import { startDataSide, type DataReady } from './data-side.ts';
 import {
   buildDescribed,
@@ -60,6 +59,7 @@ import {
   vercelCopyRefreshed,
 } from './finish-steps.ts';
 import { machineFault } from './faults.ts';
+import type { AstroPage } from './page-check.ts';
 import { Refusal } from './refusals.ts';
 
 /** Threads at work from a build's start until Astro renders: Astro's start on the main thread, the data side on its own. */
@@ -76,7 +76,7 @@ interface NewFolder extends BuildFolder {
   recordsFile: string;
   /** The listing's summary the pages read (a link to the preparation's too). */
   summaryFile: string;
-  /** Which pages Astro renders (written by the data side). */
+  /** Which pages the build writes (written by the data side). */
   renderFile: string;
 }
 
@@ -97,8 +97,6 @@ export interface StartedBuild {
   readonly clock: PhaseClock;
   /** Says what the maintainer should know meanwhile, in one line. */
   readonly warn: (message: string) => void;
-  /** The SHA-256 of each HTML page rendered, by site path, as the render threads took it (render-threads.ts). */
-  readonly pageHashes: Map<string, string>;
   /** The data, once ready; rejected with a `Refusal` when it is bad or would shrink the site too much. */
   readonly data: Promise<ReadyData>;
   /** Ends the data side's thread now, for a build that will not render (see session.ts); settles once it has ended. */
@@ -139,7 +137,6 @@ function newFolder(store: string, published: PublishedBuild | undefined, root: s
   const folder = (published ? recycledBuildFolder(store, VERCEL_STATIC) : undefined) ?? newBuildFolder(store);
   clearRenderFolders(cacheDir);
   const renderDir = renderFolderFor(folder, { store, projectRoot: root, cacheDir });
-  clearPrerenderFolder(renderDir);
   return {
     ...folder,
     renderDir,
@@ -229,7 +226,6 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
       baseline: baselineOf(published, fingerprint),
       clock,
       warn,
-      pageHashes: new Map<string, string>(),
     };
     return { ...started, ...startData(started, root, cacheDir) };
   } catch (error) {
@@ -238,10 +234,28 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
   }
 }
 
+/**
+ * The listing's pages of a build: written once Astro has rendered the frame of a listing page in
+ * each language (`begin`, from listing-prerenderer.ts), and checked against the pages Astro
+ * rendered to check them by (`checked`, page-check.ts).
+ */
+export interface ListingPagesOfBuild {
+  begin: (frames: Record<Language, string>) => void;
+  /** Every page written, once all are. */
+  written: Promise<WrittenPages>;
+  progress: () => number;
+  stop: () => void;
+  checked: AstroPage[];
+}
+
 /** What step 2 hands to step 3. */
 export type Rendering = Awaited<ReturnType<typeof awaitData>>;
 
-/** Step 2: the data (and a recycled folder's pages made this build's), awaited before Astro renders any page; the progress of the pages reported meanwhile. */
+/**
+ * Step 2: the data (and a recycled folder's pages made this build's), awaited before Astro renders
+ * any page; the listing's pages to write, begun once Astro has rendered their frames; their
+ * progress reported meanwhile.
+ */
 export async function awaitData(build: StartedBuild) {
   const { config, folder } = build;
   const data = await build.data;
@@ -249,25 +263,58 @@ export async function awaitData(build: StartedBuild) {
   const render = deserialize(readFileSync(folder.renderFile)) as RenderSet;
   build.clock.end('start');
   const reused = data.preparation.validated ? '' : ' (unchanged since an earlier build: not validated again)';
-  const pages = pageCount(data.preparation.rows);
+  const pageCountNow = pageCount(data.preparation.rows);
   // On standard error, as the progress lines and the report: `npm run build` shows Astro's warnings alone.
   console.error(
-    `${config.dataFile}: ${counted(data.preparation.rows)} rows valid${reused}; rendering ${counted(data.toRender.json)} of ${counted(pages)} JSON and ${counted(data.toRender.html)} of ${counted(pages * LANGUAGES.length)} HTML pages`,
+    `${config.dataFile}: ${counted(data.preparation.rows)} rows valid${reused}; rendering ${counted(data.toRender.json)} of ${counted(pageCountNow)} JSON and ${counted(data.toRender.html)} of ${counted(pageCountNow * LANGUAGES.length)} HTML pages`,
   );
-  // The JSON pages, written on their own thread while Astro renders the HTML pages.
-  const jsonPagesToWrite = flaggedPages(render.json);
-  const { baseline } = build;
-  const jsonPages = startJsonPages({
-    siteDir: folder.siteDir,
-    recordsFile: folder.recordsFile,
-    count: data.preparation.rows,
-    pages: jsonPagesToWrite,
-    addresses: { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl },
-    ...(data.keys === undefined && { keysFromSummary: folder.summaryFile }),
-    // The store is one folder on one file system: a page may be the published file.
-    ...(baseline && { published: { siteDir: baseline.siteDir, sha256: jsonPagesToWrite.map((page) => baseline.hashes[pageFile(page)]) } }),
-  });
-  return { data, render, jsonPages, progress: reportPagesWritten(() => build.pageHashes.size, jsonPages.progress, data.toRender) };
+  const pages = listingPagesOf(build, data, render);
+  return { data, render, pages, progress: reportPagesWritten(pages.progress, pageCountNow) };
+}
+
+/** The listing's pages of `build`: which to write, from what, and where the published ones are. */
+function listingPagesOf(build: StartedBuild, data: ReadyData, render: RenderSet): ListingPagesOfBuild {
+  const { config, folder, baseline } = build;
+  // Only the published hashes of the pages to write cross to the writers' threads.
+  const published: Record<string, string> = {};
+  if (baseline)
+    for (let index = 0; index < render.json.length; index += 1) {
+      const paths = [
+        ...(render.json[index] === 1 ? [pageFile(index + 1)] : []),
+        ...(render.html[index] === 1 ? LANGUAGES.map((language) => htmlPageFile(index + 1, language)) : []),
+      ];
+      for (const path of paths) if (baseline.hashes[path] !== undefined) published[path] = baseline.hashes[path];
+    }
+  let run: ListingPagesRun | undefined;
+  let begin: (frames: Record<Language, string>) => void = () => undefined;
+  const written = new Promise<ListingPagesRun>((started) => {
+    begin = (frames) => {
+      run = startListingPages({
+        siteDir: folder.siteDir,
+        recordsFile: folder.recordsFile,
+        summaryFile: folder.summaryFile,
+        addresses: { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl },
+        flags: render,
+        frames,
+        // Where no keys were made before (nothing to take pages from), every page is written: its keys are made as it is.
+        makeKeys: data.keys === undefined,
+        // The store is one folder on one file system: a page may be the published file.
+        ...(baseline && { published: { siteDir: baseline.siteDir, sha256: published } }),
+      });
+      if (run.threads > 0)
+        console.error(`Listing pages: written from Astro's frames on ${run.threads === 1 ? 'one thread' : `${run.threads} threads`}`);
+      started(run);
+    };
+  }).then((started) => started.written);
+  // Awaited when the build finishes; a failure is that step's to report.
+  written.catch(() => undefined);
+  return {
+    begin: (frames) => begin(frames),
+    written,
+    progress: () => run?.progress() ?? 0,
+    stop: () => run?.stop(),
+    checked: [],
+  };
 }
 
 /** What step 3 hands to step 4: what the published build holds and changed, for the report, and the SHA-256 of the data it read, for its stamp. */
@@ -282,8 +329,8 @@ export async function finishBuild(build: StartedBuild, rendering: Rendering): Pr
     build.clock.end(name);
     return value;
   };
-  build.clock.end('pages (Astro)');
-  const pages = await step('JSON pages', () => pagesWritten(build, rendering));
+  build.clock.end('Astro');
+  const pages = await step('listing pages', () => pagesWritten(build, rendering));
   await step('kept pages', () => sitemapsPlaced(build, rendering));
   const { downloads, placed } = await step('downloads', () => downloadsPlaced(build, rendering.data.preparation, pages));
   const hostFiles = await step('host configs', () => hostFilesPlaced(build, rendering.data.preparation.rows));

@@ -1,18 +1,17 @@
 /**
  * The listing the pages are made from, as the listing integration prepared it: the addresses from
  * the configuration, the listing's size, make table and each page's records (see
- * src/listing/summary.ts) and, in a build, which pages to render. The integration
+ * src/listing/summary.ts), and which pages Astro renders. The integration
  * (`src/integration/index.ts`) names them in the virtual module `virtual:listing/dataset`; a page
  * never reads the CSV itself.
  */
-import { addresses, datasetState, live } from 'virtual:listing/dataset';
+import { addresses, checkAllPages, datasetState, live } from 'virtual:listing/dataset';
 import { readFileSync } from 'node:fs';
-import { deserialize } from 'node:v8';
 import { openRecordFile } from '../data/records-file.ts';
-import { pageNumbers } from '../listing/pagination.ts';
+import { LANGUAGES, type Language } from '../listing/languages.ts';
+import { pageCount, pageNumbers } from '../listing/pagination.ts';
 import type { Addresses } from '../listing/serialise.ts';
 import { listingInMemory, listingFrom, summaryFrom, type ListingPages } from '../listing/summary.ts';
-import { flaggedPages, type RenderSet } from '../publish/reuse.ts';
 import { dataReadyBeforePages } from './astro-internals.ts';
 
 export interface Dataset extends ListingPages {
@@ -22,12 +21,6 @@ export interface Dataset extends ListingPages {
 }
 
 const EMPTY = listingInMemory([]);
-
-/**
- * Whether the pages show the dev server's current data (`astro dev`), which an edit of the data or
- * the code changes, rather than one build's.
- */
-export const liveDataset: boolean = live;
 
 let loaded: { file: string; listing: ListingPages } | undefined;
 
@@ -48,15 +41,20 @@ function listingFroms(recordsFile: string, summaryFile: string): ListingPages {
   return listingFrom(openRecordFile(recordsFile), summary);
 }
 
-let render: RenderSet | undefined;
-
 /**
- * The numbers of the pages of `kind` to render: in a build, those whose key changed since the
- * published build (the others are taken from it, see src/publish/reuse.ts); in dev, every page.
+ * The listing's pages Astro renders: in dev, every page asked for; in a build, where the build
+ * writes every page from Astro's frame (src/outputs/listing-pages.ts), those it compares with
+ * Astro's own rendering (src/integration/page-check.ts): the first, second, middle and last pages,
+ * or every page with CHECK_PAGES=all.
  */
-export function pagesToRender(kind: 'json' | 'html'): number[] {
-  const { renderFile } = datasetState();
-  if (renderFile === null) return pageNumbers(getDataset().count);
-  render ??= deserialize(dataReadyBeforePages(() => readFileSync(renderFile))) as RenderSet;
-  return flaggedPages(render[kind]);
+export function pagesAstroRenders(): number[] {
+  const { count } = getDataset();
+  if (live || checkAllPages) return pageNumbers(count);
+  const pages = pageCount(count);
+  return [...new Set([1, 2, Math.ceil(pages / 2), pages])].filter((page) => page <= pages).sort((a, b) => a - b);
+}
+
+/** The languages whose listing page's frame Astro renders: each, in a build; none in dev, which renders each page whole. */
+export function framesToRender(): Language[] {
+  return live ? [] : [...LANGUAGES];
 }

@@ -89,7 +89,6 @@ export function devData(config: Config, root: string, preparationsDir: string, l
   const state = (): DatasetState => ({
     recordsFile: current?.recordsFile ?? null,
     summaryFile: current?.summaryFile ?? null,
-    renderFile: null,
     problemReport,
     ...(current && { records: records(current) }),
   });

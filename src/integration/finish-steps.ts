@@ -8,8 +8,8 @@ import { dirname, join, resolve } from 'node:path';
 import { damagedCacheLine, fileSha256 } from '../data/checked-files.ts';
 import type { ChangeDocument, Changes, HistoryEntry } from '../listing/documents.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
+import { counted } from '../listing/format.ts';
 import { pageCount } from '../listing/pagination.ts';
-import { pageFile } from '../listing/routes.ts';
 import { changedDownloads, changedUrls, type ChangeSummary } from '../outputs/changes.ts';
 import { CHANGES_FILE, CHANGES_FILES_FOLDER, changeDocumentFile, publishedHistory } from '../outputs/history.ts';
 import { writeJsonFile } from '../outputs/json-file.ts';
@@ -23,37 +23,43 @@ import { linkedFrom } from '../data/links.ts';
 import { killPoint } from '../publish/kill-points.ts';
 import { writeRecord } from '../publish/record.ts';
 import { moveRendered } from '../publish/render-folder.ts';
-import { flaggedPages, takenPages } from '../publish/reuse.ts';
+import { takenPages } from '../publish/reuse.ts';
 import { bytesOf, filesIn, siteFilesOf } from '../publish/site-files.ts';
 import { linkSiteForHostFiles, publish } from '../publish/store.ts';
 import type { HostFile } from '../serve/hosts/index.ts';
 import { VERCEL_OUTPUT_DIR } from '../serve/hosts/vercel.ts';
 import type { Rendering, StartedBuild } from './build.ts';
 import { cachedHostFiles, writeHostFiles } from './host-files.ts';
+import { checkPages } from './page-check.ts';
 import { Refusal } from './refusals.ts';
 
 /** Vercel's copy of the site in a build's deploy folder. */
 export const VERCEL_STATIC = join(VERCEL_OUTPUT_DIR, 'static');
 
-/** The pages as written: every page's keys, the JSON pages' hashes, the files taken from the baseline. */
+/** The pages as written: every page's keys, the SHA-256 of each page file written by site path, the files taken from the baseline. */
 export interface WrittenPages {
   keys: PageKeys;
-  jsonHashes: ReadonlyMap<number, string>;
+  hashes: ReadonlyMap<string, string>;
   /** Site paths of the files that are the published ones already: the pages taken, then the search index files kept (`downloadsPlaced`). */
   taken: Set<string>;
 }
 
-/** The JSON pages, written on their own thread while Astro rendered (usually done by now), and Astro's pages moved into the site. */
-export async function pagesWritten(build: StartedBuild, { data, render, jsonPages, progress }: Rendering): Promise<WrittenPages> {
-  const { hashes, keys: writtenKeys } = await jsonPages.written;
+/**
+ * The listing's pages, written on their threads while Astro rendered the rest, checked against the
+ * pages Astro rendered to check them by (page-check.ts), and Astro's pages moved into the site.
+ */
+export async function pagesWritten(build: StartedBuild, { data, render, pages, progress }: Rendering): Promise<WrittenPages> {
+  const { hashes, keys: writtenKeys } = await pages.written;
   const keys = data.keys ?? writtenKeys;
-  if (keys === undefined) throw new Error('no page keys: neither the data side nor the JSON pages made them');
+  if (keys === undefined) throw new Error("no page keys: neither the data side nor the listing pages' writers made them");
   clearInterval(progress);
+  checkPages(build.folder.siteDir, pages.checked, build.config.outDir);
+  console.error(`Listing pages: ${counted(pages.checked.length)} checked against Astro's own rendering, byte for byte`);
   killPoint('pages rendered');
   moveRendered(build.folder.renderDir, build.folder.siteDir);
   rmSync(build.folder.renderFile);
   // Pages taken from the baseline are the published files, made so before Astro rendered (see reuse.ts).
-  return { keys, jsonHashes: hashes, taken: takenPages(render) };
+  return { keys, hashes, taken: takenPages(render) };
 }
 
 /** The sitemaps list every page at its address: the published ones where the code, the addresses and the page count are this build's. */
@@ -115,12 +121,12 @@ export interface ComparedFiles {
 /**
  * The published history's documents carried into the site (see src/outputs/history.ts); then every
  * file whose bytes are the published file's made that file (see file-times.ts), each file hashed
- * for the manifest: a download or a JSON page written now has its hash already (hundreds of MB of
- * downloads at 1M rows; a JSON page is hashed as it is written), a page taken the published one's.
+ * for the manifest: a download or a page written now has its hash already (hundreds of MB of
+ * downloads at 1M rows; a page is hashed as it is written), a page taken the published one's.
  */
 export function unchangedFilesKept(
-  { config, baseline, folder, pageHashes, warn }: StartedBuild,
-  { data, render }: Rendering,
+  { config, baseline, folder, warn }: StartedBuild,
+  { data }: Rendering,
   { pages, downloads, hostFiles }: { pages: WrittenPages; downloads: Record<string, string>; hostFiles: HostFile[] },
 ): ComparedFiles {
   const history = baseline ? publishedHistory(baseline.siteDir, warn).slice(0, config.changesKept) : [];
@@ -130,10 +136,9 @@ export function unchangedFilesKept(
   }
   const files = siteFilesOf(folder.siteDir, pageCount(data.preparation.rows));
   const knownHashes = new Map<string, string>([
-    ...pageHashes,
+    ...pages.hashes,
     ...Object.entries(downloads).map(([path, hash]) => [path.slice(1), hash] as const),
   ]);
-  for (const page of flaggedPages(render.json)) knownHashes.set(pageFile(page), pages.jsonHashes.get(page)!);
   const { changed, unchanged, hashes } = linkUnchangedFiles({
     publishedSiteDir: baseline?.siteDir,
     siteDir: folder.siteDir,

@@ -8,13 +8,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import type { ViteDevServer } from 'vite';
 import { loadConfig, type Config } from '../config.ts';
-import { awaitDataBeforePages } from './astro-internals.ts';
+import { awaitDataBeforePages, BROKEN_ASSUMPTION } from './astro-internals.ts';
 import { awaitData, closeBuild, finishBuild, PREPARATIONS_DIR, type Rendering, type StartedBuild } from './build.ts';
 import { devData, serveDev, type DevData } from './dev.ts';
 import { buildFolders, faultMessage } from './faults.ts';
 import { isRefusal, Refusal, stopWith } from './refusals.ts';
 import { takeSession, type BuildSession } from './session.ts';
-import { renderingOnThreads } from './render-threads.ts';
+import { listingPrerenderer } from './listing-prerenderer.ts';
 import { datasetPlugin } from './virtual-module.ts';
 
 export default function listing(): AstroIntegration {
@@ -69,8 +69,8 @@ export default function listing(): AstroIntegration {
 
           const whenReady = async () => {
             ready = await awaitData(started).catch(stop);
-            // The JSON pages' thread writes into the folder that goes with an unpublished build: stopped first.
-            session.stopWriters = ready.jsonPages.stop;
+            // The listing pages' threads write into the folder that goes with an unpublished build: stopped first.
+            session.stopWriters = ready.pages.stop;
           };
           updateConfig({
             outDir: pathToFileURL(`${started.folder.renderDir}/`),
@@ -93,7 +93,7 @@ export default function listing(): AstroIntegration {
         }
         updateConfig({
           vite: {
-            plugins: [datasetPlugin(config, () => ({ recordsFile: null, summaryFile: null, renderFile: null, problemReport: null }))],
+            plugins: [datasetPlugin(config, () => ({ recordsFile: null, summaryFile: null, problemReport: null }))],
           },
         });
       },
@@ -104,17 +104,17 @@ export default function listing(): AstroIntegration {
         if (!build) return;
         // On standard error, as the build's other lines: Astro's own info lines are not shown (scripts/build.ts).
         console.error('Astro: bundling the pages');
-        // How many HTML pages there are to render; a build whose data fails renders none (its error is reported by
-        // `whenReady`, or above for a refusal under `npm run build`).
-        const htmlPages = build.data.then(
-          ({ toRender }) => toRender.html,
-          () => 0,
+        // Astro renders after the data is ready (astro-internals.ts, assumption 1): `ready` is there by then.
+        const pages = () => {
+          if (!ready) throw new Error(`Astro rendered pages before the build's data was ready: ${BROKEN_ASSUMPTION}`);
+          return ready.pages;
+        };
+        setPrerenderer(
+          listingPrerenderer({
+            onFrames: (frames) => pages().begin(frames),
+            onChecked: (checked) => pages().checked.push(...checked),
+          }),
         );
-        const { baseline, folder } = build;
-        // Pages may be the published files only where Astro renders into the store (see src/publish/render-folder.ts).
-        const published =
-          baseline && folder.renderDir === folder.siteDir ? { siteDir: baseline.siteDir, hashes: baseline.hashes } : undefined;
-        setPrerenderer(renderingOnThreads(folder.renderDir, build.pageHashes, htmlPages, published));
       },
       'astro:build:done': async () => {
         if (!build || !ready || !buildSession) return;

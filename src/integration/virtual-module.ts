@@ -1,7 +1,7 @@
 /**
  * The virtual module `virtual:listing/dataset` the pages read the listing from (see dataset.ts):
- * addresses, whether the data is live (the dev server's), and `datasetState()`: the records file,
- * in a build which pages to render, and in dev the data's problems. A build's state is written
+ * addresses, whether the data is live (the dev server's), whether a build checks every page, and
+ * `datasetState()`: the records file and, in dev, the data's problems. A build's state is written
  * into the module; the dev server's is read live (see `shareWithDevPages`), so that an edit
  * reaches the pages without evaluating them again.
  */
@@ -18,7 +18,6 @@ export interface DatasetState {
   recordsFile: string | null;
   /** The listing's summary (see src/listing/summary.ts), made with the records of `recordsFile`. */
   summaryFile: string | null;
-  renderFile: string | null;
   problemReport: string | null;
   /** The records of `recordsFile`, where they are in memory already (the dev server's, in its own process). */
   records?: readonly CarModel[];
@@ -41,10 +40,11 @@ export function datasetPlugin(
       const settings = [
         `export const addresses = ${JSON.stringify({ baseUrl: config.baseUrl, assetsUrl: config.assetsUrl })};`,
         `export const live = ${live};`,
+        `export const checkAllPages = ${config.checkAllPages};`,
       ].join('\n');
       if (live) return `${settings}\n${DEV_STATE_CODE}`;
-      const { recordsFile, summaryFile, renderFile, problemReport } = state();
-      return `${settings}\nexport const datasetState = () => (${JSON.stringify({ recordsFile, summaryFile, renderFile, problemReport })});`;
+      const { recordsFile, summaryFile, problemReport } = state();
+      return `${settings}\nexport const datasetState = () => (${JSON.stringify({ recordsFile, summaryFile, problemReport })});`;
     },
     ...hooks,
   };

@@ -156,21 +156,15 @@ export function formatBuildReport(report: BuildReport): string {
 }
 
 /**
- * Every few seconds, how many of the JSON pages (`jsonWritten`) and of the HTML pages (`htmlWritten`) are written, as
- * their writers count them (the HTML pages as their render threads answer, a message of pages at a time): the page
- * folders read instead held 100,000 entries each at a million rows, read again at each line.
+ * Every few seconds, how far the listing pages' writers have gone through the listing's `pages`
+ * (src/outputs/listing-pages.ts, as they count them): the page folders read instead held 100,000
+ * entries each at a million rows, read again at each line.
  */
-export function reportPagesWritten(
-  htmlWritten: () => number,
-  jsonWritten: () => number,
-  rendering: { json: number; html: number },
-): NodeJS.Timeout {
+export function reportPagesWritten(goneThrough: () => number, pages: number): NodeJS.Timeout {
   const started = performance.now();
   const timer = setInterval(() => {
     const elapsed = ((performance.now() - started) / 1000).toFixed(0);
-    console.error(
-      `  ${elapsed} s: ${counted(jsonWritten())} of ${counted(rendering.json)} JSON pages, ${counted(htmlWritten())} of ${counted(rendering.html)} HTML pages written`,
-    );
+    console.error(`  ${elapsed} s: the listing's pages written up to page ${counted(goneThrough())} of ${counted(pages)}`);
   }, 5000);
   timer.unref();
   return timer;

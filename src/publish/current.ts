@@ -59,6 +59,7 @@ interface SiteSettings {
   outDir: string;
   deployDir: string;
   changesKept: number;
+  checkAllPages: boolean;
 }
 
 /**
@@ -66,12 +67,13 @@ interface SiteSettings {
  * as the build starts, so that a source saved while it runs is a change for the next build.
  */
 export function settingsOf(config: SiteSettings, root: string): string {
-  const { baseUrl, assetsUrl, dataFile, outDir, deployDir, changesKept } = config;
+  // CHECK_PAGES=all asks for a check of every page: a build, even with nothing else changed.
+  const { baseUrl, assetsUrl, dataFile, outDir, deployDir, changesKept, checkAllPages } = config;
   return createHash('sha256')
     .update(
       JSON.stringify({
         version: VERSION,
-        settings: { baseUrl, assetsUrl, dataFile, outDir, deployDir, changesKept },
+        settings: { baseUrl, assetsUrl, dataFile, outDir, deployDir, changesKept, checkAllPages },
         code: sourceFingerprint(root, ['src', 'public', 'astro.config.mjs', 'tsconfig.json', 'package.json']),
         // Prices and counts are formatted by Node's ICU. (Not NODE_ENV: Astro's build sets its own,
         // so it differs between a build's start and its end.)

@@ -16,7 +16,7 @@ import { htmlPageFiles, pageFile } from '../listing/routes.ts';
 import type { Baseline } from './baseline.ts';
 import { ifPresent } from '../data/missing.ts';
 
-/** Which pages Astro renders: `json[n - 1]` / `html[n - 1]` is 1 for page n's JSON / HTML page. */
+/** Which pages a build writes: `json[n - 1]` / `html[n - 1]` is 1 for page n's JSON page / HTML page in every language. */
 export interface RenderSet {
   json: Uint8Array;
   html: Uint8Array;
@@ -32,9 +32,9 @@ export function flaggedPages(flags: Uint8Array): number[] {
 /**
  * Which of `pages` pages to render, for pages with `keys`: those whose key is not the baseline's
  * (every page where either has no keys: a build that renders every page makes its keys as it
- * writes them, see src/outputs/json-pages.ts), or whose published file is gone; the others are
- * taken from it. Page 1's HTML is the home page, rendered by its own route every time. With the
- * size of the pages taken, in bytes (each is looked up anyway, to see that it is there).
+ * writes them, see src/outputs/listing-pages.ts), or whose published file is gone; the others are
+ * taken from it. With the size of the pages taken, in bytes (each is looked up anyway, to see that
+ * it is there).
  */
 export function renderSetOf(
   pages: number,
@@ -56,16 +56,15 @@ export function renderSetOf(
   for (let index = 0; index < pages; index += 1) {
     const page = index + 1;
     render.json[index] = taken('json', index, [pageFile(page)]) ? 0 : 1;
-    render.html[index] = page === 1 || taken('html', index, htmlPageFiles(page)) ? 0 : 1;
+    render.html[index] = taken('html', index, htmlPageFiles(page)) ? 0 : 1;
   }
   return { render, takenBytes };
 }
 
-/** How many page files of each kind a render set renders: an HTML page is a file a language, the home pages always. */
+/** How many page files of each kind a render set writes: an HTML page is a file a language. */
 export function renderedCount(render: RenderSet): { json: number; html: number } {
   const count = (flags: Uint8Array) => flags.reduce((sum, flag) => sum + flag, 0);
-  const homePages = render.html.length > 0 ? 1 : 0;
-  return { json: count(render.json), html: (count(render.html) + homePages) * LANGUAGES.length };
+  return { json: count(render.json), html: count(render.html) * LANGUAGES.length };
 }
 
 /** The pages of a site folder, by its JSON page files (the highest page number there). */
@@ -114,7 +113,6 @@ export function preparePages(
   for (let index = 0; index < Math.max(pages, oldPages); index += 1) {
     const page = index + 1;
     for (const [kind, path] of [['json', pageFile(page)] as const, ...htmlPageFiles(page).map((file) => ['html', file] as const)]) {
-      if (kind === 'html' && page === 1) continue;
       if (index >= pages || render[kind][index] === 1) {
         if (index < oldPages) {
           rmSync(join(siteDir, path), { force: true });
@@ -136,7 +134,7 @@ export function takenPages(render: RenderSet): Set<string> {
   const taken = new Set<string>();
   for (let index = 0; index < render.json.length; index += 1) {
     if (render.json[index] === 0) taken.add(pageFile(index + 1));
-    if (render.html[index] === 0 && index > 0) for (const file of htmlPageFiles(index + 1)) taken.add(file);
+    if (render.html[index] === 0) for (const file of htmlPageFiles(index + 1)) taken.add(file);
   }
   return taken;
 }

@@ -2,11 +2,12 @@
  * The browsable listing's progressive enhancement: the page jump box, the language switch that
  * keeps the search, and search, filters and sorts over the whole listing from the sharded index
  * (src/listing/search-reader.ts reads it), with the criteria kept in the URL so a search can be
- * shared and reloaded. Results are written with textContent only: names are data, never markup.
+ * shared and reloaded. Results are written with the listing pages' own row markup
+ * (src/listing/model-table.ts), every value escaped as the pages escape it.
  */
-import { formatEngineRange, formatPriceRange, formatRange, formatTransmissions, initialOf, splitName } from '../listing/format.ts';
 import { countIn, languageOf, MESSAGES } from '../listing/languages.ts';
 import { makeKeyOf } from '../listing/makes.ts';
+import { modelRowHtml } from '../listing/model-table.ts';
 import { htmlPagePath } from '../listing/routes.ts';
 import { countOf, readStep, RESULTS_PER_STEP, searchable, startSearch, type Search } from '../listing/search-reader.ts';
 import {
@@ -74,54 +75,29 @@ function setUpSearch(): void {
   const results = section?.querySelector<HTMLElement>('[data-search-results]');
   const body = results?.querySelector<HTMLTableSectionElement>('tbody');
   const showMore = section?.querySelector<HTMLButtonElement>('[data-show-more]');
-  const template = section?.querySelector<HTMLTemplateElement>('[data-row-template]');
   const listing = document.querySelector<HTMLElement>('[data-listing]');
-  if (!section || !form || !status || !results || !body || !showMore || !template || !listing) return;
-  const [rowWithLogo, rowWithoutLogo] = [...template.content.querySelectorAll('tbody tr')] as HTMLTableRowElement[];
-  if (!rowWithLogo || !rowWithoutLogo) return;
+  if (!section || !form || !status || !results || !body || !showMore || !listing) return;
   // The page's address for the index's logo paths: a path for the shipped logos, so they load on any host and port.
-  const logoBase = template.dataset['logoBase'] ?? '';
+  const logoBase = section.dataset['logoBase'] ?? '';
   const rows = Number(section.dataset['rows']);
   const latinMakes = new Map(
     [...form.querySelectorAll<HTMLOptionElement>('option[data-latin]')].map((option) => [option.value, option.dataset['latin'] ?? '']),
   );
 
-  const rowFor = (entry: Entry): HTMLTableRowElement => {
-    const [, name, minSeat, maxSeat, minEngine, maxEngine, minPrice, maxPrice, transmissions, logo] = entry;
-    const row = (logo !== null ? rowWithLogo : rowWithoutLogo).cloneNode(true) as HTMLTableRowElement;
-    const { local, latin } = splitName(name);
-    const make = latinMakes.get(makeKeyOf(name)) ?? '';
-    const image = row.querySelector('img');
-    if (image) {
-      image.src = `${logoBase}/${logo ?? ''}`;
-      image.alt = says.logoOf(make);
-    }
-    const placeholder = row.querySelector<HTMLElement>('.logo-missing');
-    if (placeholder) {
-      placeholder.setAttribute('aria-label', says.noLogoFor(make));
-      placeholder.title = says.noLogoFor(make);
-    }
-    const initial = row.querySelector('.logo-missing span');
-    if (initial) initial.textContent = initialOf(name);
-    const localPart = row.querySelector('.name-local');
-    if (localPart && local) localPart.textContent = local;
-    else if (localPart) {
-      // A name with no local-script part has no such span (nor the space after it), as on the pages.
-      localPart.nextSibling?.remove();
-      localPart.remove();
-    }
-    const latinPart = row.querySelector('.name-latin');
-    if (latinPart) latinPart.textContent = latin;
-    const cell = (column: string, text: string) => {
-      const target = row.querySelector(`td[data-column="${column}"]`);
-      if (target) target.textContent = text;
-    };
-    cell('seats', formatRange(minSeat, maxSeat));
-    cell('engine', formatEngineRange(minEngine, maxEngine, says));
-    cell('price', formatPriceRange(minPrice, maxPrice));
-    cell('transmission', formatTransmissions(Boolean(transmissions & AUTO), Boolean(transmissions & MANUAL), says));
-    return row;
-  };
+  const rowFor = ([, name, minSeat, maxSeat, minEngine, maxEngine, minPrice, maxPrice, transmissions, logo]: Entry): string =>
+    modelRowHtml(
+      {
+        name,
+        seats: [minSeat, maxSeat],
+        engine: [minEngine, maxEngine],
+        price: [minPrice, maxPrice],
+        automatic: Boolean(transmissions & AUTO),
+        manual: Boolean(transmissions & MANUAL),
+        logo: logo === null ? null : `${logoBase}/${logo}`,
+        make: latinMakes.get(makeKeyOf(name)) ?? '',
+      },
+      language,
+    );
 
   let current: Search | undefined;
   let runs = 0;
@@ -153,15 +129,15 @@ function setUpSearch(): void {
     await readStep(search);
     if (search !== current) return;
     const next = search.matches.slice(search.shown, search.shown + RESULTS_PER_STEP);
-    const added = next.map(rowFor);
-    body.append(...added);
+    const shownBefore = body.rows.length;
+    body.insertAdjacentHTML('beforeend', next.map(rowFor).join(''));
     search.shown += next.length;
     listing.hidden = true;
     results.hidden = search.shown === 0;
     say(search);
     // The button pressed is gone: the keyboard goes on from the first row it added (or, where it added
     // none, from what the search says), not from the page's top.
-    const focusTarget = added[0] ?? status;
+    const focusTarget = body.rows[shownBefore] ?? status;
     if (pressed && showMore.hidden) {
       focusTarget.tabIndex = -1;
       focusTarget.focus();

@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       allowShrink: false,
       fullBuild: false,
       changesKept: 30,
+      checkAllPages: false,
       port: 4321,
       host: '127.0.0.1',
     });
@@ -68,6 +69,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ OUT_DIR: 'site', DEPLOY_DIR: '..deploy' }).deployDir).toBe('..deploy');
   });
 
+  it('checks a few pages of each build against Astro, or every page with CHECK_PAGES=all', () => {
+    expect(loadConfig({}).checkAllPages).toBe(false);
+    expect(loadConfig({ CHECK_PAGES: 'all' }).checkAllPages).toBe(true);
+    expect(() => loadConfig({ CHECK_PAGES: 'every' })).toThrow(/CHECK_PAGES must be sample .* or all/);
+  });
+
   it('refuses a base URL with a query or fragment', () => {
     expect(() => loadConfig({ BASE_URL: 'https://cars.example.com/?a=1' })).toThrow(/must not have a query string/);
   });
@@ -86,6 +93,7 @@ describe('a child process started by the tests', () => {
     REPORT_FILE: 'shell-report.json',
     ALLOW_SHRINK: '1',
     FULL_BUILD: '1',
+    CHECK_PAGES: 'all',
     CHANGES_KEPT: '7',
   };
 

@@ -12,7 +12,6 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -140,8 +139,8 @@ describe('npm run build', () => {
     expect(report.besidePhases.map(([name]) => name)).toEqual(['validate', 'page keys']);
     expect(report.phases.map(([name]) => name)).toEqual([
       'start',
-      'pages (Astro)',
-      'JSON pages',
+      'Astro',
+      'listing pages',
       'kept pages',
       'downloads',
       'host configs',
@@ -157,7 +156,7 @@ describe('npm run build', () => {
     expect(report.seconds).toBeGreaterThanOrEqual(report.phases.reduce((sum, [, seconds]) => sum + seconds, 0) - 0.01);
     expect(result.stderr).toContain(formatBuildReport(report));
     expect(result.stderr).toMatch(
-      /rows +0.*\n +pages +1 JSON \+ 2 HTML\n +files +\d+ \(\d+ unchanged, keeping their published time\)\n +bytes +[\d.]+ MiB\n +time +[\d.]+ s \(start [\d.]+ s \[on another thread meanwhile: validate [\d.]+ s, page keys [\d.]+ s\], pages/,
+      /rows +0.*\n +pages +1 JSON \+ 2 HTML\n +files +\d+ \(\d+ unchanged, keeping their published time\)\n +bytes +[\d.]+ MiB\n +time +[\d.]+ s \(start [\d.]+ s \[on another thread meanwhile: validate [\d.]+ s, page keys [\d.]+ s\], Astro/,
     );
     expect(readFileSync(join(outDir, 'car/api/capture_car/latest/page/1.json'), 'utf8')).toBe(
       '{"count":0,"next":null,"previous":null,"results":[]}',
@@ -169,30 +168,32 @@ describe('npm run build', () => {
   });
 
   it.each([
-    // A few pages: this thread renders them (a render thread's start costs more than they do).
-    ['the shipped data', 'data/captured-car-models.csv', 26, 'one thread'],
-    // 1,000 HTML pages or more: render threads, one a core.
-    ['5,000 generated rows', 'generated-5000.csv', 500, `${availableParallelism()} threads`],
-  ])('writes every HTML page of %s, whole, and names none of them on its way', async (_data, dataFile, pages, threads) => {
+    // Up to a few thousand files, one thread writes them (a thread's start costs more than they do; more: test/outputs/listing-pages.test.ts).
+    ['the shipped data', 'data/captured-car-models.csv', 26],
+    ['5,000 generated rows', 'generated-5000.csv', 500],
+  ])('writes every HTML page of %s, whole, and names none of them on its way', async (_data, dataFile, pages) => {
     const data = dataFile.startsWith('data/') ? dataFile : join(workspace, dataFile);
     if (!dataFile.startsWith('data/')) await writeSyntheticCsv(data, 5000);
     const site = join(workspace, `pages-written-${pages}`);
     const result = runBuild({ DATA_FILE: data, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` }, project);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stderr).toContain(`Astro: rendering the pages on ${threads}`);
+    expect(result.stderr).toContain("Listing pages: written from Astro's frames on one thread");
+    // The first, second, middle and last pages of each language, checked against Astro's rendering of them.
+    expect(result.stderr).toContain(`Listing pages: 8 checked against Astro's own rendering, byte for byte`);
     expect(result.stderr).not.toMatch(/broke an assumption/);
     const report = readBuildReport(`${site}-report.json`);
-    // Each page in each language.
+    // Each page in each language; Astro's frames are not published.
     expect(report.pages.html).toBe(pages * LANGUAGES.length);
+    expect(existsSync(join(site, 'listing-frame'))).toBe(false);
     expect(`${result.stdout}${result.stderr}`).not.toMatch(/file not created|├─/);
-    // The search form, rendered once for each language (src/components/SameOnEveryPage.astro): on every page of that
-    // language, in it, with the listing's size and its script.
+    // The search form, in the frame of each language: on every page of that language, whole, with the listing's size and its script.
     const searchForms = new Map(LANGUAGES.map((language) => [language, new Set<string>()]));
     for (let page = 1; page <= pages; page += 1) {
       for (const [language, forms] of searchForms) {
         const file = htmlPageFile(page, language);
         const html = readFileSync(join(site, file), 'utf8');
         expect(html).toMatch(/^<!DOCTYPE html>.*<\/html>$/s);
+        expect(html).not.toContain('<!--listing-page:');
         const form = /<section class="search".*?<script type="module" src="\/_astro\/[^"]+"><\/script>/s.exec(html);
         forms.add(form?.[0] ?? `none in ${file}`);
       }
@@ -200,6 +201,43 @@ describe('npm run build', () => {
     for (const [language, forms] of searchForms) {
       expect([...forms]).toEqual([expect.stringContaining(MESSAGES[language].searchAll(countIn(language, report.rows)))]);
     }
+  });
+
+  it.each([
+    // Names with & < > " ', Chinese and emoji, models with and without logos, seat and engine ranges, electric ones; 23 rows: a partial last page.
+    ['every kind of value a page shows', fixture('good/page-markup.csv'), 3],
+    ['the XSS corpus', fixture('good/html-payloads.csv'), 2],
+    ['an empty listing', fixture('good/header-only.csv'), 1],
+    // A random sample of the real data's shape (scripts/generate.ts, seeded).
+    ['2,345 generated rows', 'generated-2345.csv', 235],
+  ])(
+    'writes each listing page of %s as Astro renders it, byte for byte, in both languages (CHECK_PAGES=all)',
+    async (_data, dataFile, pages) => {
+      const data = dataFile.startsWith('/') ? dataFile : join(workspace, dataFile);
+      if (!dataFile.startsWith('/')) await writeSyntheticCsv(data, 2345);
+      const site = join(workspace, `checked-${pages}`);
+      const result = runBuild({ DATA_FILE: data, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy`, CHECK_PAGES: 'all' }, project);
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stderr).toContain(`Listing pages: ${pages * LANGUAGES.length} checked against Astro's own rendering, byte for byte`);
+    },
+  );
+
+  it("stops before it publishes where a page's markup left the shared functions, naming the page and where it differs", () => {
+    const drifted = join(workspace, 'drifted');
+    mkdirSync(drifted);
+    const copy = projectCopy(drifted);
+    // Markup of the page's own outside src/listing/listing-page.ts: the frame holds "frame", each page its number.
+    const component = join(copy, 'src/components/ListingPage.astro');
+    writeFileSync(component, readFileSync(component, 'utf8').replace('<h1>', '<h1 data-page={String(page)}>'));
+    const site = join(drifted, 'site');
+    const result = runBuild({ DATA_FILE: fixture('good/page-markup.csv'), OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` }, copy);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(
+      /The listing page (?:zh-hk\/)?(?:page\/\d\/)?index.html that the build wrote is not the page Astro renders \(at character \d+: the build wrote …".*<h1 data-page=\\"frame\\">.*"…, Astro rendered …".*<h1 data-page=\\"\d\\">.*\n.*Nothing was published/,
+    );
+    // A message, not a crash.
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(site)).toBe(false);
   });
 
   it('fails on bad data with every problem, builds nothing and leaves the last good site byte-identical', () => {

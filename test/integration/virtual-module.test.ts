@@ -1,7 +1,7 @@
 /**
  * The virtual module the pages read the listing from (src/integration/virtual-module.ts), as Vite
- * loads it: a build's state written into it, the dev server's read live; and whether it is live,
- * which decides whether a part of a page may be rendered once for the build (SameOnEveryPage.astro).
+ * loads it: a build's state written into it, the dev server's read live; whether it is live, and
+ * whether a build checks every page against Astro's rendering.
  */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
@@ -12,7 +12,6 @@ const config = loadConfig({});
 const state: DatasetState = {
   recordsFile: '/builds/a/records.v8',
   summaryFile: '/builds/a/summary.v8',
-  renderFile: null,
   problemReport: null,
 };
 
@@ -22,6 +21,7 @@ async function moduleOf(plugin: ReturnType<typeof datasetPlugin>) {
   const code = (plugin.load as (id: string) => string | undefined)(id!);
   return (await import(`data:text/javascript,${encodeURIComponent(code!)}`)) as {
     live: boolean;
+    checkAllPages: boolean;
     addresses: { baseUrl: string; assetsUrl: string };
     datasetState: () => DatasetState;
   };
@@ -29,10 +29,12 @@ async function moduleOf(plugin: ReturnType<typeof datasetPlugin>) {
 
 describe('virtual:listing/dataset', () => {
   it("is a build's: its state written in, not live", async () => {
-    const dataset = await moduleOf(datasetPlugin(config, () => ({ ...state, renderFile: '/builds/a/render.v8' })));
+    const dataset = await moduleOf(datasetPlugin(config, () => state));
     expect(dataset.live).toBe(false);
+    expect(dataset.checkAllPages).toBe(false);
     expect(dataset.addresses).toEqual({ baseUrl: config.baseUrl, assetsUrl: config.assetsUrl });
-    expect(dataset.datasetState()).toEqual({ ...state, renderFile: '/builds/a/render.v8' });
+    expect(dataset.datasetState()).toEqual(state);
+    expect((await moduleOf(datasetPlugin(loadConfig({ CHECK_PAGES: 'all' }), () => state))).checkAllPages).toBe(true);
   });
 
   it("is the dev server's: live, each read giving the dev server's current state", async () => {

@@ -29,12 +29,12 @@ const keysOf = (pages: number, changed: { json?: number[]; html?: number[] } = {
   listing: 'makes',
 });
 
-/** How many HTML files a build renders for `pages` HTML pages: each in every language, and the home pages. */
-const htmlFiles = (pages: number) => (pages + 1) * LANGUAGES.length;
+/** How many HTML files a build renders for `pages` HTML pages: each in every language. */
+const htmlFiles = (pages: number) => pages * LANGUAGES.length;
 
-/** The page files of `pages` pages, HTML in every language (the home pages' HTML is their own route's: not page files here). */
+/** The page files of `pages` pages, HTML in every language. */
 const pageFilesOf = (pages: number): string[] =>
-  Array.from({ length: pages }, (_, index) => [pageFile(index + 1), ...(index > 0 ? htmlPageFiles(index + 1) : [])]).flat();
+  Array.from({ length: pages }, (_, index) => [pageFile(index + 1), ...htmlPageFiles(index + 1)]).flat();
 
 /** Writes each file under `dir` with its own text. */
 function writeFiles(dir: string, files: readonly string[], text: (path: string) => string): void {
@@ -50,11 +50,11 @@ const renderSet = (pages: number, json: number[], html: number[]): RenderSet => 
 const inode = (path: string) => statSync(path).ino;
 
 describe('the pages to render', () => {
-  it('are every page (but the home page, its own route) without a published build', () => {
+  it('are every page without a published build', () => {
     const { render, takenBytes } = renderSetOf(3, keysOf(3), undefined);
     expect(flaggedPages(render.json)).toEqual([1, 2, 3]);
-    expect(flaggedPages(render.html)).toEqual([2, 3]);
-    expect(renderedCount(render)).toEqual({ json: 3, html: htmlFiles(2) });
+    expect(flaggedPages(render.html)).toEqual([1, 2, 3]);
+    expect(renderedCount(render)).toEqual({ json: 3, html: htmlFiles(3) });
     expect(takenPages(render)).toEqual(new Set());
     expect(takenBytes).toBe(0);
   });
@@ -69,7 +69,7 @@ describe('the pages to render', () => {
     expect(flaggedPages(render.json)).toEqual([2, 5]);
     expect(flaggedPages(render.html)).toEqual([3, 4, 5]);
     expect(renderedCount(render)).toEqual({ json: 2, html: htmlFiles(3) });
-    expect(takenPages(render)).toEqual(new Set([pageFile(1), pageFile(3), pageFile(4), ...htmlPageFiles(2)]));
+    expect(takenPages(render)).toEqual(new Set([pageFile(1), pageFile(3), pageFile(4), ...htmlPageFiles(1), ...htmlPageFiles(2)]));
     // Each file holds its own path: the taken pages' sizes, added up.
     expect(takenBytes).toBe([...takenPages(render)].reduce((sum, path) => sum + Buffer.byteLength(path), 0));
     // Nothing changed: nothing rendered, every page kept.
@@ -79,7 +79,7 @@ describe('the pages to render', () => {
     // Keys not made yet (they will be as every page is written): every page rendered.
     expect(renderedCount(renderSetOf(3, undefined, { siteDir: published, keys: keysOf(3) }).render)).toEqual({
       json: 3,
-      html: htmlFiles(2),
+      html: htmlFiles(3),
     });
   });
 
@@ -90,7 +90,7 @@ describe('the pages to render', () => {
     writeFiles(published, pageFilesOf(3), (path) => path);
     const render = renderSet(3, [2], [3]);
     const kept = preparePages(site, render, { siteDir: published, rendered: renderSet(3, [], []) }, 0);
-    expect(kept).toEqual(new Set([pageFile(1), pageFile(3), ...htmlPageFiles(2)]));
+    expect(kept).toEqual(new Set([pageFile(1), pageFile(3), ...htmlPageFiles(1), ...htmlPageFiles(2)]));
     for (const path of kept) expect(inode(join(site, path))).toBe(inode(join(published, path)));
     expect(existsSync(join(site, pageFile(2)))).toBe(false);
     for (const path of htmlPageFiles(3)) expect(existsSync(join(site, path))).toBe(false);

@@ -121,7 +121,7 @@ export const foldersIn = (dir: string): string[] =>
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
     .sort();
 
-/** The JSON and HTML pages Astro rendered, by the build's log (the home page is always rendered). */
+/** The JSON and HTML pages a build rendered, by its log. */
 export const renderedPages = (log: string): { json: number; html: number } => {
   const [, json, html] = /rendering ([\d,]+) of [\d,]+ JSON and ([\d,]+) of [\d,]+ HTML pages/.exec(log) ?? [];
   return { json: Number(json), html: Number(html) };
