@@ -19,6 +19,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync
 import { spawn } from 'node:child_process';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { contentsOf, PAGE_FOLDERS, removeIfEmpty } from './site-files.ts';
+import { htmlPageFiles } from '../listing/routes.ts';
 import { KEPT_DOWNLOADS_FOLDER } from './downloads-placed.ts';
 import { killPoint } from './kill-points.ts';
 import { replaceAside } from './replace-aside.ts';
@@ -87,12 +88,14 @@ export function recycledBuildFolder(store: string, copyPath: string): BuildFolde
 
 /** What a recycled folder keeps: the page folders (named by the route table) and the search index's (see downloads-placed.ts). */
 const KEPT_FOLDERS = new Set([...PAGE_FOLDERS, KEPT_DOWNLOADS_FOLDER]);
+/** And the pages outside them: the home page of each language. */
+const KEPT_FILES = new Set(htmlPageFiles(1));
 
-/** Removes every file and folder of a site but its pages and its search index (`KEPT_FOLDERS`). */
+/** Removes every file and folder of a site but its pages and its search index (`KEPT_FOLDERS`, `KEPT_FILES`). */
 function keepPagesAndSearchIndex(siteDir: string): void {
   // The kept folders and what they hold are not walked (a folder per HTML page: 100,000 at 1M rows).
   const { files, folders } = contentsOf(siteDir, KEPT_FOLDERS);
-  for (const path of files) rmSync(join(siteDir, path), { force: true });
+  for (const path of files) if (!KEPT_FILES.has(path)) rmSync(join(siteDir, path), { force: true });
   // Then the folders left empty, deepest first; the page folders' parents keep them.
   for (const folder of folders.reverse()) removeIfEmpty(join(siteDir, folder));
 }

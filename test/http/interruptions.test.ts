@@ -162,10 +162,10 @@ describe('Ctrl-C and SIGTERM during a build', () => {
   let price = 100_000;
 
   // Astro loading (the build begun before it, its folder made: no output yet); Vite bundling; the
-  // data ready (Astro about to render); Astro rendering the pages. Both signals reach the one
+  // data ready (Astro about to render); the listing's pages being written. Both signals reach the one
   // handler (src/integration/interrupts.ts) and differ in whom they reach (Ctrl-C the process
   // group, the esbuild service among it) and in the exit code: each moment is met by one signal,
-  // the two taking turns, and the longest, rendering, by both (5 builds interrupted, not 8, for
+  // the two taking turns, and the longest, writing the pages, by both (5 builds interrupted, not 8, for
   // CI's budget).
   const SIGINT = { signal: 'SIGINT' as const, exitCode: 130 };
   const SIGTERM = { signal: 'SIGTERM' as const, exitCode: 143 };
@@ -174,8 +174,8 @@ describe('Ctrl-C and SIGTERM during a build', () => {
     { ...SIGTERM, moment: FOLDER_MADE },
     { ...SIGINT, moment: 'Astro: bundling' },
     { ...SIGTERM, moment: 'rows valid' },
-    { ...SIGTERM, moment: 'Astro: rendering the pages' },
-    { ...SIGINT, moment: 'Astro: rendering the pages' },
+    { ...SIGTERM, moment: 'Listing pages: written' },
+    { ...SIGINT, moment: 'Listing pages: written' },
   ];
 
   it.each(cases)(
