@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { carModelSchema } from '../data/schema.ts';
 import { changeDocumentSchema, changesSchema, manifestSchema } from './documents.ts';
-import { PAGE_SIZE } from './pagination.ts';
+import { LAST_PAGE_STRING, PAGE_SIZE } from './pagination.ts';
 import {
   ACCEPTED_FORMATS,
   BODIES,
@@ -178,10 +178,16 @@ function sharedComponents(baseUrl: string): JsonObject {
         in: 'query',
         required: false,
         description:
-          '1-based page number (as Python reads a whole number: `03` and `+3` are page 3), or `last`. Missing or empty means page 1; ' +
-          'any other value, or a page past the last, is 404 `Invalid page.`, as from the origin.',
-        schema: { type: 'string' },
-        examples: { page: { value: '2' }, last: { value: 'last' } },
+          `The page: a whole number from 1, or \`${LAST_PAGE_STRING}\` for the last page. Missing or empty means page 1. As the ` +
+          "origin, the listing reads the number as Python's `int()` does: `03`, `+3`, `3` with white space around it, and `1_0` (page 10) " +
+          'are pages too. Any other value, or a page past the last, is 404 `Invalid page.`',
+        schema: {
+          oneOf: [
+            { type: 'integer', minimum: 1 },
+            { type: 'string', const: LAST_PAGE_STRING },
+          ],
+        },
+        examples: { page: { value: 2 }, last: { value: LAST_PAGE_STRING } },
       },
       Format: {
         name: QUERY.format,

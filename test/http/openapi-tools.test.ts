@@ -154,7 +154,6 @@ describe('the OpenAPI document, as its consumers’ tools read it', () => {
         { method: 'GET', path: `${listing}?page=99`, status: 404 },
         { method: 'GET', path: `${listing}?format=xml`, status: 404 },
         { method: 'GET', path: `${listing}/page/99`, status: 404 },
-        { method: 'GET', path: `${listing}?page=abc`, status: 404 },
         { method: 'GET', path: `${listing}/page/99.json`, status: 404 },
         { method: 'OPTIONS', path: `${listing}?format=xml`, status: 404 },
         { method: 'PUT', path: `${listing}?format=xml`, status: 404 },
@@ -187,6 +186,13 @@ describe('the OpenAPI document, as its consumers’ tools read it', () => {
           );
       }
       expect(violations).toEqual([]);
+    });
+
+    it('refuses a page that is neither a whole number nor `last`, as the document types it (the origin answers 404 `Invalid page.`)', async () => {
+      const response = await fetch(`${proxy}/car/api/capture_car/latest?page=abc`);
+      expect(response.status).toBe(422);
+      const { validation } = (await response.json()) as { validation: { location: string[] }[] };
+      expect(validation.map(({ location }) => location.join('.'))).toContain('query.page');
     });
   });
 });
