@@ -11,6 +11,7 @@ import { changeDocumentSchema, changesSchema, manifestSchema } from './documents
 import { LAST_PAGE_STRING, PAGE_SIZE } from './pagination.ts';
 import {
   ACCEPTED_FORMATS,
+  ALLOWED_METHODS,
   BODIES,
   CORS_EXPOSED_HEADERS,
   DOCUMENT_HEADERS,
@@ -139,6 +140,18 @@ export function jsonSchemaDocument(name: keyof typeof JSON_SCHEMAS, baseUrl: str
   };
 }
 
+/** The methods a read-only listing refuses, as the origin names them in its 405. */
+const REFUSED_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
+const inWords = (items: readonly string[]) => new Intl.ListFormat('en-GB', { type: 'conjunction' }).format(items);
+/**
+ * What the listing allows and refuses, in words: the document describes only the methods that can
+ * succeed, as the origin's own describer (drf-spectacular) does, so that no generated client has a
+ * function that can only fail; the refused ones answer 405 on every host all the same.
+ */
+const METHODS_IN_WORDS =
+  `The listing allows ${inWords(ALLOWED_METHODS)}. It is read-only: ${inWords(REFUSED_METHODS)} are 405 ` +
+  `\`${BODIES.methodNotAllowed(REFUSED_METHODS[0])}\` (with the method's name), as from the origin, after an unknown format's 404.`;
+
 const ref = (kind: 'schemas' | 'responses' | 'parameters' | 'headers', id: string) => ({ $ref: `#/components/${kind}/${id}` });
 const header = (description: string, example: string) => ({ description, schema: { type: 'string' }, example });
 const pathParameter = (name: string, description: string, schema: JsonObject, example: unknown) => ({
@@ -208,7 +221,7 @@ function sharedComponents(baseUrl: string): JsonObject {
       },
     },
     headers: {
-      Allow: header('Methods the listing allows.', LISTING_HEADERS.Allow),
+      Allow: header(METHODS_IN_WORDS, LISTING_HEADERS.Allow),
       Vary: header('The answer varies with the Accept header.', LISTING_HEADERS.Vary),
       AccessControlAllowOrigin: header('Any origin may read it.', '*'),
       AccessControlExposeHeaders: header('Headers a script on another origin may read.', CORS_EXPOSED_HEADERS),
@@ -237,11 +250,6 @@ function sharedComponents(baseUrl: string): JsonObject {
         headers: LISTING_ANSWER_HEADERS,
         content: jsonOf('Options', { metadata: BODIES.options }),
       },
-      MethodNotAllowed: {
-        description: 'A method other than GET, HEAD and OPTIONS, as the origin answers it.',
-        headers: LISTING_ANSWER_HEADERS,
-        content: jsonOf('Error', { post: BODIES.methodNotAllowed('POST') }),
-      },
     },
   };
 }
@@ -256,14 +264,6 @@ function listingOperations(form: string, parameters: JsonObject[], summary: stri
   const tags = ['listing'];
   const common = { tags, parameters };
   const conditional = [...parameters, ref('parameters', 'IfNoneMatch')];
-  const refused = (method: string) => ({
-    tags,
-    operationId: `${method}${form}`,
-    summary: `${method.toUpperCase()} is not allowed`,
-    description: `The listing is read-only: ${method.toUpperCase()} gets 405, as from the origin (after an unknown format's 404).`,
-    parameters,
-    responses: { 404: ref('responses', 'NotFound'), 405: ref('responses', 'MethodNotAllowed') },
-  });
   const read = (method: 'get' | 'head', page: string, notFound: string) => ({
     ...common,
     parameters: conditional,
@@ -282,13 +282,9 @@ function listingOperations(form: string, parameters: JsonObject[], summary: stri
       ...common,
       operationId: `options${form}`,
       summary: "The endpoint's metadata",
-      description: 'What the endpoint renders and parses, as Django REST Framework describes it.',
+      description: `What the endpoint renders and parses, as Django REST Framework describes it; its \`Allow\` header names the methods. ${METHODS_IN_WORDS}`,
       responses: { 200: ref('responses', 'Options'), 404: ref('responses', 'NotFound') },
     },
-    post: refused('post'),
-    put: refused('put'),
-    patch: refused('patch'),
-    delete: refused('delete'),
   };
 }
 
@@ -325,11 +321,13 @@ export function openApiDocument(baseUrl: string): JsonObject {
     openapi: '3.1.0',
     info: {
       title: 'Captured car model listing',
-      version: '2.0.0',
+      // 3: `page` is a number or `last`, and the refused methods are no operations (generated clients change).
+      version: '3.0.0',
       summary: 'The latest captured car models, paginated, as static JSON.',
       description:
         'A read-only, paginated list of the latest captured car models, prebuilt as static files, byte for byte as the origin ' +
-        '(a Django REST Framework list view) answered, with the downloads, manifest and change history a mirror follows.',
+        '(a Django REST Framework list view) answered, with the downloads, manifest and change history a mirror follows. ' +
+        METHODS_IN_WORDS,
     },
     servers: [{ url: baseUrl, description: 'Where this build is published.' }],
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',

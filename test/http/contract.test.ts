@@ -74,9 +74,10 @@ describe('the published JSON Schemas', () => {
   it('are the ones the OpenAPI document describes the listing with', async () => {
     const openApi = (await getJson(PUBLISHED.openApi)) as {
       openapi: string;
+      info: { description: string };
       servers: { url: string }[];
-      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
-      components: { schemas: Record<string, object> };
+      paths: Record<string, Record<string, { description?: string; responses: Record<string, unknown> }>>;
+      components: { schemas: Record<string, object>; headers: Record<string, { description: string }> };
     };
     expect(openApi.openapi).toBe('3.1.0');
     expect(openApi.servers[0]?.url).toBe(FIXTURE_BASE_URL);
@@ -92,11 +93,18 @@ describe('the published JSON Schemas', () => {
       '/openapi.json',
       '/schema/{name}.schema.json',
     ]);
-    const listing = openApi.paths['/car/api/capture_car/latest'] ?? {};
-    expect(Object.keys(listing)).toEqual(['get', 'head', 'options', 'post', 'put', 'patch', 'delete']);
-    // 405 where it happens: on the methods the listing refuses, never on GET.
-    expect(Object.keys(listing['get']?.responses ?? {})).toEqual(['200', '304', '404']);
-    expect(Object.keys(listing['post']?.responses ?? {})).toEqual(['404', '405']);
+    // Only the methods that can succeed are operations; the 405 of the others is said in words.
+    for (const form of ['', '/page/{page}', '/page/{page}.json']) {
+      const listing = openApi.paths[`/car/api/capture_car/latest${form}`] ?? {};
+      expect(Object.keys(listing), form).toEqual(['get', 'head', 'options']);
+      expect(Object.keys(listing['get']?.responses ?? {}), form).toEqual(['200', '304', '404']);
+    }
+    // Said where a reader and a client look: the document's description, OPTIONS, its Allow header.
+    const methods =
+      'The listing allows GET, HEAD and OPTIONS. It is read-only: POST, PUT, PATCH and DELETE are 405 `{"detail":"Method \\"POST\\" not allowed."}`';
+    expect(openApi.info.description).toContain(methods);
+    expect(openApi.paths['/car/api/capture_car/latest']?.['options']?.description).toContain(methods);
+    expect(openApi.components.headers['Allow']?.description).toContain(methods);
     // The page schema refers to the record's component, as the published schema refers to its $defs.
     const { $id: _id, $schema: _dialect, $defs, ...pageSchema } = (await getJson(schemaPath('page'))) as Record<string, unknown>;
     expect(JSON.stringify(openApi.components.schemas['Page'])).toBe(
