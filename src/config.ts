@@ -4,6 +4,7 @@
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
+import { contactVariable, licenseVariable } from './listing/publisher.ts';
 import { SHIPPED_ASSETS_PATH } from './listing/routes.ts';
 
 /** The embedded default dataset, relative to the project folder (where npm runs every script). */
@@ -35,6 +36,8 @@ const variablesSchema = z.object({
     .default('127.0.0.1'),
   BASE_URL: absoluteHttpUrl('BASE_URL').optional(),
   ASSETS_URL: absoluteHttpUrl('ASSETS_URL').optional(),
+  API_CONTACT: contactVariable('API_CONTACT').optional(),
+  API_LICENSE: licenseVariable('API_LICENSE').optional(),
   DATA_FILE: z.string().min(1, 'DATA_FILE must be the path of a CSV file').default(DEFAULT_DATA_FILE),
   OUT_DIR: z.string().min(1, 'OUT_DIR must be a folder path').default('dist'),
   DEPLOY_DIR: z.string().min(1, 'DEPLOY_DIR must be a folder path').default('deploy'),
@@ -130,6 +133,9 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     baseUrl,
     /** The spec's {assets_url}, no trailing slash. */
     assetsUrl: variables.ASSETS_URL ?? `${baseUrl}${SHIPPED_ASSETS_PATH}`,
+    /** The contact and licence /openapi.json states (src/listing/publisher.ts), where set. */
+    contact: variables.API_CONTACT,
+    license: variables.API_LICENSE,
     dataFile: variables.DATA_FILE,
     /** The published site's folder. */
     outDir,

@@ -39,6 +39,7 @@ export function datasetPlugin(
       if (id !== RESOLVED_VIRTUAL_ID) return undefined;
       const settings = [
         `export const addresses = ${JSON.stringify({ baseUrl: config.baseUrl, assetsUrl: config.assetsUrl })};`,
+        `export const publisher = ${JSON.stringify({ contact: config.contact, license: config.license })};`,
         `export const live = ${live};`,
         `export const checkAllPages = ${config.checkAllPages};`,
       ].join('\n');

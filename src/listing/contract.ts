@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { carModelSchema } from '../data/schema.ts';
 import { changeDocumentSchema, changesSchema, manifestSchema } from './documents.ts';
 import { LAST_PAGE_STRING, PAGE_SIZE } from './pagination.ts';
+import type { Publisher } from './publisher.ts';
 import {
   ACCEPTED_FORMATS,
   ALLOWED_METHODS,
@@ -311,8 +312,8 @@ function fileOperations(
   return { get: operation('get'), head: operation('head') };
 }
 
-/** The OpenAPI 3.1 document of every URL the site answers. */
-export function openApiDocument(baseUrl: string): JsonObject {
+/** The OpenAPI 3.1 document of every URL the site answers, with the contact and licence its publisher states. */
+export function openApiDocument(baseUrl: string, { contact, license }: Publisher = {}): JsonObject {
   const noCacheHeaders = {
     ...FILE_HEADERS,
     'Cache-Control': header('Always revalidated: a mirror reads it first.', DOCUMENT_HEADERS['Cache-Control']),
@@ -328,6 +329,8 @@ export function openApiDocument(baseUrl: string): JsonObject {
         'A read-only, paginated list of the latest captured car models, prebuilt as static files, byte for byte as the origin ' +
         '(a Django REST Framework list view) answered, with the downloads, manifest and change history a mirror follows. ' +
         METHODS_IN_WORDS,
+      ...(contact && { contact }),
+      ...(license && { license }),
     },
     servers: [{ url: baseUrl, description: 'Where this build is published.' }],
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',

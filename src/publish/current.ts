@@ -5,7 +5,7 @@
  * A build leaves a stamp in its store once it is published: what it was built from (its inputs)
  * and what its folders hold (its tree). The published build is current when
  * - the inputs are this build's: the settings that shape the site (the addresses, the data file's
- *   path and SHA-256, the folders, the change documents kept), the code (`src/`, `public/`,
+ *   path and SHA-256, the folders, the change documents kept, the contact and licence stated), the code (`src/`, `public/`,
  *   astro.config.mjs, tsconfig.json, package.json and its lock file; not a package changed in
  *   node_modules without them), and Node's version and its ICU and Unicode data;
  * - OUT_DIR and DEPLOY_DIR still show that build, and its site and deploy folders are as it
@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { checkedJson, damagedCacheLine, fileSha256, readChecked } from '../data/checked-files.ts';
 import { ifPresent } from '../data/missing.ts';
+import type { Contact, License } from '../listing/publisher.ts';
 import { sourceFingerprint } from '../outputs/preparation.ts';
 import { replaceAside } from './replace-aside.ts';
 import { publishedBuild, showsPublishedDeploy, type BuildFolder } from './store.ts';
@@ -60,6 +61,9 @@ interface SiteSettings {
   deployDir: string;
   changesKept: number;
   checkAllPages: boolean;
+  /** The contact and licence /openapi.json states. */
+  contact: Contact | undefined;
+  license: License | undefined;
 }
 
 /**
@@ -68,12 +72,12 @@ interface SiteSettings {
  */
 export function settingsOf(config: SiteSettings, root: string): string {
   // CHECK_PAGES=all asks for a check of every page: a build, even with nothing else changed.
-  const { baseUrl, assetsUrl, dataFile, outDir, deployDir, changesKept, checkAllPages } = config;
+  const { baseUrl, assetsUrl, dataFile, outDir, deployDir, changesKept, checkAllPages, contact, license } = config;
   return createHash('sha256')
     .update(
       JSON.stringify({
         version: VERSION,
-        settings: { baseUrl, assetsUrl, dataFile, outDir, deployDir, changesKept, checkAllPages },
+        settings: { baseUrl, assetsUrl, dataFile, outDir, deployDir, changesKept, checkAllPages, contact, license },
         code: sourceFingerprint(root, ['src', 'public', 'astro.config.mjs', 'tsconfig.json', 'package.json']),
         // Prices and counts are formatted by Node's ICU. (Not NODE_ENV: Astro's build sets its own,
         // so it differs between a build's start and its end.)

@@ -26,6 +26,51 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ CHANGES_KEPT: value }), value).toThrow(/CHANGES_KEPT must be a whole number from 1 to 9999/);
   });
 
+  it('reads the contact and licence /openapi.json states: `Name <email> (URL)`, and an SPDX identifier or `Name (URL)`', () => {
+    expect(loadConfig({ API_CONTACT: ' Cars HK <api@cars.example.com> (https://cars.example.com/contact) ' }).contact).toEqual({
+      name: 'Cars HK',
+      url: 'https://cars.example.com/contact',
+      email: 'api@cars.example.com',
+    });
+    expect(loadConfig({ API_CONTACT: '<api@cars.example.com>' }).contact).toEqual({ email: 'api@cars.example.com' });
+    expect(loadConfig({ API_CONTACT: 'Cars HK (https://cars.example.com)' }).contact).toEqual({
+      name: 'Cars HK',
+      url: 'https://cars.example.com',
+    });
+    // SPDX identifiers match without regard to case; the name is the SPDX list's, the URL its page there.
+    for (const value of ['CC-BY-4.0', 'cc-by-4.0'])
+      expect(loadConfig({ API_LICENSE: value }).license).toEqual({
+        name: 'Creative Commons Attribution 4.0 International',
+        url: 'https://spdx.org/licenses/CC-BY-4.0.html',
+      });
+    expect(loadConfig({ API_LICENSE: 'Cars HK data terms (https://cars.example.com/terms)' }).license).toEqual({
+      name: 'Cars HK data terms',
+      url: 'https://cars.example.com/terms',
+    });
+    expect(loadConfig({ API_CONTACT: '', API_LICENSE: '' })).toMatchObject({ contact: undefined, license: undefined });
+  });
+
+  it('names what is wrong with a contact or a licence', () => {
+    const problems: Record<string, [Record<string, string>, string]> = {
+      'a bare email': [{ API_CONTACT: 'api@cars.example.com' }, 'API_CONTACT must be written "Name <email> (URL)", each part optional'],
+      'a bare URL': [{ API_CONTACT: 'https://cars.example.com' }, 'an email goes in <…>, a URL in (…)'],
+      'parts out of order': [
+        { API_CONTACT: 'Cars HK (https://cars.example.com) <api@cars.example.com>' },
+        'must be written "Name <email> (URL)"',
+      ],
+      'no email': [{ API_CONTACT: 'Cars HK <api>' }, "API_CONTACT's email must be an address such as api@cars.example.com"],
+      'no web URL': [{ API_CONTACT: 'Cars HK (ftp://cars.example.com)' }, "API_CONTACT's URL must be an absolute http(s) URL"],
+      'no SPDX identifier': [{ API_LICENSE: 'CC-BY-4' }, 'API_LICENSE must be an SPDX licence identifier such as CC-BY-4.0'],
+      'an SPDX expression': [{ API_LICENSE: 'MIT OR Apache-2.0' }, 'or a name and the absolute http(s) URL of other terms'],
+      'terms without a URL': [{ API_LICENSE: 'Our terms' }, 'API_LICENSE must be an SPDX licence identifier'],
+    };
+    for (const [name, [environment, message]] of Object.entries(problems)) {
+      expect(() => loadConfig(environment), name).toThrow(ConfigError);
+      expect(() => loadConfig(environment), name).toThrow(message);
+      expect(() => loadConfig(environment), name).toThrow(`; got ${JSON.stringify(Object.values(environment)[0])}`);
+    }
+  });
+
   it('follows PORT in the default addresses and drops trailing slashes', () => {
     expect(loadConfig({ PORT: '8080' }).baseUrl).toBe('http://localhost:8080');
     const config = loadConfig({ BASE_URL: 'https://cars.example.com/', ASSETS_URL: 'https://cdn.example.com/static//' });
@@ -87,6 +132,8 @@ describe('a child process started by the tests', () => {
     HOST: '0.0.0.0',
     BASE_URL: 'https://shell.example.com',
     ASSETS_URL: 'https://shell.example.com/img',
+    API_CONTACT: 'Shell <shell@example.com>',
+    API_LICENSE: 'MIT',
     DATA_FILE: 'shell.csv',
     OUT_DIR: 'shell-dist',
     DEPLOY_DIR: 'shell-deploy',

@@ -2,13 +2,13 @@
  * What programs rely on: the published JSON Schemas and OpenAPI document describe every emitted
  * page, the full export round-trips through the build, and the same CSV builds the same bytes.
  */
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { pageFile, PUBLISHED, schemaPath } from '../../src/listing/routes.ts';
-import { buildSite, fixture, publishedTree, tempDir, treeHashes, withoutBuildDescription, projectCopy } from '../support/site.ts';
+import { buildSite, fixture, publishedTree, runBuild, tempDir, treeHashes, withoutBuildDescription, projectCopy } from '../support/site.ts';
 import { FIXTURE_BASE_URL } from '../support/global-setup.ts';
 
 const origin = inject('origin');
@@ -165,5 +165,45 @@ describe('stable, round-tripping output', () => {
     buildSite({ DATA_FILE: exported, OUT_DIR: rebuilt, ...env }, project);
     // The manifest and the changes name the data file's hash: another file, another hash.
     expect(withoutManifest(treeHashes(rebuilt))).toEqual(withoutManifest(treeHashes(outDir)));
+  });
+});
+
+describe("the publisher's contact and licence", () => {
+  it('are stated in /openapi.json as configured; a change of either builds again, the same again has nothing to build', () => {
+    const site = join(workspace, 'stated');
+    const env = {
+      DATA_FILE: fixture('listing-23.csv'),
+      OUT_DIR: site,
+      DEPLOY_DIR: `${site}-deploy`,
+      BASE_URL: FIXTURE_BASE_URL,
+      API_CONTACT: 'Cars HK <api@cars.example.com> (https://cars.example.com/contact)',
+      API_LICENSE: 'CC-BY-4.0',
+    };
+    const build = (extra: Record<string, string> = {}) => {
+      const result = runBuild({ ...env, ...extra }, project);
+      expect(result.status, result.stderr).toBe(0);
+      return {
+        built: !result.stderr.includes('Nothing to build'),
+        info: JSON.parse(readFileSync(join(site, 'openapi.json'), 'utf8')).info,
+      };
+    };
+    expect(build()).toMatchObject({
+      built: true,
+      info: {
+        contact: { name: 'Cars HK', url: 'https://cars.example.com/contact', email: 'api@cars.example.com' },
+        license: { name: 'Creative Commons Attribution 4.0 International', url: 'https://spdx.org/licenses/CC-BY-4.0.html' },
+      },
+    });
+    expect(build().built).toBe(false);
+    const other = build({ API_LICENSE: 'ODbL-1.0' });
+    expect(other).toMatchObject({ built: true, info: { license: { url: 'https://spdx.org/licenses/ODbL-1.0.html' } } });
+    expect(build({ API_LICENSE: 'ODbL-1.0', API_CONTACT: '<data@cars.example.com>' })).toMatchObject({
+      built: true,
+      info: { contact: { email: 'data@cars.example.com' } },
+    });
+    const unstated = build({ API_LICENSE: '', API_CONTACT: '' });
+    expect(unstated.built).toBe(true);
+    expect(Object.keys(unstated.info)).not.toContain('contact');
+    expect(Object.keys(unstated.info)).not.toContain('license');
   });
 });

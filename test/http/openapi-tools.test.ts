@@ -12,6 +12,7 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { cleanEnvironment } from '../../scripts/lib/servers.ts';
+import { loadConfig } from '../../src/config.ts';
 import { openApiDocument } from '../../src/listing/contract.ts';
 import { freePort, projectRoot, tempDir } from '../support/site.ts';
 
@@ -69,6 +70,24 @@ function lintOnDefaults(name: string, document: object): { redocly: string[]; sp
 }
 
 describe('the OpenAPI document, as its consumers’ tools read it', () => {
+  it('passes both linters on their defaults with no error and no warning, where the publisher states a contact and a licence', () => {
+    // As the configuration reads them (README, Configuration).
+    const { contact, license } = loadConfig({
+      API_CONTACT: 'Cars HK <api@cars.hk-listing.net> (https://cars.hk-listing.net/contact)',
+      API_LICENSE: 'CC-BY-4.0',
+    });
+    expect(lintOnDefaults('stated', openApiDocument('https://cars.hk-listing.net', { contact, license }))).toEqual({
+      redocly: [],
+      spectral: [],
+    });
+    // Terms of its own, stated by name and URL, as well.
+    const terms = loadConfig({ API_LICENSE: 'Cars HK data terms (https://cars.hk-listing.net/terms)' }).license;
+    expect(lintOnDefaults('terms', openApiDocument('https://cars.hk-listing.net', { contact, license: terms }))).toEqual({
+      redocly: [],
+      spectral: [],
+    });
+  });
+
   it('gets from both linters on their defaults only the warnings for want of a contact and a licence, where none is stated', () => {
     expect(lintOnDefaults('unstated', openApiDocument('https://cars.hk-listing.net'))).toEqual({
       redocly: ['warn info-license at #/info'],

@@ -69,6 +69,11 @@ describe('whether the published build is current', () => {
     const { root, config, store } = current();
     expect(currentBuild({ ...config, baseUrl: 'https://other.example.com' }, root, store)).toBeUndefined();
     expect(currentBuild({ ...config, changesKept: 3 }, root, store)).toBeUndefined();
+    // What /openapi.json states.
+    expect(currentBuild({ ...config, contact: { email: 'api@cars.example.com' } }, root, store)).toBeUndefined();
+    expect(
+      currentBuild({ ...config, license: { name: 'MIT License', url: 'https://spdx.org/licenses/MIT.html' } }, root, store),
+    ).toBeUndefined();
     // What a build does not depend on: the report's file, the shrink guard, the preview server.
     const other: Config = { ...config, reportFile: join(workspace, 'r.json'), allowShrink: true, fullBuild: true, port: 1, host: '::1' };
     expect(currentBuild(other, root, store)).toBeDefined();
