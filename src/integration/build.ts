@@ -379,7 +379,11 @@ export async function closeBuild(build: StartedBuild, publication: Publication, 
   }
   clock.end('stamp');
 
-  const report = reportBuild(clock, { ...outcome, outDir: config.outDir, dataFile: config.dataFile, beganBeforeAstro, built: true });
+  const report = reportBuild(
+    clock,
+    { ...outcome, outDir: config.outDir, dataFile: config.dataFile, beganBeforeAstro, built: true },
+    config,
+  );
   writeBuildReport(config.reportFile, report);
   console.error(formatBuildReport(report));
 }

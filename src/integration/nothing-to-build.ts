@@ -45,17 +45,21 @@ export async function nothingToBuild(config: Config, root: string): Promise<bool
     pruneBuilds(store);
     clearRenderFolders(join(root, PROJECT_CACHE_DIR));
     clock.end('compare with the published build');
-    const report = reportBuild(clock, {
-      ...current,
-      outDir: config.outDir,
-      dataFile: config.dataFile,
-      rendered: { json: 0, html: 0 },
-      changes: 'none: nothing was built',
-      unchangedFiles: current.files,
-      dataValidated: false,
-      beganBeforeAstro: true,
-      built: false,
-    });
+    const report = reportBuild(
+      clock,
+      {
+        ...current,
+        outDir: config.outDir,
+        dataFile: config.dataFile,
+        rendered: { json: 0, html: 0 },
+        changes: 'none: nothing was built',
+        unchangedFiles: current.files,
+        dataValidated: false,
+        beganBeforeAstro: true,
+        built: false,
+      },
+      config,
+    );
     writeBuildReport(config.reportFile, report);
     console.error(formatBuildReport(report));
     return true;

@@ -1,6 +1,7 @@
 /**
  * What a publisher states in the OpenAPI document's `info` (contract.ts): a contact and a licence,
- * from the configuration (API_CONTACT, API_LICENSE in src/config.ts).
+ * from the configuration (API_CONTACT, API_LICENSE in src/config.ts), and what the consumers'
+ * linters miss on their default rules where they are not stated in full.
  */
 import spdxLicenses from 'spdx-license-list';
 import { z } from 'zod';
@@ -86,3 +87,17 @@ export const licenseVariable = (variable: string) =>
       });
       return z.NEVER;
     });
+
+/**
+ * What the document lacks that the linters' default rules ask for, as `info` paths: Redocly's
+ * recommended `info-license`; Spectral's `info-contact`, `info-license`, `license-url` and
+ * `contact-properties` (a name, a URL and an email). Empty where the publisher states both in full.
+ */
+export function unstatedInfo({ contact, license }: Publisher): string[] {
+  // OpenAPI's order of a contact's parts.
+  const parts = ['name', 'url', 'email'] as const;
+  return [
+    ...(contact === undefined ? ['contact'] : parts.filter((part) => contact[part] === undefined).map((part) => `contact.${part}`)),
+    ...(license === undefined ? ['license'] : []),
+  ];
+}

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { pageCount } from '../listing/pagination.ts';
 import { counted } from '../listing/format.ts';
 import { LANGUAGES } from '../listing/languages.ts';
+import { unstatedInfo, type Publisher } from '../listing/publisher.ts';
 
 const buildReportSchema = z.object({
   /** The build's id (the manifest's `buildId`), and the build that last changed a published file (`changedBy`: this one, unless it changed none). */
@@ -39,6 +40,8 @@ const buildReportSchema = z.object({
   beganBeforeAstro: z.boolean(),
   /** False where the published build was current and nothing was built (src/publish/current.ts): the report is the published build's. */
   built: z.boolean(),
+  /** What /openapi.json does not state that the linters' default rules ask for, as `info` paths (src/listing/publisher.ts): none where API_CONTACT and API_LICENSE state it all. */
+  openApiUnstated: z.array(z.string()),
 });
 
 export type BuildReport = z.infer<typeof buildReportSchema>;
@@ -67,10 +70,11 @@ export class PhaseClock {
   }
 }
 
-/** The report of a finished build, timed by `clock`: `outcome` says what it published, and where. */
+/** The report of a finished build, timed by `clock`: `outcome` says what it published, and where; `publisher` what its /openapi.json states. */
 export function reportBuild(
   clock: PhaseClock,
-  outcome: Omit<BuildReport, 'pages' | 'seconds' | 'phases' | 'besidePhases' | 'peakMemoryBytes'>,
+  outcome: Omit<BuildReport, 'pages' | 'seconds' | 'phases' | 'besidePhases' | 'peakMemoryBytes' | 'openApiUnstated'>,
+  publisher: Publisher,
 ): BuildReport {
   const {
     buildId,
@@ -108,6 +112,7 @@ export function reportBuild(
     dataValidated,
     beganBeforeAstro,
     built,
+    openApiUnstated: unstatedInfo(publisher),
   };
 }
 
@@ -127,6 +132,18 @@ function renderedNote({ pages, rendered }: BuildReport): string {
   return ` (rendered ${counted(rendered.json)} JSON + ${counted(rendered.html)} HTML, the others kept from the published build)`;
 }
 
+/** The variables that state what /openapi.json lacks (`openApiUnstated`). */
+const UNSTATED_BY = { contact: 'API_CONTACT', license: 'API_LICENSE' } as const;
+
+/** Where /openapi.json lacks what the linters' default rules ask for: one line that says so, and what to set. */
+function unstatedLine({ openApiUnstated }: BuildReport): string[] {
+  if (openApiUnstated.length === 0) return [];
+  const variables = new Set(openApiUnstated.map((path) => UNSTATED_BY[path.startsWith('contact') ? 'contact' : 'license']));
+  return [
+    `  openapi.json  no ${openApiUnstated.map((path) => `info.${path}`).join(', ')}: linters on their default rules warn for want of ${openApiUnstated.length === 1 ? 'it' : 'them'} (${[...variables].join(', ')}, README's Configuration)`,
+  ];
+}
+
 /** The one screen a build ends with. */
 export function formatBuildReport(report: BuildReport): string {
   const list = (phases: [string, number][]) => phases.map(([name, duration]) => `${name} ${seconds(duration)}`).join(', ');
@@ -141,6 +158,7 @@ export function formatBuildReport(report: BuildReport): string {
       `  files         ${counted(report.files)}`,
       `  bytes         ${(report.bytes / 1_048_576).toFixed(1)} MiB`,
       `  time          ${seconds(report.seconds)}${phases ? ` (${phases})` : ''}`,
+      ...unstatedLine(report),
     ].join('\n');
   return [
     '',
@@ -152,6 +170,7 @@ export function formatBuildReport(report: BuildReport): string {
     `  time          ${seconds(report.seconds)}${phases ? ` (${phases})` : ''}`,
     `  peak memory   ${(report.peakMemoryBytes / 1_048_576).toFixed(0)} MiB`,
     `  changes       ${report.changes}`,
+    ...unstatedLine(report),
   ].join('\n');
 }
 

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { cleanEnvironment } from '../../scripts/lib/servers.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openApiDocument } from '../../src/listing/contract.ts';
+import { unstatedInfo } from '../../src/listing/publisher.ts';
 import { freePort, projectRoot, tempDir } from '../support/site.ts';
 
 const origin = inject('origin');
@@ -88,10 +89,25 @@ describe('the OpenAPI document, as its consumers’ tools read it', () => {
     });
   });
 
-  it('gets from both linters on their defaults only the warnings for want of a contact and a licence, where none is stated', () => {
-    expect(lintOnDefaults('unstated', openApiDocument('https://cars.hk-listing.net'))).toEqual({
+  it('gets from both linters on their defaults only the warnings for want of what the publisher does not state, as the build report names it', () => {
+    const lint = (name: string, variables: Record<string, string>) => {
+      const publisher = loadConfig(variables);
+      return { ...lintOnDefaults(name, openApiDocument('https://cars.hk-listing.net', publisher)), unstated: unstatedInfo(publisher) };
+    };
+    expect(lint('unstated', {})).toEqual({
       redocly: ['warn info-license at #/info'],
       spectral: ['warn info-contact at info', 'warn info-license at info', 'warn license-url at info'],
+      unstated: ['contact', 'license'],
+    });
+    expect(lint('licence-only', { API_LICENSE: 'ODbL-1.0' })).toEqual({
+      redocly: [],
+      spectral: ['warn info-contact at info'],
+      unstated: ['contact'],
+    });
+    expect(lint('email-only', { API_CONTACT: '<api@cars.hk-listing.net>', API_LICENSE: 'MIT' })).toEqual({
+      redocly: [],
+      spectral: ['warn contact-properties at info.contact'],
+      unstated: ['contact.name', 'contact.url'],
     });
   });
 
