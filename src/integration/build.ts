@@ -7,7 +7,7 @@
  *    thread (data-side.ts) while Astro loads, starts and bundles.
  * 2. `awaitData` (before Astro renders any page): the data, or the build stops with its report.
  * 3. `finishBuild` (astro:build:done): sitemaps, downloads, host files, file times, manifest,
- *    changes, Vercel's copy, the record; then publication, one rename. It returns once the build
+ *    changes, the record; then publication, one rename. It returns once the build
  *    is published, and only then: that is how the integration knows.
  * 4. `closeBuild`: after publication, older builds pruned, the lock released, and the report.
  *
@@ -26,6 +26,7 @@ import { LANGUAGES, type Language } from '../listing/languages.ts';
 import { pageCount } from '../listing/pagination.ts';
 import { htmlPageFile, pageFile } from '../listing/routes.ts';
 import { summariseChanges } from '../outputs/changes.ts';
+import { VERCEL_STATIC_DIR } from '../serve/hosts/vercel.ts';
 import { startListingPages, type ListingPagesRun, type WrittenPages } from '../outputs/listing-pages.ts';
 import { sourceFingerprint, withDownloads, type PreparationWithDownloads } from '../outputs/preparation.ts';
 import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
@@ -55,8 +56,6 @@ import {
   recordWritten,
   sitemapsPlaced,
   unchangedFilesKept,
-  VERCEL_STATIC,
-  vercelCopyRefreshed,
 } from './finish-steps.ts';
 import { machineFault } from './faults.ts';
 import type { AstroPage } from './page-check.ts';
@@ -104,9 +103,8 @@ export interface StartedBuild {
 }
 
 /** The data side's result, and its downloads, written from when Astro renders (`beginDownloads`) where they are not cached. */
-type ReadyData = Omit<DataReady, 'kind' | 'phases' | 'preparation' | 'touched'> & {
+type ReadyData = Omit<DataReady, 'kind' | 'phases' | 'preparation'> & {
   preparation: PreparationWithDownloads;
-  touched: ReadonlySet<string>;
   /** Lets the downloads' worker thread begin as Astro begins to render, where no core was free for it before (see `startData`). */
   beginDownloads: () => void;
 };
@@ -134,7 +132,7 @@ function publishedOrRefuse(store: string, config: Config, warn: (message: string
  * way (see src/publish/reuse.ts).
  */
 function newFolder(store: string, published: PublishedBuild | undefined, root: string, cacheDir: string): NewFolder {
-  const folder = (published ? recycledBuildFolder(store, VERCEL_STATIC) : undefined) ?? newBuildFolder(store);
+  const folder = (published ? recycledBuildFolder(store, VERCEL_STATIC_DIR) : undefined) ?? newBuildFolder(store, VERCEL_STATIC_DIR);
   clearRenderFolders(cacheDir);
   const renderDir = renderFolderFor(folder, { store, projectRoot: root, cacheDir });
   return {
@@ -184,7 +182,7 @@ function startData(
     for (const [name, seconds] of side.phases) clock.beside(name, seconds);
     linkOrCopy(preparation.recordsFile, folder.recordsFile);
     linkOrCopy(preparation.summaryFile, folder.summaryFile);
-    return { ...side, preparation, touched: new Set(side.touched), beginDownloads };
+    return { ...side, preparation, beginDownloads };
   });
   // Awaited before the pages are rendered; if Astro fails before that, its error is the one to
   // report, but for a refusal under `npm run build`, said as soon as it comes (index.ts).
@@ -336,7 +334,6 @@ export async function finishBuild(build: StartedBuild, rendering: Rendering): Pr
   const hostFiles = await step('host configs', () => hostFilesPlaced(build, rendering.data.preparation.rows));
   const compared = await step('keep unchanged files', () => unchangedFilesKept(build, rendering, { pages, downloads, hostFiles }));
   const described = await step('changes', () => buildDescribed(build, rendering, compared));
-  await step('Vercel copy', () => vercelCopyRefreshed(build, rendering, pages, placed, compared));
   const bytes = recordWritten(build, rendering, pages, placed, compared);
   published(build);
   return {

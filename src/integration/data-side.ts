@@ -78,8 +78,6 @@ type DataSide =
       keys: PageKeys | undefined;
       /** How many JSON and HTML pages Astro renders. */
       toRender: { json: number; html: number };
-      /** Site paths of a recycled folder's pages removed or linked again. */
-      touched: string[];
       /** The size of the pages taken from the baseline, in bytes. */
       takenBytes: number;
       /** How long validating (with the comparison) and the page keys (with the pages to render) took. */
@@ -231,7 +229,7 @@ export async function prepareDataSide(
   }
   const { render, takenBytes } = renderSetOf(pageCount(preparation.rows), keys, baseline);
   // The pages the folder holds as it starts: nothing has written to it yet (Astro renders after this).
-  const touched = preparePages(input.siteDir, render, baseline, pagesIn(input.siteDir));
+  preparePages(input.siteDir, render, baseline, pagesIn(input.siteDir));
   // Written last: the pages' routes read it, and Astro renders into the folder only after it.
   writeFileSync(input.renderFile, serialize(render));
   clock.end('page keys');
@@ -241,7 +239,6 @@ export async function prepareDataSide(
     rows,
     keys,
     toRender: renderedCount(render),
-    touched: [...touched],
     takenBytes,
     phases: clock.phases,
   };

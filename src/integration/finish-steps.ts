@@ -16,7 +16,6 @@ import { writeJsonFile } from '../outputs/json-file.ts';
 import { MANIFEST_FILE, manifestOf, manifestPath } from '../outputs/manifest.ts';
 import { takeSitemaps, writeSitemaps } from '../outputs/sitemap.ts';
 import { linkUnchangedFiles } from '../publish/file-times.ts';
-import { refreshCopy } from '../publish/host-copies.ts';
 import { DamagedDownload, placeDownloads, type PlacedDownloads } from '../publish/downloads-placed.ts';
 import { removeDownloads, unreadIn } from '../outputs/preparation.ts';
 import { linkedFrom } from '../data/links.ts';
@@ -27,14 +26,10 @@ import { takenPages } from '../publish/reuse.ts';
 import { bytesOf, filesIn, siteFilesOf } from '../publish/site-files.ts';
 import { linkSiteForHostFiles, publish } from '../publish/store.ts';
 import type { HostFile } from '../serve/hosts/index.ts';
-import { VERCEL_OUTPUT_DIR } from '../serve/hosts/vercel.ts';
 import type { Rendering, StartedBuild } from './build.ts';
 import { cachedHostFiles, writeHostFiles } from './host-files.ts';
 import { checkPages } from './page-check.ts';
 import { Refusal } from './refusals.ts';
-
-/** Vercel's copy of the site in a build's deploy folder. */
-export const VERCEL_STATIC = join(VERCEL_OUTPUT_DIR, 'static');
 
 /** The pages as written: every page's keys, the SHA-256 of each page file written by site path, the files taken from the baseline. */
 export interface WrittenPages {
@@ -241,21 +236,6 @@ export function buildDescribed({ config, baseline, folder }: StartedBuild, { dat
 
 /** The site's files this build wrote: all but the files taken from the baseline. */
 const writtenNow = (files: readonly string[], pages: WrittenPages) => files.filter((path) => !pages.taken.has(path));
-
-/**
- * Vercel's copy of the site (hard links) brought up to date: the pages the data side touched, the
- * search index files the recycled folder had that this build does not, and every file not taken.
- */
-export function vercelCopyRefreshed(
-  { folder }: StartedBuild,
-  { data }: Rendering,
-  pages: WrittenPages,
-  placed: PlacedDownloads,
-  { files }: ComparedFiles,
-): void {
-  const copied = [...data.touched, ...placed.removed, ...writtenNow(files, pages)];
-  refreshCopy(folder.siteDir, copied, join(folder.deployDir, VERCEL_STATIC));
-}
 
 /** The build's record (what the next build needs), written into its folder; gives the site's size in bytes. */
 export function recordWritten(

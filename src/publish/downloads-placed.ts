@@ -7,7 +7,7 @@
  * A recycled folder (see store.ts) keeps the search index of the build before the published one:
  * a file there that is still the published file, with the bytes this build wants, stays as it is,
  * so that a rebuild costs the index files that changed (two lookups each for the others), not a
- * link per file in the site and another in Vercel's copy. Any other file there is removed first,
+ * link per file. Any other file there is removed first,
  * never written through (the published build may share it), and the files this build's index no
  * longer has go.
  */

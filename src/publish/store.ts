@@ -2,15 +2,16 @@
  * The build store: every build is a folder beside the published site, and publishing one is a
  * single atomic rename. For OUT_DIR=dist the store is `.dist.builds/`:
  *
- *   .dist.builds/<id>/site/      the site a build made
- *   .dist.builds/<id>/deploy/    its host files (and Vercel's copy of the site)
+ *   .dist.builds/<id>/site       link to the site a build made, which is in its deploy folder
+ *   .dist.builds/<id>/deploy/    its host files, and the site where a host reads it in its own
+ *                                folder (Vercel's `vercel/.vercel/output/static/`)
  *   .dist.builds/<id>/build-record.v8  what the next build needs of it (see record.ts)
  *   .dist.builds/current         symbolic link to the published build's folder
  *   dist   → .dist.builds/current/site
  *   deploy → .dist.builds/current/deploy
  *
  * A build writes only inside its own new folder. Publishing renames a new `current` link over the
- * old one: the site, its host files, the Vercel copy and the record change together, or not at all,
+ * old one: the site, its host files and the record change together, or not at all,
  * whatever happens to the process. Nothing published is ever written again: an unchanged file of a
  * new build is a hard link to the published one.
  */
@@ -49,40 +50,52 @@ function folderOf(store: string, id: string) {
 
 const newId = () => `${Date.now().toString(36).padStart(9, '0')}-${randomBytes(4).toString('hex')}`;
 
-/** A new, empty build folder in `store`. */
-export function newBuildFolder(store: string): BuildFolder {
+/**
+ * Makes `name` in `folder` a link to `target`, a path inside `folder`: relative, so that the
+ * store can move, but on Windows, whose junctions hold absolute paths.
+ */
+function linkInside(folder: string, name: string, target: string): void {
+  linkFolder(process.platform === 'win32' ? target : relative(folder, target), join(folder, name));
+}
+
+/**
+ * A new, empty build folder in `store`. Its site is the folder at `sitePlace` in its deploy folder
+ * (where a host reads the site in its own folder: Vercel's Build Output), `site` a link to it: the
+ * site is never copied for a host.
+ */
+export function newBuildFolder(store: string, sitePlace: string): BuildFolder {
   const folder = folderOf(store, newId());
-  mkdirSync(folder.siteDir, { recursive: true });
-  mkdirSync(folder.deployDir, { recursive: true });
+  mkdirSync(join(folder.deployDir, sitePlace), { recursive: true });
+  linkInside(folder.dir, SITE, join(folder.deployDir, sitePlace));
   return folder;
 }
 
 /**
  * The folder of the build published before the current one, renamed as a new build's folder and
- * cleared of everything but its pages and its search index (and their copy at `copyPath` in its
- * deploy folder, the one Vercel reads), so that a build costs what changed rather than a link per
- * file: see reuse.ts for how its pages are then made the published ones, downloads-placed.ts for
- * its search index. Undefined where there is none. That build is no longer kept for readers once a
- * new build starts: it served the instant of the last publication.
+ * cleared of everything but its site's pages and its search index, so that a build costs what
+ * changed rather than a link per file: see reuse.ts for how its pages are then made the published
+ * ones, downloads-placed.ts for its search index. Its site is at `sitePlace` in its deploy folder,
+ * as `newBuildFolder` makes it. Undefined where there is none, or its site is not there (a folder
+ * of an earlier version of the build). That build is no longer kept for readers once a new build
+ * starts: it served the instant of the last publication.
  */
-export function recycledBuildFolder(store: string, copyPath: string): BuildFolder | undefined {
+export function recycledBuildFolder(store: string, sitePlace: string): BuildFolder | undefined {
   const previous = buildNamed(join(store, PREVIOUS));
   if (previous === undefined || previous === buildNamed(join(store, CURRENT))) return undefined;
   const from = folderOf(store, previous);
-  // Without its copy for Vercel, the pages it holds would not reach the new one: a new folder then.
-  if (!existsSync(from.siteDir) || !existsSync(join(from.deployDir, copyPath))) return undefined;
+  const site = join(from.deployDir, sitePlace);
+  if (linkTarget(from.siteDir) !== site || !existsSync(site)) return undefined;
   const folder = folderOf(store, newId());
   renameSync(from.dir, folder.dir);
-  // The copy for Vercel keeps its pages too; the rest of the deploy folder is written anew.
-  const copy = join(folder.deployDir, copyPath);
-  const keptCopy = join(folder.dir, 'static.kept');
-  renameSync(copy, keptCopy);
+  // The site keeps its pages; the rest of the deploy folder is written anew.
+  const keptSite = join(folder.dir, 'site.kept');
+  renameSync(join(folder.deployDir, sitePlace), keptSite);
   for (const entry of readdirSync(folder.dir))
-    if (entry !== SITE && entry !== 'static.kept') rmSync(join(folder.dir, entry), { recursive: true, force: true });
-  mkdirSync(dirname(copy), { recursive: true });
-  renameSync(keptCopy, copy);
+    if (entry !== basename(keptSite)) rmSync(join(folder.dir, entry), { recursive: true, force: true });
+  mkdirSync(dirname(join(folder.deployDir, sitePlace)), { recursive: true });
+  renameSync(keptSite, join(folder.deployDir, sitePlace));
+  linkInside(folder.dir, SITE, join(folder.deployDir, sitePlace));
   keepPagesAndSearchIndex(folder.siteDir);
-  keepPagesAndSearchIndex(copy);
   return folder;
 }
 
@@ -245,7 +258,7 @@ function olderThanAMinute(path: string): boolean {
 export function linkSiteForHostFiles(build: BuildFolder, outDir: string, deployDir: string): void {
   const name = basename(resolve(outDir));
   if (dirname(resolve(outDir)) !== dirname(resolve(deployDir)) || name === SITE || name === DEPLOY) return;
-  linkFolder(SITE, join(build.dir, name));
+  linkInside(build.dir, name, build.siteDir);
 }
 
 /**

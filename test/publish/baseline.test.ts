@@ -11,6 +11,7 @@ import { manifestJson, manifestPath, type Manifest } from '../../src/outputs/man
 import { baselineOf, readPublishedBuild, UnreadableManifest, type PublishedBuild } from '../../src/publish/baseline.ts';
 import { writeRecord, type BuildRecord } from '../../src/publish/record.ts';
 import { newBuildFolder, publish, storeDirOf } from '../../src/publish/store.ts';
+import { VERCEL_STATIC_DIR } from '../../src/serve/hosts/vercel.ts';
 import { tempDir } from '../support/site.ts';
 
 const workspaces: string[] = [];
@@ -89,7 +90,7 @@ describe('the published build, read from the store', () => {
     workspaces.push(dir);
     const dist = join(dir, 'dist');
     const store = storeDirOf(dist);
-    const folder = newBuildFolder(store);
+    const folder = newBuildFolder(store, VERCEL_STATIC_DIR);
     writeFileSync(manifestPath(folder.siteDir), text);
     publish(store, folder, dist, join(dir, 'deploy'));
     return { store, dist, folder };

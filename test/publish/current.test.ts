@@ -6,6 +6,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { checkedJson } from '../../src/data/checked-files.ts';
 import { currentBuild, settingsOf, stampPublished } from '../../src/publish/current.ts';
 import { newBuildFolder, publish, storeDirOf, type BuildFolder } from '../../src/publish/store.ts';
+import { VERCEL_STATIC_DIR } from '../../src/serve/hosts/vercel.ts';
 import { projectRoot, tempDir } from '../support/site.ts';
 
 let workspace: string;
@@ -31,7 +32,7 @@ function current(): { root: string; config: Config; store: string; folder: Build
     BASE_URL: 'https://cars.example.com',
   });
   const store = storeDirOf(config.outDir);
-  const folder = newBuildFolder(store);
+  const folder = newBuildFolder(store, VERCEL_STATIC_DIR);
   mkdirSync(join(folder.siteDir, 'page/2'), { recursive: true });
   writeFileSync(join(folder.siteDir, 'index.html'), '<p>one</p>');
   writeFileSync(join(folder.siteDir, 'page/2/index.html'), '<p>two</p>');
@@ -146,7 +147,7 @@ describe('whether the published build is current', () => {
     rmSync(workspace, { recursive: true, force: true });
     ({ root, config, store } = current());
     // Another build published after it (its stamp not written: killed just after publishing).
-    const next = newBuildFolder(store);
+    const next = newBuildFolder(store, VERCEL_STATIC_DIR);
     publish(store, next, config.outDir, config.deployDir);
     expect(currentBuild(config, root, store)).toBeUndefined();
   });

@@ -24,6 +24,7 @@ import {
   storeDirOf,
 } from '../../src/publish/store.ts';
 import { htmlPageFiles, pageFile } from '../../src/listing/routes.ts';
+import { VERCEL_STATIC_DIR } from '../../src/serve/hosts/vercel.ts';
 import { mountTmpfs } from '../support/mounts.ts';
 import { tempDir } from '../support/site.ts';
 
@@ -38,7 +39,7 @@ afterEach(() => rmSync(workspace, { recursive: true, force: true }));
 function build(store: string, text: string) {
   const started = Date.now();
   while (Date.now() === started);
-  const folder = newBuildFolder(store);
+  const folder = newBuildFolder(store, VERCEL_STATIC_DIR);
   writeFileSync(join(folder.siteDir, 'index.html'), text);
   mkdirSync(join(folder.deployDir, 'nginx'), { recursive: true });
   writeFileSync(join(folder.deployDir, 'nginx/site.conf'), text);
@@ -167,27 +168,40 @@ describe('the build store', () => {
 });
 
 describe('a recycled build folder', () => {
-  it('keeps the pages and the search index of the build before the published one, in the site and in the copy at copyPath; nothing else', () => {
+  it('keeps the pages and the search index of the build before the published one, its site still where Vercel reads it; nothing else', () => {
     workspace = tempDir('store-recycled');
     const [dist, deploy] = [join(workspace, 'dist'), join(workspace, 'deploy')];
     const store = storeDirOf(dist);
-    const copyPath = 'vercel/static';
     const kept = [pageFile(2), ...htmlPageFiles(1), ...htmlPageFiles(2), `${KEPT_DOWNLOADS_FOLDER}/order/price/0.json`];
     const gone = ['all.json', 'manifest.json', '_astro/a.css'];
     const before = build(store, 'before');
-    for (const root of [before.siteDir, join(before.deployDir, copyPath)])
-      for (const path of [...kept, ...gone]) {
-        mkdirSync(dirname(join(root, path)), { recursive: true });
-        writeFileSync(join(root, path), path);
-      }
+    for (const path of [...kept, ...gone]) {
+      mkdirSync(dirname(join(before.siteDir, path)), { recursive: true });
+      writeFileSync(join(before.siteDir, path), path);
+    }
     publish(store, before, dist, deploy);
     publish(store, build(store, 'published'), dist, deploy);
-    const recycled = recycledBuildFolder(store, copyPath);
+    const recycled = recycledBuildFolder(store, VERCEL_STATIC_DIR);
     expect(recycled).toBeDefined();
-    for (const root of [recycled!.siteDir, join(recycled!.deployDir, copyPath)]) {
-      for (const path of kept) expect(readFileSync(join(root, path), 'utf8'), path).toBe(path);
-      for (const path of gone) expect(existsSync(join(root, path)), path).toBe(false);
-      expect(existsSync(join(root, '_astro')), '_astro/').toBe(false);
-    }
+    // The site is the folder Vercel reads, not a copy of it; the deploy folder holds nothing else.
+    expect(realpathSync(recycled!.siteDir)).toBe(join(recycled!.deployDir, VERCEL_STATIC_DIR));
+    expect(existsSync(join(recycled!.deployDir, 'nginx'))).toBe(false);
+    for (const path of kept) expect(readFileSync(join(recycled!.siteDir, path), 'utf8'), path).toBe(path);
+    for (const path of gone) expect(existsSync(join(recycled!.siteDir, path)), path).toBe(false);
+    expect(existsSync(join(recycled!.siteDir, '_astro')), '_astro/').toBe(false);
+  });
+
+  it('is not taken where its site is not where this build puts it (a folder of an earlier version): a new folder then', () => {
+    workspace = tempDir('store-recycled-older');
+    const [dist, deploy] = [join(workspace, 'dist'), join(workspace, 'deploy')];
+    const store = storeDirOf(dist);
+    const before = build(store, 'before');
+    // As an earlier version made it: its site a folder of its own.
+    rmSync(before.siteDir);
+    mkdirSync(before.siteDir);
+    writeFileSync(join(before.siteDir, 'index.html'), 'before');
+    publish(store, before, dist, deploy);
+    publish(store, build(store, 'published'), dist, deploy);
+    expect(recycledBuildFolder(store, VERCEL_STATIC_DIR)).toBeUndefined();
   });
 });

@@ -91,8 +91,10 @@ function vercelConfig(input: HostInput) {
   };
 }
 
-/** Where the Build Output API folder goes in the deploy folder; `static/` in it is linked to the site by the build. */
+/** Where the Build Output API folder goes in the deploy folder. */
 export const VERCEL_OUTPUT_DIR = 'vercel/.vercel/output';
+/** Where the site is in the deploy folder: in the Build Output's `static/`, where Vercel reads it (src/publish/store.ts puts it there). */
+export const VERCEL_STATIC_DIR = `${VERCEL_OUTPUT_DIR}/static`;
 /** The Routing Middleware's name: `functions/listing.func/`, named by the routes' `middlewarePath`. */
 const MIDDLEWARE_NAME = 'listing';
 
