@@ -130,16 +130,15 @@ async function buildFigures(): Promise<string[]> {
   if (phaseNames.length > 0) {
     lines.push('', "### Where the build's time goes (its own JSON report, median of the runs)\n");
     lines.push(
-      `| rows | ${phaseNames.join(' | ')} | Astro phase per page, above the header-only build |`,
+      `| rows | ${phaseNames.join(' | ')} | listing pages per page file |`,
       `| ---: | ${phaseNames.map(() => '---:').join(' | ')} | ---: |`,
     );
     for (const [rows, build] of [[0, fixed] as const, ...[...results].map(([rows, { build }]) => [rows, build] as const)]) {
       const seconds = (name: string) => build.phases.find(([other]) => other === name)?.[1];
-      const astro = seconds('pages (Astro)');
-      const astroFixed = fixed.phases.find(([name]) => name === 'pages (Astro)')?.[1] ?? 0;
-      const pages = (1 + LANGUAGES.length) * Math.max(1, Math.ceil(rows / 10));
+      const written = seconds('listing pages');
+      const files = (1 + LANGUAGES.length) * Math.max(1, Math.ceil(rows / 10));
       lines.push(
-        `| ${counted(rows)} | ${phaseNames.map((name) => (seconds(name) === undefined ? '–' : `${seconds(name)!.toFixed(1)} s`)).join(' | ')} | ${astro === undefined || rows === 0 ? '–' : `${(((astro - astroFixed) * 1000) / pages).toFixed(2)} ms`} |`,
+        `| ${counted(rows)} | ${phaseNames.map((name) => (seconds(name) === undefined ? '–' : `${seconds(name)!.toFixed(1)} s`)).join(' | ')} | ${written === undefined || rows === 0 ? '–' : `${((written * 1e6) / files).toFixed(0)} µs`} |`,
       );
     }
   }
@@ -159,8 +158,17 @@ async function buildFigures(): Promise<string[]> {
   lines.push('', '### Targets\n', '| target | measured | verdict |', '| --- | --- | --- |');
   const million = results.get(1_000_000);
   if (million) {
-    lines.push(`| 1M rows built (JSON and HTML) in ≤ 90 s | ${seconds(million.build.seconds)} | ${verdict(million.build.seconds <= 90)} |`);
-    lines.push(`| 1M rows in ≤ 2 GiB peak memory | ${mib(million.build.rssBytes)} | ${verdict(million.build.rssBytes <= 2 * 1024 ** 3)} |`);
+    lines.push(
+      `| 1M rows built (JSON and HTML, both languages) in ≤ 60 s | ${seconds(million.build.seconds)} | ${verdict(million.build.seconds <= 60)} |`,
+    );
+    lines.push(
+      `| 1M rows in ≤ 1.5 GiB peak memory | ${mib(million.build.rssBytes)} | ${verdict(million.build.rssBytes <= 1.5 * 1024 ** 3)} |`,
+    );
+    const pagesPhase = million.build.phases.find(([name]) => name === 'listing pages')?.[1];
+    if (pagesPhase !== undefined)
+      lines.push(
+        `| the listing pages' phase at 1M no longer than the floor's whole 1M build | ${seconds(pagesPhase)} against ${seconds(million.floor.seconds)} | ${verdict(pagesPhase <= million.floor.seconds)} |`,
+      );
   }
   lines.push(`| fixed cost (header-only build) ≤ 3 s | ${seconds(fixed.seconds)} | ${verdict(fixed.seconds <= 3)} |`);
   lines.push(

@@ -307,7 +307,11 @@ function listingPagesOf(build: StartedBuild, data: ReadyData, render: RenderSet)
   // Awaited when the build finishes; a failure is that step's to report.
   written.catch(() => undefined);
   return {
-    begin: (frames) => begin(frames),
+    // Astro's phase ends with its frames: the writers' time is the next phase's (the rest Astro renders meanwhile is small).
+    begin: (frames) => {
+      build.clock.end('Astro');
+      begin(frames);
+    },
     written,
     progress: () => run?.progress() ?? 0,
     stop: () => run?.stop(),
@@ -327,7 +331,6 @@ export async function finishBuild(build: StartedBuild, rendering: Rendering): Pr
     build.clock.end(name);
     return value;
   };
-  build.clock.end('Astro');
   const pages = await step('listing pages', () => pagesWritten(build, rendering));
   await step('kept pages', () => sitemapsPlaced(build, rendering));
   const { downloads, placed } = await step('downloads', () => downloadsPlaced(build, rendering.data.preparation, pages));

@@ -146,7 +146,6 @@ describe('npm run build', () => {
       'host configs',
       'keep unchanged files',
       'changes',
-      'Vercel copy',
       'publish',
       'stamp',
     ]);
