@@ -22,6 +22,7 @@ import {
   priceStepList,
   shardOf,
   sortEntries,
+  tokenNeeds,
   tokensOf,
   WHOLE_LISTING_UP_TO,
   wordShardPath,
@@ -156,6 +157,24 @@ function headThenListing(read: IndexReader, head: Head, rows: number, share: num
   };
 }
 
+/**
+ * The lists that hold the rows of `words` of a shard, each once: a word's own, or, for a word
+ * across two runs without one, its first run's word's (`WordShard`). Each with how many rows it
+ * holds (`listed`) and how many its word has (more where it is a head).
+ */
+function listsOfWords(shard: WordShard, words: WordShard): Head[] {
+  const byWord = new Map(shard.map((entry) => [entry[0], entry]));
+  const found = new Map<string, Head>();
+  for (const entry of words) {
+    const [word, , list, , , , bridge] = entry;
+    const [, rows, name, , , listed] = list === null ? byWord.get(word.slice(0, bridge))! : entry;
+    // The writer gives every first run's word a list of its own: an index without one is not this build's.
+    if (name === null) throw new Error(`${word}: its first run's word has no list`);
+    found.set(name, { name, listed, rows });
+  }
+  return [...found.values()];
+}
+
 /** Rows already in hand, given at once. */
 function heldSource(entries: Entry[]): Source {
   let given = false;
@@ -238,9 +257,8 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
     }
     for (const token of lookedUp) {
       const shard = shardOf(token)!;
-      const words = lists.shards.includes(shard)
-        ? (await read<WordShard>(wordShardPath(shard))).filter(([word]) => word.startsWith(token))
-        : [];
+      const shardWords = lists.shards.includes(shard) ? await read<WordShard>(wordShardPath(shard)) : [];
+      const words = shardWords.filter((word) => tokenNeeds(token, word));
       if (words.length === 0) return none();
       if (onlyCriterion && words.length === 1) known = words[0]![1];
       const wordRows = Math.min(
@@ -249,14 +267,13 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
       );
       share *= wordRows / lists.rows;
       within([Math.min(...words.map(([, , , first]) => first)), Math.max(...words.map(([, , , , last]) => last))]);
-      // A common word's list is only its head: a candidate in listing order where it is the one word typed.
-      if (words.every(([, rowsOfWord, , , , listed]) => listed === rowsOfWord)) {
-        const wordLists = words.map(([, wordRows, list]) => ({ name: list, rows: wordRows }));
-        candidates.push({ lists: wordLists, rows: wordRows, share: wordRows / lists.rows });
-      } else if (words.length === 1) {
-        const [, rowsOfWord, list, , , listed] = words[0]!;
-        heads.push({ name: list, listed, rows: rowsOfWord });
-      }
+      const wordLists = listsOfWords(shardWords, words);
+      const listedRows = wordLists.reduce((sum, { listed }) => sum + listed, 0);
+      // A common word's list is only its head: a candidate in listing order where it is the one list to read.
+      if (wordLists.every(({ listed, rows: listRows }) => listed === listRows)) {
+        const candidateLists = wordLists.map(({ name, listed }) => ({ name, rows: listed }));
+        candidates.push({ lists: candidateLists, rows: listedRows, share: listedRows / lists.rows });
+      } else if (wordLists.length === 1) heads.push(wordLists[0]!);
     }
   }
   const best = candidates.sort((a, b) => a.rows - b.rows)[0];

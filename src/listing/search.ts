@@ -149,10 +149,16 @@ export type NameSpan = [number, number];
 
 /**
  * A word shard: its words in code point order, each [word, rows, its list's name, its `NameSpan`,
- * how many rows its list holds]. A common word's list is its head: its first HEAD_ROWS rows, from
- * where a search in listing order reads on in the listing itself.
+ * how many rows its list holds, its bridge (`indexWordsOf`)]. A common word's list is its head: its
+ * first HEAD_ROWS rows, from where a search in listing order reads on in the listing itself. A word
+ * across two runs has no list (null, 0) where its first run's word, in the same shard, is the same
+ * for every name: that word's list holds each of its rows.
  */
-export type WordShard = [string, number, string, ...NameSpan, number][];
+export type WordShard = [string, number, string | null, ...NameSpan, number, number][];
+
+/** Whether a typed token needs a word of a shard: the token begins it, and spans its bridge where it has one. */
+export const tokenNeeds = (token: string, [word, , , , , , bridge]: WordShard[number]): boolean =>
+  word.startsWith(token) && (bridge === 0 || token.length > bridge);
 
 /** The high-price order's directory: for each file (or group of files), [the lowest min price and the highest max price in it]. */
 export type PriceKeys = [number, number][];
@@ -168,45 +174,80 @@ export const filterId = {
 
 // Text.
 
-/** Text as it is matched: compatibility forms folded (ｔｏｙｏｔａ is toyota), accents dropped (Citroën is citroen), lower case. */
+/**
+ * Text as it is matched: compatibility forms folded (ｔｏｙｏｔａ is toyota), accents dropped (Citroën
+ * is citroen), invisible format characters (a soft hyphen, a zero-width joiner) dropped, lower case.
+ */
 export function fold(text: string): string {
   return text
     .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
+    .replace(/[\p{M}\p{Cf}]+/gu, '')
     .normalize('NFKC')
     .toLowerCase();
 }
 
-/** A word: letters and digits, joined by - . : / + ' within it (cx-5, 2.0, e:hev). Han and other scripts are told apart. */
-const WORD = /[\p{L}\p{N}]+(?:[-.:/+'][\p{L}\p{N}]+)*/gu;
+/** What joins the parts of a word (cx-5, 2.0, e:hev): any dash, . : / + and apostrophes. */
+const JOINER = String.raw`\p{Pd}.:/+'’`;
+/** A word: letters and digits, joined by joiners within it. */
+const WORD = new RegExp(String.raw`[\p{L}\p{N}]+(?:[${JOINER}][\p{L}\p{N}]+)*`, 'gu');
+const JOINERS = new RegExp(`[${JOINER}]+`, 'gu');
 const HAN_OR_NOT = /\p{Script=Han}+|[^\p{Script=Han}]+/gu;
 const HAN = /^\p{Script=Han}/u;
-const JOINERS = /[-.:/+']/g;
+const [DIGIT_AT_START, DIGIT_AT_END] = [/^\p{N}/u, /\p{N}$/u];
+/** Where a code's letters meet its digits (rav|4, xc|90, 4|orce). */
+const LETTERS_OR_DIGITS = /\p{N}+|[^\p{N}]+/gu;
 
-/** The words of text as typed: folded, split at spaces and punctuation and where Han meets another script. */
-export function tokensOf(text: string): string[] {
-  const tokens: string[] = [];
-  for (const [word] of fold(text).matchAll(WORD)) for (const [part] of word.matchAll(HAN_OR_NOT)) tokens.push(part);
-  return tokens;
+/**
+ * Text cut into runs: each word split where Han meets another script, each run's parts in order
+ * (the characters of a Han run; else the pieces between joiners, cut again where letters meet
+ * digits). Two runs of one script side by side in the list were parted by a space or punctuation.
+ */
+function runsOf(text: string): { han: boolean; parts: string[] }[] {
+  const runs: { han: boolean; parts: string[] }[] = [];
+  for (const [word] of fold(text).matchAll(WORD))
+    for (const [run] of word.matchAll(HAN_OR_NOT)) {
+      const han = HAN.test(run);
+      const parts = han ? [...run] : run.split(JOINERS).flatMap((piece) => piece.match(LETTERS_OR_DIGITS) ?? []);
+      if (parts.length > 0) runs.push({ han, parts });
+    }
+  return runs;
 }
 
 /**
- * Every word a name is found by, by prefix: its words; each part after a joiner (`hev` of e:hev);
- * a joined word without its joiners, as model codes are typed (`crv` finds CR-V, `cx5` CX-5); and
- * every ending of a Han word, since Chinese is written without spaces (羅密歐 finds 阿爾法·羅密歐).
+ * The words of text as typed: folded, split at spaces and punctuation and where Han meets another
+ * script, joiners dropped (RAV-4 is rav4, e:HEV ehev, 阿爾法-羅密歐 阿爾法羅密歐).
  */
-export function wordsOf(name: string): string[] {
-  const words = new Set<string>();
-  for (const token of tokensOf(name)) {
-    words.add(token);
-    if (HAN.test(token)) for (let from = 1; from < token.length; from += 1) words.add(token.slice(from));
-    else {
-      for (const joiner of token.matchAll(JOINERS)) words.add(token.slice(joiner.index + 1));
-      words.add(token.replace(JOINERS, ''));
-    }
-  }
-  return [...words];
+export function tokensOf(text: string): string[] {
+  return runsOf(text).map(({ parts }) => parts.join(''));
 }
+
+/**
+ * Every word a name is found by, by prefix, and for each the length of its first run where it
+ * spans two (its `bridge`; 0 for the others). A typed word begins one of them wherever hyphens,
+ * spaces and joiners were typed or stored: each run from each of its parts on, without joiners (the
+ * run, `crv` and `v` of CR-V; `rav4` and `4` of RAV4; every ending of a Han run, since Chinese is
+ * written without spaces); and each of those of a run followed by the next run of its script across
+ * a space or punctuation (`c200` of C 200, `阿爾法羅密歐` and `法羅密歐` of 阿爾法·羅密歐). A word that
+ * spans two is needed only by a typed word longer than its bridge: a shorter one begins the first
+ * run's word itself.
+ */
+export function indexWordsOf(name: string): Map<string, number> {
+  const words = new Map<string, number>();
+  const add = (word: string, bridge: number) => words.set(word, Math.min(bridge, words.get(word) ?? bridge));
+  let before: { han: boolean; endings: string[] } | undefined;
+  for (const { han, parts } of runsOf(name)) {
+    const endings = parts.map((_, from) => parts.slice(from).join(''));
+    for (const ending of endings) add(ending, 0);
+    // Two numbers side by side are two numbers (200 1.5 is not 2001.5).
+    if (before?.han === han && !(DIGIT_AT_END.test(before.endings[0]!) && DIGIT_AT_START.test(endings[0]!)))
+      for (const ending of han ? before.endings : before.endings.slice(0, 1)) add(`${ending}${endings[0]!}`, ending.length);
+    before = { han, endings };
+  }
+  return words;
+}
+
+/** Every word a name is found by (`indexWordsOf`). */
+export const wordsOf = (name: string): string[] => [...indexWordsOf(name).keys()];
 
 /** The shard a word (or a typed token) is in: its first Han character, or its first two characters; none for one non-Han character. */
 export function shardOf(word: string): string | undefined {

@@ -40,7 +40,7 @@ import {
   WHOLE_LISTING_UP_TO,
   WORD_LIST_SHARE,
   wordShardPath,
-  wordsOf,
+  indexWordsOf,
   entryOf,
   type ListsDocument,
   type NameSpan,
@@ -227,9 +227,15 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks, earlier?
   const nameIndex = new Map<string, number>();
   /** Each name's make filter and words, by its index in `names`: a million rows share a few thousand names, and splitting one into words was the writer's largest cost. */
   const makeFilterOf: string[] = [];
-  const wordsOfName: string[][] = [];
+  const wordsOfName: Map<string, number>[] = [];
   const filters = new Map<string, Growing<Uint32Array>>();
   const words = new Map<string, Growing<Uint32Array>>();
+  /**
+   * Each word's bridge (`indexWordsOf`): the least of any name's, so that a typed word reads it
+   * wherever one needs it; and the words that names give different bridges (each has its own list).
+   */
+  const bridges = new Map<string, number>();
+  const mixedBridges = new Set<string>();
   const add = (lists: Map<string, Growing<Uint32Array>>, key: string, position: number) =>
     (lists.get(key) ?? lists.set(key, positionList()).get(key)!).push(position);
   for (const chunk of chunks) {
@@ -244,7 +250,13 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks, earlier?
       if (nameAt === undefined) {
         nameIndex.set(name, (nameAt = names.push(name) - 1));
         makeFilterOf.push(filterId.make(makeKeyOf(name)));
-        wordsOfName.push(wordsOf(name));
+        const wordsOfThisName = indexWordsOf(name);
+        wordsOfName.push(wordsOfThisName);
+        for (const [word, bridge] of wordsOfThisName) {
+          const known = bridges.get(word) ?? bridge;
+          if (known !== bridge) mixedBridges.add(word);
+          bridges.set(word, Math.min(bridge, known));
+        }
       }
       nameOf.push(nameAt);
       add(filters, makeFilterOf[nameAt]!, position);
@@ -252,7 +264,7 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks, earlier?
       if (transmissions & AUTO) add(filters, filterId.auto, position);
       if (transmissions & MANUAL) add(filters, filterId.manual, position);
       if (record.max_engine_size === 0) add(filters, filterId.electric, position);
-      for (const word of wordsOfName[nameAt]!) add(words, word, position);
+      for (const word of wordsOfName[nameAt]!.keys()) add(words, word, position);
     }
   }
   const rows = texts.count;
@@ -298,11 +310,17 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks, earlier?
   for (const [word, { all: positions }] of words) {
     const shard = shardOf(word);
     if (shard === undefined || rows <= WHOLE_LISTING_UP_TO) continue;
+    const bridge = bridges.get(word)!;
+    const entries = shards.get(shard) ?? shards.set(shard, []).get(shard)!;
+    // A word across two runs is read from its first run's list, in the same shard (every one of its rows is there), unless no single run holds it.
+    if (bridge > 0 && !mixedBridges.has(word) && shardOf(word.slice(0, bridge)) === shard) {
+      entries.push([word, positions.length, null, ...nameSpanOf(positions), 0, bridge]);
+      continue;
+    }
     const list = listName('word', word);
     const listed = kept(positions.length, WORD_LIST_SHARE) ? positions : positions.subarray(0, HEAD_ROWS);
     writeList((chunk) => listChunkPath(list, chunk), listed);
-    const entries = shards.get(shard) ?? shards.set(shard, []).get(shard)!;
-    entries.push([word, positions.length, list, ...nameSpanOf(positions), listed.length]);
+    entries.push([word, positions.length, list, ...nameSpanOf(positions), listed.length, bridge]);
   }
   for (const [shard, entries] of shards) {
     entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -7,6 +7,7 @@ import {
   entryMatches,
   filtersOf,
   fold,
+  indexWordsOf,
   nameSortKey,
   queryFromCriteria,
   shardOf,
@@ -40,21 +41,56 @@ describe('text as it is matched', () => {
     expect(fold('Škoda')).toBe('skoda');
   });
 
-  it('splits a name into words at spaces, punctuation and where Han meets Latin, keeping joined words whole', () => {
-    expect(tokensOf('豐田Toyota  C-HR e:HEV 2.0,"Limited"')).toEqual(['豐田', 'toyota', 'c-hr', 'e:hev', '2.0', 'limited']);
+  it('splits typed text into words at spaces, punctuation and where Han meets Latin, dropping joiners', () => {
+    expect(tokensOf('豐田Toyota  C-HR e:HEV 2.0,"Limited"')).toEqual(['豐田', 'toyota', 'chr', 'ehev', '20', 'limited']);
   });
 
-  it('finds a name by each of its words, the parts after a joiner, and every ending of its Chinese words', () => {
+  it('finds a name by each of its words, the parts after a joiner or between letters and digits, and every ending of its Chinese words', () => {
     expect(wordsOf('阿爾法·羅密歐 Alfa Romeo Giulia')).toEqual(
       expect.arrayContaining(['阿爾法', '爾法', '法', '羅密歐', '密歐', '歐', 'alfa', 'romeo', 'giulia']),
     );
-    expect(wordsOf('豐田 Toyota C-HR e:HEV')).toEqual(expect.arrayContaining(['c-hr', 'hr', 'e:hev', 'hev']));
+    expect(wordsOf('豐田 Toyota C-HR e:HEV')).toEqual(expect.arrayContaining(['chr', 'hr', 'ehev', 'hev']));
+    expect(wordsOf('豐田 Toyota RAV4 2.5')).toEqual(expect.arrayContaining(['rav4', '4', '25', '5']));
   });
 
-  it('finds a model code typed without its joiners, as people type them (crv, cx5, ehev)', () => {
-    expect(wordsOf('本田 Honda CR-V e:HEV')).toEqual(expect.arrayContaining(['cr-v', 'crv', 'e:hev', 'ehev']));
-    expect(wordsOf('萬事得 Mazda CX-5 2.5')).toEqual(expect.arrayContaining(['cx-5', 'cx5', '2.5', '25']));
+  it('finds a model code typed without its joiners or spaces, as people type them (crv, cx5, ehev, c200)', () => {
+    expect(wordsOf('本田 Honda CR-V e:HEV')).toEqual(expect.arrayContaining(['crv', 'ehev']));
+    expect(wordsOf('萬事得 Mazda CX-5 2.5')).toEqual(expect.arrayContaining(['cx5', '25']));
     expect(wordsOf('捷豹 Jaguar I-Pace')).toContain('ipace');
+    // Across one space or punctuation, in either script: each such word knows the length of its first run.
+    expect(indexWordsOf('平治 Mercedes-Benz C 200')).toEqual(
+      new Map([
+        ['平治', 0],
+        ['治', 0],
+        ['mercedesbenz', 0],
+        ['benz', 0],
+        ['c', 0],
+        ['mercedesbenzc', 12],
+        ['200', 0],
+        ['c200', 1],
+      ]),
+    );
+    expect(indexWordsOf('阿爾法·羅密歐').get('法羅密歐')).toBe(1);
+    // Two numbers side by side stay two numbers.
+    expect(wordsOf('平治 Mercedes-Benz C 200 1.5')).not.toContain('20015');
+  });
+
+  it('takes hyphens, spaces and joiners typed or stored as the same, in both scripts (RAV-4 finds RAV4, c200 finds C 200)', () => {
+    const spellings = {
+      latin: ['RAV4', 'RAV-4', 'RAV 4', 'rav‐4', 'RAV–4', 'RAV.4', 'RAV\u00AD4'],
+      code: ['C200', 'C-200', 'C 200', 'C/200'],
+      han: ['阿爾法羅密歐', '阿爾法·羅密歐', '阿爾法 羅密歐', '阿爾法-羅密歐', '阿爾法‧羅密歐'],
+    };
+    for (const [kind, forms] of Object.entries(spellings)) {
+      const stored = forms.map((form, at) => entryOf(model(at + 1, `車 Make ${form} Sport`), at));
+      for (const typed of forms) {
+        const hits = stored.filter((entry) => entryMatches(entry, {}, tokensOf(typed))).map(([, name]) => name);
+        expect(hits, `${kind}: ${typed}`).toEqual(stored.map(([, name]) => name));
+      }
+    }
+    // Still the beginning of a word: a typed space does not make an inner part a word.
+    expect(found({ q: 'oyota' })).toEqual([]);
+    expect(found({ q: 'lfa romeo' })).toEqual([]);
   });
 
   it('looks a word up by its first Han character or its first two characters; a lone letter is not looked up', () => {

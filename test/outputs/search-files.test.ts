@@ -94,7 +94,11 @@ function writtenIndex(records: CarModel[], name: string) {
 
 const criteriaArbitrary = fc.record(
   {
-    q: fc.constantFrom('toy', 'TOYOTA', 'citroen', '羅密歐', '豐田', 'civic', 'c', 'rare', 'model y', 'edition', 'zzz', 'c 2', 'alf gi'),
+    q: fc.constantFrom(
+      ...['toy', 'TOYOTA', 'citroen', '羅密歐', '豐田', 'civic', 'c', 'rare', 'model y', 'edition', 'zzz', 'c 2', 'alf gi'],
+      // Spelt across a stored space or hyphen: read from the list of the run before it.
+      ...['modely', 'c200', 'c-20', 'toyotaal', '阿爾法羅密歐', 'gr-86', 'mercedesbenzc', 'alfaromeogiu'],
+    ),
     make: fc.constantFrom('豐田', '本田', '阿爾法·羅密歐', '福特'),
     seats: fc.integer({ min: 1, max: 10 }),
     priceMin: fc.integer({ min: 0, max: 2_500_000 }),
@@ -230,6 +234,46 @@ describe('the cost of a search on a large listing', () => {
     });
     // from.json, the spanning list, those files, and those asked for ahead.
     expect(files).toBeLessThanOrEqual(1 + Math.ceil(spanning / 64) + (last - first + 1) + ahead);
+  });
+});
+
+describe('a model code spelt with or without its hyphens and spaces, through the index', () => {
+  const SPELT = [
+    ['豐田 Toyota RAV4 2.5 Hybrid', '豐田 Toyota RAV-4 2.5', '豐田 Toyota RAV 4 Adventure'],
+    ['平治 Mercedes-Benz C200', '平治 Mercedes-Benz C 200 AMG Line', '平治 Mercedes-Benz C-200 Estate'],
+    ['阿爾法·羅密歐 Alfa Romeo Giulia', '阿爾法羅密歐 Alfa Romeo Stelvio', '阿爾法 羅密歐 Alfa Romeo Tonale'],
+  ] as const;
+  // Past WHOLE_LISTING_UP_TO rows, so each typed word is looked up in the word shards; most rows are of other names.
+  const records = Array.from({ length: 3_000 }, (_, at) => {
+    const spelt = SPELT[at % 7]?.[Math.floor(at / 7) % 3];
+    return carModel(at + 1, spelt ?? `本田 Honda Civic ${at % 50}`);
+  });
+  const index = writtenIndex(records, 'spelt');
+
+  it.each<[string, number]>([
+    ['rav4', 0],
+    ['RAV-4', 0],
+    ['rav 4', 0],
+    ['toyota rav‐4', 0],
+    ['c200', 1],
+    ['C-200', 1],
+    ['c 200', 1],
+    ['benz c200', 1],
+    ['阿爾法羅密歐', 2],
+    ['阿爾法-羅密歐', 2],
+    ['阿爾法·羅密歐', 2],
+    ['法羅密', 2],
+  ])('%s finds every spelling', async (q, spelling) => {
+    const expected = records.flatMap((record, position) =>
+      (SPELT[spelling] as readonly string[]).includes(record.combined_car_model) ? [position] : [],
+    );
+    const search = await startSearch(index.read, { q }, records.length);
+    while (!search.ended) {
+      search.shown = search.matches.length;
+      await readStep(search);
+    }
+    expect(search.matches.map(([position]) => position)).toEqual(expected);
+    expect(countOf(search)).toEqual({ count: expected.length, estimated: false });
   });
 });
 
