@@ -80,6 +80,24 @@ export function htmlPageFile(page: number, language: Language = DEFAULT_LANGUAGE
   return `${htmlPagePath(page, language).slice(1)}index.html`;
 }
 
+/**
+ * Page 1 by its number (`/page/1/`, `/zh-hk/page/1`: an old link, or an address edited by hand) is
+ * each language's home page, where no page file is: every host and the preview server send it there
+ * with FIRST_PAGE_REDIRECT_STATUS, the query kept. The sitemap and the pages name the home page alone.
+ */
+export const FIRST_PAGE_REDIRECTS: readonly { from: string; to: string }[] = LANGUAGES.flatMap((language) => {
+  const from = `${languagePrefix(language)}/page/1`;
+  return [from, `${from}/`].map((path) => ({ from: path, to: htmlPagePath(1, language) }));
+});
+/** Permanent: page 1 is never at its number. */
+export const FIRST_PAGE_REDIRECT_STATUS = 301;
+
+/** Where a request for `pathname` (decoded) with `search` (the query as sent, `?…` or empty) is sent instead (FIRST_PAGE_REDIRECTS), or undefined. */
+export function redirectLocation(pathname: string, search: string): string | undefined {
+  const to = FIRST_PAGE_REDIRECTS.find(({ from }) => from === pathname)?.to;
+  return to === undefined ? undefined : `${to}${search}`;
+}
+
 /** The files of HTML page `page` in every language: one page, rendered from the same data in each. */
 export const htmlPageFiles = (page: number): string[] => LANGUAGES.map((language) => htmlPageFile(page, language));
 

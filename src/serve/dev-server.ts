@@ -1,6 +1,7 @@
 /**
  * `astro dev` for the data maintainers: the listing's URLs answered by the same request handler as
- * the preview server and the hosts (query forms, DRF's bodies and headers, ETag), the downloads
+ * the preview server and the hosts (query forms, DRF's bodies and headers, ETag), page 1 by its
+ * number sent to the home page as the hosts send it (FIRST_PAGE_REDIRECTS), the downloads
  * and the manifest served from the prepared data, and the data file watched: an edit is prepared
  * again and every open page reloads, with no restart.
  */
@@ -17,9 +18,11 @@ import { SEARCH_FOLDER } from '../listing/search.ts';
 import {
   DOWNLOAD_CONTENT_TYPES,
   fileHeaders,
+  FIRST_PAGE_REDIRECT_STATUS,
   pageFile,
   PUBLISHED,
   isListingPath,
+  redirectLocation,
   siteHeaders,
   staticMethodAnswer,
 } from '../listing/routes.ts';
@@ -77,6 +80,11 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
       const refused = staticMethodAnswer(method);
       if (refused) {
         response.writeHead(refused.status, refused.headers).end(refused.body || undefined);
+        return;
+      }
+      const location = redirectLocation(path, url.search);
+      if (location !== undefined) {
+        response.writeHead(FIRST_PAGE_REDIRECT_STATUS, { Location: location }).end();
         return;
       }
       if (!isDownload && path !== PUBLISHED.manifest) {

@@ -1,7 +1,8 @@
 /**
  * The local preview server: answers the listing API's URLs exactly as the route table says (query
- * strings included, which serve-handler never reads), and hands every other path to serve-handler,
- * compressed as a CDN would (`compress.ts`), the fingerprinted assets marked immutable.
+ * strings included, which serve-handler never reads), sends page 1 by its number to the home page
+ * (FIRST_PAGE_REDIRECTS), and hands every other path to serve-handler, compressed as a CDN would
+ * (`compress.ts`), the fingerprinted assets marked immutable.
  */
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
@@ -14,9 +15,11 @@ import { compressFiles } from './compress.ts';
 import { listingReply } from './handler.ts';
 import {
   FILE_HEADER_RULES,
+  FIRST_PAGE_REDIRECT_STATUS,
   headerList,
   isListingPath,
   pageFile,
+  redirectLocation,
   siteHeaders,
   staticMethodAnswer,
   type HeaderFields,
@@ -219,6 +222,11 @@ export function createPreviewServer({ outDir }: { outDir: string }): Server {
     if (refused) {
       if (refused.status === 204) response.writeHead(204, refused.headers).end();
       else send(response, method, refused);
+      return;
+    }
+    const location = redirectLocation(pathname, queryStart === -1 ? '' : target.slice(queryStart));
+    if (location !== undefined) {
+      response.writeHead(FIRST_PAGE_REDIRECT_STATUS, { Location: location, 'Content-Length': '0' }).end();
       return;
     }
     compressFiles(request, response);

@@ -18,6 +18,7 @@ import {
   startVercelStatic,
   type RunningHost,
 } from '../support/hosts.ts';
+import { expectFirstPageRedirects } from '../support/listing-behaviour.ts';
 import { projectRoot } from '../support/site.ts';
 import { runsWith } from '../support/software.ts';
 import { EXPECTED } from './static-hosts.expected.ts';
@@ -58,6 +59,12 @@ for (const [name, available, start, ownCacheControl] of hosts) {
         `${JSON.stringify(differences, null, 2)}\n`,
       );
       expect(differences).toEqual(EXPECTED[name]);
+    });
+
+    it('sends page 1 by its number to the home page of its language, the query kept', async () => {
+      await expectFirstPageRedirects((path, init) => fetch(`${host?.origin ?? ''}${path}`, init), {
+        dropsTrailingSlash: name.startsWith('Vercel'),
+      });
     });
 
     // netlify dev's own Cache-Control is asserted as such; Netlify's parser reads the rule in netlify.test.ts.

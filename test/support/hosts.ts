@@ -229,12 +229,17 @@ const CONTENT_TYPES: Record<string, string> = {
  * `src` and `has`/`missing` conditions (query values and headers, anchored regular expressions whose
  * named groups join the captures), `headers` merged, `continue` to go on, `dest` rewrites the path
  * with `$1`/`$name` and keeps the original query, `status`, `check` (the destination must exist),
- * `handle: filesystem` serves an existing file, and after the routes the `handle: error` phase.
+ * a redirect (a 3xx `status` with a `Location` header, captures put in, the original query added
+ * as Vercel's router adds it), `handle: filesystem` serves an existing file (a folder's
+ * `index.html` for the folder, with or without its slash), and after the routes the `handle: error` phase.
  */
 function vercelFront(routes: readonly VercelRoute[], staticDir: string) {
   const staticFile = (path: string) => {
     const file = join(staticDir, decodeURIComponent(path.endsWith('/') ? `${path}index.html` : path));
-    return file.startsWith(staticDir) && existsSync(file) && statSync(file).isFile() ? file : undefined;
+    if (!file.startsWith(staticDir) || !existsSync(file)) return undefined;
+    if (statSync(file).isFile()) return file;
+    const index = join(file, 'index.html');
+    return existsSync(index) && statSync(index).isFile() ? index : undefined;
   };
   const errorAt = routes.findIndex((route) => route.handle === 'error');
   const main = errorAt === -1 ? routes : routes.slice(0, errorAt);
@@ -292,6 +297,12 @@ function vercelFront(routes: readonly VercelRoute[], staticDir: string) {
       if (!captures) continue;
       Object.assign(headers, route.headers);
       if (route.continue) continue;
+      const location = route.headers?.['Location'];
+      if (route.status !== undefined && route.status >= 300 && route.status < 400 && location !== undefined && !route.dest) {
+        const target = location.replace(/\$(\w+)/g, (_, name: string) => captures[name] ?? '');
+        response.writeHead(route.status, { ...headers, Location: `${target}${original.search}`, 'content-length': '0' }).end();
+        return;
+      }
       if (route.dest) {
         const dest = route.dest.replace(/\$(\w+)/g, (_, name: string) => captures[name] ?? '');
         const target = new URL(dest, origin);

@@ -335,6 +335,10 @@ export function listingBehaviour(target: ListingTarget): void {
       expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
     });
 
+    it('sends page 1 by its number to the home page of its language, the query kept', async () => {
+      await expectFirstPageRedirects(get);
+    });
+
     it('serves the logo images under the default assets path', async () => {
       const response = await get('/assets/media/brand/logo/toyota.svg');
       expect(response.status).toBe(200);
@@ -402,4 +406,44 @@ export function listingBehaviour(target: ListingTarget): void {
       if (!differences.ownStaticMethodNotAllowed) expect(response.headers['allow']).toBe('GET, HEAD');
     });
   });
+}
+
+/**
+ * `/page/1/` and `/zh-hk/page/1` (an old link, an edited address) answered with a permanent redirect
+ * to the language's home page, the query kept, where a person lands on the page itself. `get` is a
+ * host's fetch of a path (with its credentials), following redirects unless told otherwise. A host
+ * that `dropsTrailingSlash` (Vercel's `trailingSlash: false`) redirects a path ending in one to the
+ * path without it first, and serves the home pages there.
+ */
+export async function expectFirstPageRedirects(
+  get: (path: string, init?: RequestInit) => Promise<Response>,
+  { dropsTrailingSlash = false } = {},
+): Promise<void> {
+  const redirect = async (path: string, status: number) => {
+    const response = await get(path, { redirect: 'manual' });
+    await response.arrayBuffer();
+    expect(response.status, path).toBe(status);
+    const location = new URL(response.headers.get('location') ?? '', new URL(path, 'http://host.invalid'));
+    return `${location.pathname}${location.search}`;
+  };
+  for (const [from, to] of [
+    ['/page/1/', '/'],
+    ['/page/1', '/'],
+    ['/zh-hk/page/1/', '/zh-hk/'],
+    ['/zh-hk/page/1', '/zh-hk/'],
+  ] as const) {
+    for (const query of ['', '?q=toyota&sort=price']) {
+      let path = `${from}${query}`;
+      if (dropsTrailingSlash && from.endsWith('/')) {
+        path = await redirect(path, 308);
+        expect(path).toBe(`${from.slice(0, -1)}${query}`);
+      }
+      const home = dropsTrailingSlash && to !== '/' ? to.slice(0, -1) : to;
+      expect(await redirect(path, 301), path).toBe(`${home}${query}`);
+      const landed = await get(`${from}${query}`);
+      expect(landed.status, `${from}${query}`).toBe(200);
+      expect(landed.headers.get('content-type'), `${from}${query}`).toMatch(/^text\/html/);
+      expect(await landed.text(), `${from}${query}`).toBe(await (await get(`${home}${query}`)).text());
+    }
+  }
 }

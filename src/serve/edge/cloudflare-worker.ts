@@ -2,10 +2,10 @@
  * Cloudflare Workers (static assets with `run_worker_first` on the listing's paths): Cloudflare's
  * `_redirects` ignores query strings and its asset server answers OPTIONS with a bare 405, so the
  * worker answers the listing with the one request handler and reads page files through the ASSETS
- * binding. Bundled by the build with the listing's state.
+ * binding, and sends page 1 by its number to the home page. Bundled by the build with the listing's state.
  */
 import { listingResponse } from '../handler.ts';
-import { isListingPath, pageFile, type ListingState } from '../../listing/routes.ts';
+import { FIRST_PAGE_REDIRECT_STATUS, isListingPath, pageFile, redirectLocation, type ListingState } from '../../listing/routes.ts';
 
 declare const __LISTING_STATE__: ListingState;
 
@@ -15,7 +15,10 @@ interface Env {
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
-    if (!isListingPath(new URL(request.url).pathname)) return env.ASSETS.fetch(request);
+    const url = new URL(request.url);
+    const location = redirectLocation(url.pathname, url.search);
+    if (location !== undefined) return new Response(null, { status: FIRST_PAGE_REDIRECT_STATUS, headers: { Location: location } });
+    if (!isListingPath(url.pathname)) return env.ASSETS.fetch(request);
     return listingResponse(request, {
       state: __LISTING_STATE__,
       readPage: async (page, url) => {

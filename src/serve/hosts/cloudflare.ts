@@ -5,7 +5,7 @@
  * Netlify's `_redirects` and warn about every rule it cannot take).
  */
 import { relative, resolve } from 'node:path';
-import { LISTING_PATH } from '../../listing/routes.ts';
+import { FIRST_PAGE_REDIRECTS, LISTING_PATH } from '../../listing/routes.ts';
 import { bundleEdge } from './edge-bundle.ts';
 import { HOST_CONFIGURATION_NAMES, type HostFile, type HostInput } from './shared.ts';
 
@@ -27,7 +27,8 @@ function wranglerConfig(input: HostInput, deployDir: string): string {
     assets: {
       directory: relative(resolve(deployDir, 'cloudflare'), resolve(input.siteDir)) || '.',
       binding: 'ASSETS',
-      run_worker_first: [LISTING_PATH, `${LISTING_PATH}/*`],
+      // The listing's paths, and page 1 by its number, which the worker sends to the home page.
+      run_worker_first: [LISTING_PATH, `${LISTING_PATH}/*`, ...FIRST_PAGE_REDIRECTS.map(({ from }) => from)],
       not_found_handling: '404-page',
     },
   };

@@ -11,6 +11,8 @@ import { LAST_PAGE_STRING, pageNumbers } from '../../listing/pagination.ts';
 import {
   ERROR_FILES,
   FILE_HEADER_RULES,
+  FIRST_PAGE_REDIRECT_STATUS,
+  FIRST_PAGE_REDIRECTS,
   LISTING_HEADERS_BUT_TYPE,
   LISTING_PATH,
   PAGE_PATH_PREFIX,
@@ -26,8 +28,15 @@ interface Redirect {
   /** The `page` query parameter's value the rule needs (it must be present; `:page` captures it). */
   page?: string;
   to: string;
-  status: 200 | 404;
+  status: 200 | 404 | typeof FIRST_PAGE_REDIRECT_STATUS;
 }
+
+/** Page 1 by its number, sent to the home page (Netlify passes the query on), in both configurations: the edge function runs on the listing's paths only. */
+const FIRST_PAGE_RULES: readonly Redirect[] = FIRST_PAGE_REDIRECTS.map(({ from, to }) => ({
+  from,
+  to,
+  status: FIRST_PAGE_REDIRECT_STATUS,
+}));
 
 /** The listing's rules, in order (Netlify applies the first that matches). */
 function listingRedirects({ count }: HostInput): Redirect[] {
@@ -96,6 +105,8 @@ function netlifyToml(input: HostInput, deployDir: string, folder: string, body: 
 
 /** The edge function on the listing's paths: every answer as the preview server gives it. */
 const EDGE_FUNCTION_TOML = [
+  redirectsToml(FIRST_PAGE_RULES),
+  '',
   '[build]',
   '  edge_functions = "edge-functions"',
   ...[LISTING_PATH, `${LISTING_PATH}/*`].flatMap((path) => [
@@ -114,7 +125,7 @@ export async function netlifyFiles(input: HostInput, deployDir: string): Promise
     {
       place: 'deploy',
       path: 'netlify-static/netlify.toml',
-      content: netlifyToml(input, deployDir, 'netlify-static', [redirectsToml(listingRedirects(input))]),
+      content: netlifyToml(input, deployDir, 'netlify-static', [redirectsToml([...FIRST_PAGE_RULES, ...listingRedirects(input)])]),
     },
   ];
 }

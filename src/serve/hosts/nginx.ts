@@ -15,6 +15,8 @@ import {
   DOWNLOAD_CONTENT_TYPES,
   ERRORS_FOLDER,
   FILE_HEADER_RULES,
+  FIRST_PAGE_REDIRECT_STATUS,
+  FIRST_PAGE_REDIRECTS,
   LISTING_HEADERS,
   LISTING_PATH,
   linkHeader,
@@ -129,6 +131,14 @@ server {
 ${addHeaders(siteHeaders(input.assetsUrl), '        ')}
         try_files $uri $uri.html $uri/index.html =404;
     }
+
+    # Page 1 by its number is the home page: sent there, the query kept, by a relative Location.
+${FIRST_PAGE_REDIRECTS.map(
+  ({ from, to }) => `    location = ${from} {
+        absolute_redirect off;
+        return ${FIRST_PAGE_REDIRECT_STATUS} ${to}$is_args$args;
+    }`,
+).join('\n')}
 
     # A location's add_header replaces the server's: the site headers again, with each file's own.
 ${FILE_HEADER_RULES.map(

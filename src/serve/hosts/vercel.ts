@@ -15,6 +15,8 @@ import {
   ACCEPTED_FORMATS,
   ERROR_FILES,
   FILE_HEADER_RULES,
+  FIRST_PAGE_REDIRECT_STATUS,
+  FIRST_PAGE_REDIRECTS,
   headerList,
   LISTING_HEADERS,
   LISTING_HEADERS_BUT_TYPE,
@@ -72,6 +74,12 @@ function vercelConfig(input: HostInput) {
   return {
     cleanUrls: false,
     trailingSlash: false,
+    // Page 1 by its number (`trailingSlash` has taken a slash off first) to the home page as this host serves it, without the slash.
+    redirects: FIRST_PAGE_REDIRECTS.filter(({ from }) => !from.endsWith('/')).map(({ from, to }) => ({
+      source: from,
+      destination: to === '/' ? to : to.replace(/\/$/, ''),
+      statusCode: FIRST_PAGE_REDIRECT_STATUS,
+    })),
     rewrites,
     headers: [
       { source: '/(.*)', headers: headerList(siteHeaders(input.assetsUrl)) },
@@ -149,6 +157,12 @@ function buildOutputConfig(input: HostInput): string {
     { src: LISTING_SRC, missing: [UNCONDITIONAL], headers: { ...LISTING_TYPE }, important: true, continue: true },
     ...pageRoutes(input),
     { src: LISTING_SRC, middlewarePath: MIDDLEWARE_NAME, continue: true },
+    // Page 1 by its number to the home page (the router keeps the query).
+    ...FIRST_PAGE_REDIRECTS.map(({ from, to }) => ({
+      src: `^${escapeRegExp(from)}$`,
+      status: FIRST_PAGE_REDIRECT_STATUS,
+      headers: { Location: to },
+    })),
     { handle: 'filesystem' },
     { src: '^/$', dest: '/index.html', check: true },
     { src: '^/(.+)/$', dest: '/$1/index.html', check: true },
