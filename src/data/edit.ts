@@ -16,7 +16,8 @@
  * balanced too, and they are read as in the whole file; last, no id may be both theirs and a
  * reused row's.
  */
-import { CR, LF, loadText, type CsvText } from './load.ts';
+import { loadText, type CsvText } from './load.ts';
+import { CR, LF, recordDelimiterOf } from './lines.ts';
 import type { CarModel } from './schema.ts';
 
 const QUOTE = 0x22;
@@ -76,20 +77,10 @@ export interface ValidatedAgainstEarlier {
   counts: RowCounts;
 }
 
-/**
- * csv-parse's record delimiter for `body`: the first line break outside quotes, CRLF before LF.
- * Undefined for a lone CR (classic Mac line ends), which `recordSpans` does not split on.
- */
+/** csv-parse's record delimiter for `body` (`recordDelimiterOf`); undefined for a lone CR (classic Mac line ends), which `recordSpans` does not split on. */
 function lineEndOf(body: Buffer): LineEnd | undefined {
-  let quoted = false;
-  for (let index = 0; index < body.length; index += 1) {
-    const byte = body[index];
-    if (byte === QUOTE) quoted = !quoted;
-    else if (!quoted && byte === LF) return '\n';
-    else if (!quoted && byte === CR) return body[index + 1] === LF ? '\r\n' : undefined;
-  }
-  // No line break outside quotes: one record, whatever the delimiter.
-  return '\n';
+  const delimiter = recordDelimiterOf(body);
+  return delimiter === '\r' ? undefined : delimiter;
 }
 
 /**

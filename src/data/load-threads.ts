@@ -9,9 +9,8 @@
 import { availableParallelism } from 'node:os';
 import { runOnThread } from '../threads.ts';
 import { addFromColumns, toColumns, type RecordColumns } from './records-file.ts';
+import { CR, LF, lineBreaksIn } from './lines.ts';
 import {
-  CR,
-  LF,
   readCsvFile,
   readRows,
   resultOf,
@@ -113,7 +112,7 @@ export async function loadTextOnThreads(
     let from = headerEnd;
     others = Promise.all(
       cuts.map((cut, cell) => {
-        lineShift += linesIn(body, from, cut);
+        lineShift += lineBreaksIn(body, from, cut);
         from = cut;
         const input = { text: partText(body, headerEnd, cut, ends[cell]!), format, file, lineShift, rowsRead, cell, keepRecords };
         // A part that could not be read on its thread is read with the rest: the file is read whole.
@@ -169,13 +168,6 @@ function partText(body: Buffer, headerEnd: number, start: number, end: number): 
   bytes.set(body.subarray(0, headerEnd), 0);
   bytes.set(body.subarray(start, end), headerEnd);
   return text;
-}
-
-/** Line breaks between `start` and `end`. */
-function linesIn(body: Buffer, start: number, end: number): number {
-  let count = 0;
-  for (let next = body.indexOf(LF, start); next !== -1 && next < end; next = body.indexOf(LF, next + 1)) count += 1;
-  return count;
 }
 
 /**

@@ -9,6 +9,7 @@ import { parse, type CsvError, type InfoRecord } from 'csv-parse/sync';
 import { FIELDS, rowParser, type CarModel, type CsvRow, type FieldName } from './schema.ts';
 import type { Problem } from './problems.ts';
 import type { RowCounts } from './edit.ts';
+import { CR, LF, lineBreaksOf, lineCounter, recordDelimiterOf } from './lines.ts';
 
 export interface LoadResult {
   /** The valid records, in file order. Empty when any problem was found. */
@@ -38,10 +39,13 @@ export interface LoadProgress {
 }
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
-export const LF = 0x0a;
-export const CR = 0x0d;
 /** Lines with invalid bytes named in the problem before it sums up the rest. */
 const ENCODING_LINES_NAMED = 5;
+
+/** A quote problem found on a later line of a row whose line leaves a quoted field open. */
+const QUOTE_LEFT_OPEN_RULE =
+  'a quoted field opens on this line and its quotes do not pair up where the row should end: close the quote on this line, ' +
+  'or double each quote inside the field ("")';
 
 const CSV_ERROR_RULES: Record<string, string> = {
   CSV_QUOTE_NOT_CLOSED: 'a quoted field is opened here and never closed: add the closing " (a quote inside a quoted field is written "")',
@@ -150,42 +154,40 @@ export function readRows(
   /** Where the text read now begins, and the lines before it: moved on past a row csv-parse cannot read on from. */
   let start = 0;
   let shift = lineShift;
-  const lineBreak = lineBreakOf(body);
+  const breaks = lineBreaksOf(body);
+  const recordDelimiter = recordDelimiterOf(body);
 
   for (;;) {
     const text = start === 0 ? body : body.subarray(start);
-    const lines = lineCounter(text, shift, lineBreak);
+    const lines = lineCounter(text, shift, breaks);
     let resumeAfterLine: number | undefined;
-    /** csv-parse's line count where its last record ended: its count runs ahead on CR LF inside quotes, so only its steps since are taken. */
-    let parsedLines = 0;
     try {
       parse(text, {
         delimiter: format.separator,
+        // The whole file's, also where reading resumes on a line after a line break inside a field.
+        record_delimiter: recordDelimiter,
         skip_empty_lines: true,
         relax_column_count: true,
         skip_records_with_error: true,
         on_skip: (error: CsvError | undefined) => {
           if (!error) return;
           unreadable = true;
-          // An unclosed quote runs to the end of the file: name the line where its record starts.
-          const line =
-            error.code === 'CSV_QUOTE_NOT_CLOSED'
-              ? lines.startOfNextRecord()
-              : lines.afterLastRecord() + (Number(error['lines']) - (parsedLines + 1));
-          const rule = CSV_ERROR_RULES[error.code] ?? error.message;
+          // A quote out of place is the row's where it starts (csv-parse may find it lines later, where a
+          // quote left open meets the next one): named there, in words that fit that line.
+          const line = lines.startOfNextRecord();
+          const rule = quoteRule(lines.textOfLine(line), error, format.separator);
           // csv-parse reports a stray quote once for every quote in the row: name the row once.
           const last = problems.at(-1);
           if (last?.line !== line || last.rule !== rule) problems.push({ file, line, rule });
-          // After text behind a closing quote csv-parse reads the rest of the file as one quoted field:
-          // the rows below are read anew from the next line, so that every problem is still found.
-          if (error.code === 'CSV_INVALID_CLOSING_QUOTE' && columns !== undefined) {
+          // What csv-parse reads after it depends on where the quotes it paired up were: the rows below
+          // are read anew from the next line, so that each is read as written and every problem is found.
+          if (columns !== undefined) {
             resumeAfterLine = line;
             throw RESUME;
           }
         },
         on_record: (record: string[], context: InfoRecord) => {
           const line = lines.startOfRecordEndingAt(context.bytes);
-          parsedLines = context.lines;
           if (columns === undefined && !headerBroken) {
             const header = readHeader(record, file, line);
             if (header.problems.length > 0) {
@@ -409,43 +411,20 @@ function rowFromRecord(record: string[], columns: readonly FieldName[]): CsvRow 
   return row;
 }
 
-/** The byte lines end in: LF (LF or CR LF), or CR in a file with CR alone (an old Mac export, which csv-parse reads too). */
-const lineBreakOf = (bytes: Buffer): number => (bytes.indexOf(LF) === -1 && bytes.indexOf(CR) !== -1 ? CR : LF);
-
 /**
- * Line numbers from byte offsets. csv-parse's own line count goes wrong on CRLF inside quoted
- * fields, so the start line of each record is counted here, once over the file. `shift`: lines
- * before `bytes` that they leave out.
+ * The rule of a quote out of place in the row that starts on `line`: what is wrong with the line's
+ * own quotes, as csv-parse reads the line alone; where they leave a quoted field open, which
+ * csv-parse found closed wrongly on a later line, that; else csv-parse's error for the row.
  */
-function lineCounter(bytes: Buffer, shift: number, lineBreak: number) {
-  let offset = 0;
-  let line = 1 + shift;
-  /** The line the next record starts on, past any blank lines (which belong to no record). */
-  const startOfNextRecord = (end = bytes.length): number => {
-    while (offset < end && (bytes[offset] === LF || bytes[offset] === CR)) {
-      if (bytes[offset] === lineBreak) line += 1;
-      offset += 1;
-    }
-    return line;
-  };
-  /** The line a record starts on, given the offset where it (and its line break) ends. */
-  const startOfRecordEndingAt = (end: number): number => {
-    const start = startOfNextRecord(end);
-    for (let next = bytes.indexOf(lineBreak, offset); next !== -1 && next < end; next = bytes.indexOf(lineBreak, next + 1)) line += 1;
-    offset = end;
-    return start;
-  };
-  /** The offset where line `target` + 1 begins (the length where there is none), counted on from the last record. */
-  const offsetAfterLine = (target: number): number => {
-    let at = offset;
-    for (let current = line; current <= target; current += 1) {
-      const next = bytes.indexOf(lineBreak, at);
-      if (next === -1) return bytes.length;
-      at = next + 1;
-    }
-    return at;
-  };
-  /** The line where the last record (and its line break) ended: where the next one, or a blank line, begins. */
-  const afterLastRecord = (): number => line;
-  return { startOfNextRecord, startOfRecordEndingAt, offsetAfterLine, afterLastRecord };
+function quoteRule(line: Buffer, error: CsvError, separator: Separator): string {
+  let own: string | undefined;
+  try {
+    parse(line, { delimiter: separator, relax_column_count: true });
+  } catch (lineError) {
+    // csv-parse's error for this line alone is the answer sought: what is wrong with its own quotes.
+    own = (lineError as CsvError).code;
+  }
+  if (own === 'CSV_QUOTE_NOT_CLOSED' && error.code !== 'CSV_QUOTE_NOT_CLOSED') return QUOTE_LEFT_OPEN_RULE;
+  const code = own === undefined || own === 'CSV_QUOTE_NOT_CLOSED' ? error.code : own;
+  return CSV_ERROR_RULES[code] ?? error.message;
 }

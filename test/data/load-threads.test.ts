@@ -79,6 +79,24 @@ const files: Record<string, string> = {
   'CR alone': [header, ...rows.slice(0, 5), row(9002, '"A\nB"'), ...rows.slice(5, 10)].join('\r'),
   'a quoted name of many lines across the middle': [header, row(1), row(2, '"Toyota\n\n\nGR\nYaris\nHybrid"'), row(3), row(4)].join('\n'),
   'blank lines at the end': `${[header, row(1), row(2), row(3)].join('\n')}\n\n\n\n\n\n`,
+  // Read again from the line after it: the later field's line break must not move a line number.
+  'a quote left open, closed by a later multi-line field, CR LF': [
+    header,
+    row(1),
+    row(2, '"Toyota GR'),
+    row(3),
+    row(4, '"Toyota\nGR"'),
+    row(5).replace('200000', '-1'),
+    row(6),
+  ].join('\r\n'),
+  'a bad row after a name with a CR LF, in a file with a lone CR in a name': [
+    header,
+    row(1, '"Toyota\rGR"'),
+    row(2, '"Toyota\r\nGR"'),
+    row(3),
+    row(4).replace('200000', '-1'),
+    row(5),
+  ].join('\r\n'),
 };
 
 describe('a data file read in parts', () => {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadCsv, loadFile } from '../../src/data/load.ts';
 import { formatProblem } from '../../src/data/problems.ts';
@@ -206,6 +207,89 @@ describe('loadCsv', () => {
         [7, 'min_seat'],
       ]);
     }
+  });
+
+  it('reads on from the line after a quoted field left open, even where a later multi-line field closes it, with LF or CR LF', () => {
+    const badSeats = (id: number, name?: string) => goodRow(id, name).replace(',5,7,', ',x,7,');
+    for (const lineEnd of ['\n', '\r\n']) {
+      const rows = [
+        header,
+        goodRow(1),
+        '2,"Q x,102,5,7,1496,1998,200000,250000.50,true,false,102,',
+        goodRow(3),
+        goodRow(4, `"A${lineEnd}B"`),
+        badSeats(5),
+        badSeats(6, `"C${lineEnd}D"`),
+        badSeats(7),
+      ];
+      const { problems, rows: read } = load(rows.join(lineEnd));
+      expect(
+        problems.map((problem) => [problem.line, problem.field ?? null]),
+        JSON.stringify(lineEnd),
+      ).toEqual([
+        [3, null],
+        [7, 'min_seat'],
+        [8, 'min_seat'],
+        [10, 'min_seat'],
+      ]);
+      expect(problems[0]!.rule).toMatch(/^a quoted field opens on this line/);
+      expect(read).toBe(6);
+    }
+  });
+
+  it('reports every problem of a file on its own line, whatever its stray quotes, multi-line fields and line ends (random files)', () => {
+    type Kind = 'good' | 'quoted' | 'lines' | 'badValue' | 'badLines' | 'afterClose' | 'inUnquoted' | 'leftOpen' | 'blank';
+    const STRAY: readonly Kind[] = ['afterClose', 'inUnquoted', 'leftOpen'];
+    fc.assert(
+      fc.property(
+        fc.constantFrom('\n', '\r\n', '\r'),
+        // What a field's own line break is: the file's, or the LF that spreadsheets write inside a cell.
+        fc.boolean(),
+        fc.array(
+          fc.constantFrom<Kind>('good', 'quoted', 'lines', 'badValue', 'badLines', 'afterClose', 'inUnquoted', 'leftOpen', 'blank'),
+          { minLength: 1, maxLength: 30 },
+        ),
+        (lineEnd, lfInCells, kinds) => {
+          const inCell = lfInCells ? '\n' : lineEnd;
+          const text: string[] = [header];
+          let line = 2;
+          const expected: [number, 'quote' | 'value'][] = [];
+          let rows = 0;
+          kinds.forEach((kind, at) => {
+            const id = at + 1;
+            const name = {
+              good: undefined,
+              quoted: `"豐田 Toyota, ""GR"" ${id}"`,
+              lines: `"豐田 Toyota${inCell}GR ${id}${inCell}Hybrid"`,
+              badValue: undefined,
+              badLines: `"豐田${inCell}Toyota ${id}"`,
+              afterClose: `"豐田 Toyota" GR ${id}`,
+              inUnquoted: `豐田 Toyota "GR" ${id}`,
+              leftOpen: `"豐田 Toyota GR ${id}`,
+              blank: undefined,
+            }[kind];
+            if (kind === 'blank') {
+              text.push('');
+              line += 1;
+              return;
+            }
+            const row = kind === 'badValue' || kind === 'badLines' ? goodRow(id, name).replace(',5,7,', ',x,7,') : goodRow(id, name);
+            text.push(row);
+            if (STRAY.includes(kind)) expected.push([line, 'quote']);
+            else rows += 1;
+            if (kind === 'badValue' || kind === 'badLines') expected.push([line, 'value']);
+            line += 1 + (name?.split(inCell).length ?? 1) - 1;
+          });
+          const result = load(text.join(lineEnd));
+          const found = result.problems.map((problem) => [problem.line, problem.field === undefined ? 'quote' : 'value']);
+          expect(found, JSON.stringify(text.join(lineEnd))).toEqual(expected);
+          for (const problem of result.problems.filter(({ field }) => field === undefined)) expect(problem.rule).toMatch(/quote/);
+          // Every row but the broken ones was read and checked.
+          expect(result.rows).toBe(rows);
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 
   it('counts lines in a file whose lines end in CR alone (an old Mac export)', () => {
