@@ -2,9 +2,9 @@
  * Configuration from the environment, validated once at start. Every default makes the local site
  * work with no configuration: the embedded dataset, logos served by the preview server itself.
  */
-import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { contactVariable, licenseVariable } from './listing/publisher.ts';
+import { isInsidePlace } from './data/places.ts';
 import { SHIPPED_ASSETS_PATH } from './listing/routes.ts';
 
 /** The embedded default dataset, relative to the project folder (where npm runs every script). */
@@ -56,11 +56,12 @@ const variablesSchema = z.object({
     .default(30),
 });
 
-/** Whether `path` is `folder` or inside it (both as the build resolves them, from the project folder). */
-function within(path: string, folder: string): boolean {
-  const fromFolder = relative(resolve(folder), resolve(path));
-  return fromFolder === '' || (!isAbsolute(fromFolder) && fromFolder !== '..' && !fromFolder.startsWith(`..${sep}`));
-}
+/**
+ * Whether `path` is `folder` or inside it (both from the project folder), as the disk sees them:
+ * through their symbolic links, and without regard to case where the disk ignores it (`Dist/x` is
+ * in `dist` on macOS and Windows).
+ */
+const within = (path: string, folder: string): boolean => isInsidePlace(path, folder, { followLinks: true });
 
 /**
  * The paths must keep apart: a build makes OUT_DIR and DEPLOY_DIR links to the build it publishes

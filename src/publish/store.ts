@@ -25,6 +25,7 @@ import { KEPT_DOWNLOADS_FOLDER } from './downloads-placed.ts';
 import { killPoint } from './kill-points.ts';
 import { replaceAside } from './replace-aside.ts';
 import { ifPresent } from '../data/missing.ts';
+import { isSamePlace } from '../data/places.ts';
 
 const CURRENT = 'current';
 /** The build published before the current one: kept, so that a reader or an upload going through `dist/` at the moment of a publication finishes. */
@@ -133,7 +134,19 @@ function linkTarget(link: string): string | undefined {
 /** The id of the build a link of the store (`current`, `previous`) names, if it names one. */
 function buildNamed(link: string): string | undefined {
   const target = linkTarget(link);
-  return target !== undefined && dirname(target) === dirname(link) && BUILD_NAME.test(basename(target)) ? basename(target) : undefined;
+  return target !== undefined && BUILD_NAME.test(basename(target)) && isSamePlace(dirname(target), dirname(link))
+    ? basename(target)
+    : undefined;
+}
+
+/**
+ * Whether the link `link` points at `target` (the path itself, not where it leads), as the disk
+ * compares names: a link made when OUT_DIR was written `Dist` names `.Dist.builds`, the same folder
+ * as `.dist.builds` where the disk ignores case.
+ */
+function pointsAt(link: string, target: string): boolean {
+  const current = linkTarget(link);
+  return current !== undefined && isSamePlace(current, target);
 }
 
 /**
@@ -142,14 +155,14 @@ function buildNamed(link: string): string | undefined {
  */
 export function publishedBuild(store: string, outDir: string): BuildFolder | undefined {
   const id = buildNamed(join(store, CURRENT));
-  if (id === undefined || linkTarget(resolve(outDir)) !== join(store, CURRENT, SITE)) return undefined;
+  if (id === undefined || !pointsAt(resolve(outDir), join(store, CURRENT, SITE))) return undefined;
   const folder = folderOf(store, id);
   return existsSync(folder.siteDir) ? folder : undefined;
 }
 
 /** Whether `deployDir` shows the published build's host files (it is the link a publication makes). */
 export const showsPublishedDeploy = (store: string, deployDir: string): boolean =>
-  linkTarget(resolve(deployDir)) === join(store, CURRENT, DEPLOY);
+  pointsAt(resolve(deployDir), join(store, CURRENT, DEPLOY));
 
 /**
  * A link to a folder: a symbolic link, or on Windows a junction (which needs no privilege there,
@@ -179,7 +192,7 @@ function pointAt(link: string, target: string): void {
  * was refused before the build began (`notALink`).
  */
 function ensureLink(path: string, target: string): void {
-  if (linkTarget(path) === resolve(target)) return;
+  if (pointsAt(path, resolve(target))) return;
   if (lstatSync(path, { throwIfNoEntry: false })?.isDirectory()) rmdirSync(path);
   mkdirSync(dirname(path), { recursive: true });
   pointAt(path, relative(dirname(path), target));
@@ -257,7 +270,14 @@ function olderThanAMinute(path: string): boolean {
  */
 export function linkSiteForHostFiles(build: BuildFolder, outDir: string, deployDir: string): void {
   const name = basename(resolve(outDir));
-  if (dirname(resolve(outDir)) !== dirname(resolve(deployDir)) || name === SITE || name === DEPLOY) return;
+  // Compared as the disk compares names: OUT_DIR=Site is the build's own site folder where the disk ignores case.
+  const inBuild = join(build.dir, name);
+  if (
+    !isSamePlace(dirname(resolve(outDir)), dirname(resolve(deployDir))) ||
+    isSamePlace(inBuild, build.siteDir) ||
+    isSamePlace(inBuild, build.deployDir)
+  )
+    return;
   linkInside(build.dir, name, build.siteDir);
 }
 

@@ -1,4 +1,8 @@
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { mountCaseless } from '../support/mounts.ts';
+import { tempDir } from '../support/site.ts';
 import { cleanEnvironment } from '../../scripts/lib/servers.ts';
 import { CONFIG_VARIABLES, ConfigError, DEFAULT_DATA_FILE, loadConfig } from '../../src/config.ts';
 
@@ -118,6 +122,64 @@ describe('loadConfig', () => {
     expect(loadConfig({}).checkAllPages).toBe(false);
     expect(loadConfig({ CHECK_PAGES: 'all' }).checkAllPages).toBe(true);
     expect(() => loadConfig({ CHECK_PAGES: 'every' })).toThrow(/CHECK_PAGES must be sample .* or all/);
+  });
+
+  describe('compares paths as the disk they are on does', () => {
+    /** Every clash the configuration checks, each written with the case of one name changed; all but the last name missing, or all there. */
+    const clashes = (root: string): [Record<string, string>, RegExp][] => [
+      [{ OUT_DIR: `${root}/dist`, DEPLOY_DIR: `${root}/Dist/hosts` }, /neither inside the other/],
+      [{ OUT_DIR: `${root}/Deploy/site`, DEPLOY_DIR: `${root}/deploy` }, /neither inside the other/],
+      [{ OUT_DIR: `${root}/dist`, DATA_FILE: `${root}/DIST/cars.csv` }, /must not be in OUT_DIR/],
+      [{ OUT_DIR: `${root}/site`, DEPLOY_DIR: `${root}/deploy`, DATA_FILE: `${root}/Deploy/cars.csv` }, /must not be in DEPLOY_DIR/],
+      [{ OUT_DIR: `${root}/dist`, REPORT_FILE: `${root}/Dist/report.json` }, /must not be in OUT_DIR/],
+      [{ OUT_DIR: `${root}/site`, DEPLOY_DIR: `${root}/deploy`, REPORT_FILE: `${root}/DEPLOY/report.json` }, /must not be in DEPLOY_DIR/],
+      [{ DATA_FILE: `${root}/data/cars.csv`, REPORT_FILE: `${root}/Data/Cars.CSV` }, /REPORT_FILE must not be the data file/],
+    ];
+    const folders = ['dist', 'deploy', 'site', 'data'];
+
+    it('on a disk that ignores case (FAT, as macOS and Windows disks do): Dist is dist', (context) => {
+      const workspace = tempDir('config-caseless');
+      const disk = mountCaseless(join(workspace, 'fat'));
+      if (typeof disk === 'string') return context.skip(disk);
+      try {
+        for (const made of [false, true]) {
+          // Missing, each name is compared as the disk compares names (a probe); there, as the disk lists it.
+          if (made) for (const folder of folders) mkdirSync(join(disk.dir, folder));
+          if (made) writeFileSync(join(disk.dir, 'data/cars.csv'), '');
+          for (const [variables, refusal] of clashes(disk.dir))
+            expect(() => loadConfig(variables), JSON.stringify(variables)).toThrow(refusal);
+        }
+      } finally {
+        disk.unmount();
+        rmSync(workspace, { recursive: true, force: true });
+      }
+    });
+
+    it("on a disk that minds case (Linux's): Dist and dist are two folders", () => {
+      const workspace = tempDir('config-cased');
+      try {
+        for (const made of [false, true]) {
+          if (made) for (const folder of folders) mkdirSync(join(workspace, folder));
+          if (made) writeFileSync(join(workspace, 'data/cars.csv'), '');
+          for (const [variables] of clashes(workspace)) expect(() => loadConfig(variables), JSON.stringify(variables)).not.toThrow();
+        }
+      } finally {
+        rmSync(workspace, { recursive: true, force: true });
+      }
+    });
+
+    it('through symbolic links: a data file reached through a link into OUT_DIR is in it', () => {
+      const workspace = tempDir('config-links');
+      try {
+        mkdirSync(join(workspace, 'dist'));
+        symlinkSync(join(workspace, 'dist'), join(workspace, 'data'));
+        expect(() => loadConfig({ OUT_DIR: join(workspace, 'dist'), DATA_FILE: join(workspace, 'data/cars.csv') })).toThrow(
+          /must not be in OUT_DIR/,
+        );
+      } finally {
+        rmSync(workspace, { recursive: true, force: true });
+      }
+    });
   });
 
   it('refuses a base URL with a query or fragment', () => {

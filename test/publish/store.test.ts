@@ -2,6 +2,7 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   readlinkSync,
   realpathSync,
@@ -15,6 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { KEPT_DOWNLOADS_FOLDER } from '../../src/publish/downloads-placed.ts';
 import {
   discardBuild,
+  linkSiteForHostFiles,
   newBuildFolder,
   notALink,
   publish,
@@ -25,7 +27,7 @@ import {
 } from '../../src/publish/store.ts';
 import { htmlPageFiles, pageFile } from '../../src/listing/routes.ts';
 import { VERCEL_STATIC_DIR } from '../../src/serve/hosts/vercel.ts';
-import { mountTmpfs } from '../support/mounts.ts';
+import { mountCaseless, mountTmpfs } from '../support/mounts.ts';
 import { tempDir } from '../support/site.ts';
 
 let workspace: string;
@@ -163,6 +165,32 @@ describe('the build store', () => {
       );
     } finally {
       volume.unmount();
+    }
+  });
+});
+
+describe("the host files' link to the site in a build's folder", () => {
+  it('names the site after OUT_DIR beside the deploy folder: dist, not Site where the disk takes Site for the site folder itself', (context) => {
+    workspace = tempDir('store-host-link');
+    const store = storeDirOf(join(workspace, 'dist'));
+    const folder = build(store, 'one');
+    linkSiteForHostFiles(folder, join(workspace, 'dist'), join(workspace, 'deploy'));
+    expect(readlinkSync(join(folder.dir, 'dist'))).toBe('site');
+    // On a disk that ignores case (FAT, as macOS and Windows disks do), OUT_DIR=Site is the build's
+    // own site folder: no link of that name can be made, nor is one needed.
+    const disk = mountCaseless(join(workspace, 'fat'));
+    if (typeof disk === 'string') return context.skip(disk);
+    try {
+      // Made by hand: FAT holds no symbolic link, and a build folder's site is one (newBuildFolder).
+      const store = storeDirOf(join(disk.dir, 'Site'));
+      const onDisk = { id: 'on-disk', dir: join(store, 'on-disk'), siteDir: join(store, 'on-disk/site'), deployDir: join(store, 'on-disk/deploy') };
+      for (const made of [onDisk.siteDir, onDisk.deployDir]) mkdirSync(made, { recursive: true });
+      for (const outDir of ['Site', 'DEPLOY']) {
+        expect(() => linkSiteForHostFiles(onDisk, join(disk.dir, outDir), join(disk.dir, 'hosts')), outDir).not.toThrow();
+        expect(readdirSync(onDisk.dir).sort()).toEqual(['deploy', 'site']);
+      }
+    } finally {
+      disk.unmount();
     }
   });
 });
