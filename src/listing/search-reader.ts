@@ -26,6 +26,10 @@ import {
   tokensOf,
   WHOLE_LISTING_UP_TO,
   wordShardPath,
+  filterCountsPath,
+  filterId,
+  FILTER_JOINER,
+  type FilterCounts,
   type Criteria,
   type Entry,
   type ListsDocument,
@@ -48,14 +52,10 @@ const GROWN_AHEAD = 4;
 /** A set of rows of at most this many is read whole and sorted here, rather than read in order from the whole listing. */
 const SORT_HERE_UP_TO = 1024;
 
-/** Rows read in order, a file at a time. */
+/** Rows read in order, a file at a time, each row once. */
 interface Source {
   /** The next file's rows in order, or undefined at the end. */
   next: () => Promise<Entry[] | undefined>;
-  /** How many rows it holds in all (for an estimate of the matches). */
-  rows: number;
-  /** How many it has given so far. */
-  given: () => number;
   /** Read to its end in one step (a small list), so that its count is exact. */
   whole: boolean;
 }
@@ -84,11 +84,8 @@ function listSource(
   // A list read whole in one step (readStep) is asked for whole, up to MOST_AHEAD at once.
   const wanted = whole ? Infinity : Math.ceil(RESULTS_PER_STEP / (Math.max(share, 1e-6) * CHUNK_ROWS));
   let window = Math.min(MOST_AHEAD, Math.max(sparse ? GROWN_AHEAD : 1, wanted));
-  let given = 0;
   return {
-    rows,
     whole,
-    given: () => given,
     next: async () => {
       while (ahead.length < window) {
         const chunk = await chunks.next();
@@ -101,7 +98,6 @@ function listSource(
       const chunk = ahead.shift();
       if (chunk === undefined) return undefined;
       const entries = await read<Entry[]>(pathOf(chunk));
-      given += entries.length;
       return descending ? [...entries].reverse() : entries;
     },
   };
@@ -122,8 +118,7 @@ interface Head {
 
 /**
  * A common word's rows in listing order: its head, then the listing from the row after the head's
- * last. Of the listing's `rows`, `share` meet the search. `given` counts the listing rows read or
- * stood for, so the estimate of the matches holds in either part.
+ * last. Of the listing's `rows`, `share` meet the search.
  */
 function headThenListing(read: IndexReader, head: Head, rows: number, share: number): Source {
   const wordShare = head.rows / rows;
@@ -135,10 +130,7 @@ function headThenListing(read: IndexReader, head: Head, rows: number, share: num
   let last = -1;
   let rest: Source | undefined;
   return {
-    rows,
     whole: false,
-    // Once in the listing, every row up to the head's last is behind it; in the head, as many as its rows stand for.
-    given: () => (rest ? last + 1 + rest.given() - ((last + 1) % CHUNK_ROWS) : headSource.given() / wordShare),
     next: async () => {
       if (!rest) {
         const entries = await headSource.next();
@@ -179,9 +171,7 @@ function listsOfWords(shard: WordShard, words: WordShard): Head[] {
 function heldSource(entries: Entry[]): Source {
   let given = false;
   return {
-    rows: entries.length,
     whole: true,
-    given: () => (given ? entries.length : 0),
     next: async () => {
       if (given) return undefined;
       given = true;
@@ -190,17 +180,40 @@ function heldSource(entries: Entry[]): Source {
   };
 }
 
+/**
+ * A set of rows every result is in, of a size the index gives (the listing, a filter's rows, the
+ * rows of the filters together, a typed word's): the results not yet found are at most its rows
+ * not yet read, `rows` less `seen`.
+ */
+interface Bound {
+  rows: number;
+  holds: (entry: Entry) => boolean;
+  seen: number;
+}
+
 /** A search under way: what it reads, what it found, how many are shown. */
 export interface Search {
   criteria: Criteria;
   tokens: string[];
   source: Source;
-  /** How many results there are, where that is known before any is read (one filter or one word is the whole search). */
+  /** How many results there are, where that is known before any is read (the filters alone, or one word, are the whole search). */
   exact: number | undefined;
   matches: Entry[];
   shown: number;
   /** The source is read to its end: the matches are all there are. */
   ended: boolean;
+  /** Rows read and checked so far. */
+  looked: number;
+  bounds: Bound[];
+}
+
+/** The one criterion of `criteria` that the filter `id` (`filtersOf`) stands for. */
+function criterionOf({ make, seats, transmission }: Criteria, id: string): Criteria {
+  if (make !== undefined && id === filterId.make(make)) return { make };
+  if (seats !== undefined && id === filterId.seats(seats)) return { seats };
+  if (transmission !== undefined && id === filterId[transmission]) return { transmission };
+  // The only other filter.
+  return { electric: true };
 }
 
 /** Whether criteria can be searched: a word to look up, or a criterion besides the words (a lone letter is not looked up). */
@@ -224,7 +237,19 @@ interface Candidate {
  */
 export async function startSearch(read: IndexReader, criteria: Criteria, rows: number): Promise<Search> {
   const tokens = tokensOf(criteria.q ?? '');
-  const search = (source: Source, exact?: number): Search => ({ criteria, tokens, source, exact, matches: [], shown: 0, ended: false });
+  const bounds: Bound[] = [{ rows, holds: () => true, seen: 0 }];
+  const bound = (boundRows: number, holds: (entry: Entry) => boolean) => bounds.push({ rows: boundRows, holds, seen: 0 });
+  const search = (source: Source, exact?: number): Search => ({
+    criteria,
+    tokens,
+    source,
+    exact,
+    matches: [],
+    shown: 0,
+    ended: false,
+    looked: 0,
+    bounds,
+  });
   const none = () => search(heldSource([]), 0);
   const sort = effectiveSort(criteria);
   const filters = filtersOf(criteria);
@@ -233,8 +258,9 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
     Object.keys(criteria).filter((key) => key !== 'sort').length === 1 &&
     filters.length + tokens.length === 1 &&
     lookedUp.length === tokens.length;
-  /** The count, where one filter or one word is the whole search. */
+  /** The count, where the filters alone or one word are the whole search. */
   let known: number | undefined;
+  const onlyFilters = filters.length > 0 && tokens.length === 0 && criteria.priceMin === undefined && criteria.priceMax === undefined;
   const candidates: Candidate[] = [];
   const heads: Head[] = [];
   /** The share of the rows that meets every filter and word looked up, were they independent: how many files a step is likely to read. */
@@ -253,7 +279,17 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
       within(nameSpan);
       if (onlyCriterion) known = filterRows;
       share *= filterRows / lists.rows;
+      bound(filterRows, (entry) => entryMatches(entry, criterionOf(criteria, filter), []));
       if (name !== null) candidates.push({ lists: [{ name, rows: filterRows }], rows: filterRows, share: filterRows / lists.rows });
+    }
+    if (filters.length > 1) {
+      // The rows of the filters together: the count where they are the whole search, and a closer bound where not.
+      const together = (await read<FilterCounts>(filterCountsPath(filters[0]!)))[filters.slice(1).join(FILTER_JOINER)] ?? 0;
+      if (together === 0) return none();
+      if (onlyFilters) known = together;
+      share = together / lists.rows;
+      const { q: _words, priceMin: _from, priceMax: _to, sort: _sort, ...filtersAlone } = criteria;
+      bound(together, (entry) => entryMatches(entry, filtersAlone, []));
     }
     for (const token of lookedUp) {
       const shard = shardOf(token)!;
@@ -266,6 +302,7 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
         words.reduce((sum, [, rowsOfWord]) => sum + rowsOfWord, 0),
       );
       share *= wordRows / lists.rows;
+      bound(wordRows, (entry) => entryMatches(entry, {}, [token]));
       within([Math.min(...words.map(([, , , first]) => first)), Math.max(...words.map(([, , , , last]) => last))]);
       const wordLists = listsOfWords(shardWords, words);
       const listedRows = wordLists.reduce((sum, { listed }) => sum + listed, 0);
@@ -349,31 +386,24 @@ async function priceRangeSource(
 ): Promise<Source> {
   const steps = await read<PriceFrom>(PRICE_FROM_PATH);
   const [step, spanning, first] = steps.findLast(([price]) => price <= min) ?? steps[0]!;
-  const [below, above] = [steps.findLast(([price]) => price <= max)!, steps.find(([price]) => price > max)];
+  const above = steps.find(([price]) => price > max);
   const last = Math.min(above?.[2] ?? Infinity, chunkCount(rows) - 1);
   let pastMax = false;
   const chunks = (async function* () {
     for (let chunk = first; chunk <= last && !pastMax; chunk += 1) yield chunk;
   })();
-  // For the count's estimate: the files up to `max`, were the rows between the steps around it spread evenly.
-  const estimatedEnd = above === undefined ? last + 1 : below[2] + 1 + ((max - below[0]) / (above[0] - below[0])) * (above[2] - below[2]);
-  const priceOrderRows = listSource(
-    read,
-    (chunk) => orderChunkPath('price', chunk),
-    chunks,
-    Math.ceil(Math.max(0, estimatedEnd - first) * CHUNK_ROWS),
-    // An estimate: it may be far fewer than the files it reads, so it is not read whole as a small list is.
-    { share, whole: false },
-  );
+  // Where the range ends is known only as the files are read: not read whole as a small list is.
+  const priceOrderRows = listSource(read, (chunk) => orderChunkPath('price', chunk), chunks, (last - first + 1) * CHUNK_ROWS, {
+    share,
+    whole: false,
+  });
   const spanningRows = listSource(read, (chunk) => listChunkPath(priceStepList(step), chunk), allChunks(spanning), spanning, {
     share,
     whole: false,
   });
   let inOrder = spanning === 0;
   return {
-    rows: spanning + priceOrderRows.rows,
     whole: false,
-    given: () => spanningRows.given() + priceOrderRows.given(),
     next: async () => {
       if (!inOrder) {
         const entries = await spanningRows.next();
@@ -416,17 +446,38 @@ export async function readStep(search: Search): Promise<void> {
       search.ended = true;
       return;
     }
-    for (const entry of entries) if (entryMatches(entry, search.criteria, search.tokens)) search.matches.push(entry);
+    for (const entry of entries) {
+      search.looked += 1;
+      for (const bound of search.bounds) if (bound.holds(entry)) bound.seen += 1;
+      if (entryMatches(entry, search.criteria, search.tokens)) search.matches.push(entry);
+    }
   }
 }
 
-/** How many results a search has: `exact` where it is known, else an estimate (two significant digits) and whether it is one. */
-export function countOf(search: Search): { count: number; estimated: boolean } {
+/**
+ * How many results a search has, as a person may be told it: `exact`; `about`, a round number within
+ * 10 % of every count the index still allows; or `atLeast`, the results found (never more than
+ * there are). The count lies between the results found and those found plus the fewest rows any
+ * bound has not yet read; it is exact where they meet, and said as about a number only where one is
+ * within 10 % of both ends, never projected from the rows read so far (a sort that follows a filter
+ * reads first the rows least like the rest).
+ */
+export function countOf(search: Search): { kind: 'exact' | 'about' | 'atLeast'; count: number } {
   const known = search.exact ?? (search.ended ? search.matches.length : undefined);
-  if (known !== undefined) return { count: known, estimated: false };
+  if (known !== undefined) return { kind: 'exact', count: known };
   const found = search.matches.length;
-  const given = search.source.given();
-  const guess = given === 0 ? found : (found / given) * search.source.rows;
-  const magnitude = 10 ** Math.max(0, Math.floor(Math.log10(Math.max(guess, 1))) - 1);
-  return { count: Math.max(found, Math.round(guess / magnitude) * magnitude), estimated: true };
+  const most = found + Math.min(...search.bounds.map(({ rows, seen }) => Math.max(0, rows - seen)));
+  if (most === found) return { kind: 'exact', count: found };
+  const about = roundBetween(Math.ceil(0.9 * most), Math.floor(1.1 * found));
+  return about === undefined ? { kind: 'atLeast', count: found } : { kind: 'about', count: about };
+}
+
+/** The roundest whole number from `low` to `high` (fewest significant digits), or undefined where there is none. */
+function roundBetween(low: number, high: number): number | undefined {
+  if (low > high || high < 1) return undefined;
+  for (let magnitude = 10 ** Math.floor(Math.log10(high)); magnitude >= 1; magnitude /= 10) {
+    const round = Math.ceil(Math.max(low, 1) / magnitude) * magnitude;
+    if (round <= high) return round;
+  }
+  return undefined;
 }

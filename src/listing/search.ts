@@ -90,9 +90,19 @@ export const LISTS_PATH = `${SEARCH_FOLDER}lists.json`;
  */
 export const HIGH_PRICE_KEYS_PATH = `${SEARCH_FOLDER}range/high-price/top.json`;
 export const highPriceKeysGroupPath = (group: number): string => `${SEARCH_FOLDER}range/high-price/${group}.json`;
+/** Text as a file name: its characters' code points, in hexadecimal, joined by `-`. */
+const codePointsOf = (text: string) => [...text].map((character) => character.codePointAt(0)!.toString(16)).join('-');
 /** The words that begin with `shard` (`shardOf`), in a file named by its characters' code points. */
-export const wordShardPath = (shard: string): string =>
-  `${SEARCH_FOLDER}words/${[...shard].map((character) => character.codePointAt(0)!.toString(16)).join('-')}.json`;
+export const wordShardPath = (shard: string): string => `${SEARCH_FOLDER}words/${codePointsOf(shard)}.json`;
+/**
+ * How many rows meet two filters or more (`FilterCounts`), in a file for the first of them in
+ * `filtersOf`'s order (a make, a seat count, a transmission), named by its id's code points: a
+ * search with several filters says its count exactly, where their lists' sizes only bound it.
+ */
+export const filterCountsPath = (first: string): string => `${SEARCH_FOLDER}counts/${codePointsOf(first)}.json`;
+/** By the other filters' ids in `filtersOf`'s order, joined by FILTER_JOINER: how many rows meet them and the file's filter (none where none does). */
+export type FilterCounts = Record<string, number>;
+export const FILTER_JOINER = '&';
 
 /**
  * Where a price range from a price is found in price order: the listing's rows whose range spans

@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { serialize, deserialize } from 'node:v8';
 import type { RecordChunks } from '../data/records-file.ts';
 import { linkOrCopy } from '../data/links.ts';
+import { FilterCombinations } from './search-counts.ts';
 import { makeKeyOf } from '../listing/makes.ts';
 import {
   AUTO,
@@ -236,6 +237,7 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks, earlier?
    */
   const bridges = new Map<string, number>();
   const mixedBridges = new Set<string>();
+  const combinations = new FilterCombinations();
   const add = (lists: Map<string, Growing<Uint32Array>>, key: string, position: number) =>
     (lists.get(key) ?? lists.set(key, positionList()).get(key)!).push(position);
   for (const chunk of chunks) {
@@ -264,6 +266,7 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks, earlier?
       if (transmissions & AUTO) add(filters, filterId.auto, position);
       if (transmissions & MANUAL) add(filters, filterId.manual, position);
       if (record.max_engine_size === 0) add(filters, filterId.electric, position);
+      combinations.add(makeFilterOf[nameAt]!, record.min_seat, record.max_seat, transmissions, record.max_engine_size === 0);
       for (const word of wordsOfName[nameAt]!.keys()) add(words, word, position);
     }
   }
@@ -326,6 +329,7 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks, earlier?
     entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     write(wordShardPath(shard), JSON.stringify(entries));
   }
+  if (rows > WHOLE_LISTING_UP_TO) combinations.write(write);
   const lists: ListsDocument = { rows, filters: filtersDocument, shards: [...shards.keys()].sort() };
   write(LISTS_PATH, JSON.stringify(lists));
   const slicesFile = serialize(slices);

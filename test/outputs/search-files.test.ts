@@ -143,8 +143,8 @@ describe.each([
           // Its files and those asked for ahead (the lists, shards and directories looked up come before).
           const files = await index.readSince(() => readStep(search));
           expect(files, 'files read in one step').toBeLessThanOrEqual(STEP_FILES + MOST_FILES_AHEAD);
-          const { count, estimated } = countOf(search);
-          if (!estimated) expect(count, JSON.stringify(criteria)).toBe(expected.length);
+          const { count, kind } = countOf(search);
+          if (kind === 'exact') expect(count, JSON.stringify(criteria)).toBe(expected.length);
           search.shown = search.matches.length;
           expect(step).toBeLessThan(rows);
         }
@@ -214,6 +214,26 @@ describe('the cost of a search on a large listing', () => {
     expect(files).toBeLessThanOrEqual(most);
   });
 
+  it('says a count a person can trust at every step: exact, or about one within 10 %, or at least one that is true', async () => {
+    await fc.assert(
+      fc.asyncProperty(criteriaArbitrary, async (criteria: Criteria) => {
+        if (!searchable(criteria)) return;
+        const truth = index.entries.filter((entry) => entryMatches(entry, criteria, tokensOf(criteria.q ?? ''))).length;
+        const search = await startSearch(index.read, criteria, 20_000);
+        for (let step = 0; !search.ended && step < 40; step += 1) {
+          await readStep(search);
+          const { count, kind } = countOf(search);
+          const said = `${JSON.stringify(criteria)}, step ${step}: ${kind} ${count}, ${truth} match`;
+          if (kind === 'exact') expect(count, said).toBe(truth);
+          else if (kind === 'about') expect(Math.abs(count - truth), said).toBeLessThanOrEqual(0.1 * truth);
+          else expect(count, said).toBeLessThanOrEqual(truth);
+          search.shown = search.matches.length;
+        }
+      }),
+      { numRuns: 150, seed: 20_000, examples: [[{ seats: 5, transmission: 'auto', sort: 'seats' }]] },
+    );
+  });
+
   it.each<[string, number, Criteria]>([
     ['below every price', 0, { priceMax: 50_000 }],
     // Those asked for ahead, at most GROWN_AHEAD (search-reader.ts) past the last.
@@ -273,7 +293,7 @@ describe('a model code spelt with or without its hyphens and spaces, through the
       await readStep(search);
     }
     expect(search.matches.map(([position]) => position)).toEqual(expected);
-    expect(countOf(search)).toEqual({ count: expected.length, estimated: false });
+    expect(countOf(search)).toEqual({ kind: 'exact', count: expected.length });
   });
 });
 
