@@ -112,16 +112,16 @@ function setUpSearch(): void {
     const order = sort ? says.sortedBy(says.sorts[sort]) : '';
     // Exact, about a number within 10 % of the truth, or at least those found: never a guess.
     const { kind, count: total } = countOf(search);
-    // Nothing found yet is not "no match": the list is not read to its end.
-    if (total === 0 && kind !== 'exact') status.textContent = says.noneYet(count(search.looked));
+    // Nothing found yet is not "no match": the list is not read to its end (and a count beside no row would puzzle).
+    const noneYet = search.matches.length === 0 && !search.ended;
+    if (noneYet) status.textContent = says.noneYet(count(search.looked));
     else if (total === 0) status.textContent = says.noMatches;
     else if (Object.keys(search.criteria).length === 1 && search.criteria.sort !== undefined)
       status.textContent = `${says.allModels(count(rows))}${order}`;
     else if (kind === 'exact') status.textContent = `${says.matches(count(total), total === 1)}${order}`;
     else status.textContent = `${kind === 'about' ? says.aboutMatches(count(total)) : says.atLeastMatches(count(total))}${order}`;
     showMore.hidden = search.shown >= search.matches.length && search.ended;
-    showMore.textContent =
-      total === 0 ? says.keepLooking : kind === 'exact' ? says.showMoreLeft(count(total - search.shown)) : says.showMore;
+    showMore.textContent = noneYet ? says.keepLooking : kind === 'exact' ? says.showMoreLeft(count(total - search.shown)) : says.showMore;
   };
 
   const showStep = async (search: Search) => {

@@ -85,6 +85,15 @@ describe.runIf(runsWith(hasChromium, 'the sharded search in Chromium', 'chromium
       expect(await status(page).textContent()).toMatch(/models? match/);
     });
 
+    it('says the count of filters together exactly from the first step, though the sort reads their rows late (seats 5, automatic, by seats)', async () => {
+      const expected = models.filter((model) => model.min_seat <= 5 && model.max_seat >= 5 && model.has_operation_type_auto).length;
+      const page = await open('/?seats=5&transmission=auto&sort=seats');
+      await expect
+        .poll(() => status(page).textContent())
+        .toMatch(new RegExp(`^${expected.toLocaleString('en')} models match this search\\.`));
+      expect(await resultRows(page).count()).toBeGreaterThan(0);
+    });
+
     it('counts a make exactly whatever the order: by name as by price and as its menu says', async () => {
       const toyota = models.filter((model) => model.combined_car_model.startsWith('豐田 Toyota ')).length;
       expect(toyota).toBeGreaterThan(0);

@@ -254,6 +254,13 @@ describe.runIf(runsWith(hasChromium, 'sort and make in Chromium', 'chromium', 'a
       expect(await allResultNames(page, expected.length)).toEqual(expected);
     });
 
+    it('finds a model code typed with a hyphen the data lacks: RAV-4 and RAV 4 are the RAV4', async () => {
+      const expected = models.filter((model) => /\bRAV4\b/.test(model.combined_car_model)).map((model) => model.combined_car_model);
+      expect(expected.length).toBeGreaterThan(0);
+      for (const typed of ['RAV-4', 'rav 4'])
+        expect(await allResultNames(await open(`/?q=${encodeURIComponent(typed)}`), expected.length)).toEqual(expected);
+    });
+
     it('writes the Chinese status as Chinese is written: no space between its sentences', async () => {
       const page = await open('/zh-hk/?sort=price');
       await expect.poll(() => status(page).textContent()).toMatch(new RegExp(`^全部 ${models.length} 款車。排序：[^ ]+。$`));
