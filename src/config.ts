@@ -74,7 +74,9 @@ const environmentSchema = variablesSchema.superRefine((variables, context) => {
     ['DEPLOY_DIR', variables.DEPLOY_DIR],
   ] as const;
   const clash = (path: readonly (string | number)[], message: string) => context.addIssue({ code: 'custom', path: [...path], message });
-  if (within(variables.OUT_DIR, variables.DEPLOY_DIR) || within(variables.DEPLOY_DIR, variables.OUT_DIR)) {
+  // OUT_DIR and DEPLOY_DIR are links the build makes (its site is in its deploy folder): compared as named, not where they lead.
+  const apart = (path: string, folder: string) => isInsidePlace(path, folder);
+  if (apart(variables.OUT_DIR, variables.DEPLOY_DIR) || apart(variables.DEPLOY_DIR, variables.OUT_DIR)) {
     clash(
       ['DEPLOY_DIR'],
       `OUT_DIR (${variables.OUT_DIR}) and DEPLOY_DIR (${variables.DEPLOY_DIR}) must be two folders, neither inside the other`,

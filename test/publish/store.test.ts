@@ -183,7 +183,12 @@ describe("the host files' link to the site in a build's folder", () => {
     try {
       // Made by hand: FAT holds no symbolic link, and a build folder's site is one (newBuildFolder).
       const store = storeDirOf(join(disk.dir, 'Site'));
-      const onDisk = { id: 'on-disk', dir: join(store, 'on-disk'), siteDir: join(store, 'on-disk/site'), deployDir: join(store, 'on-disk/deploy') };
+      const onDisk = {
+        id: 'on-disk',
+        dir: join(store, 'on-disk'),
+        siteDir: join(store, 'on-disk/site'),
+        deployDir: join(store, 'on-disk/deploy'),
+      };
       for (const made of [onDisk.siteDir, onDisk.deployDir]) mkdirSync(made, { recursive: true });
       for (const outDir of ['Site', 'DEPLOY']) {
         expect(() => linkSiteForHostFiles(onDisk, join(disk.dir, outDir), join(disk.dir, 'hosts')), outDir).not.toThrow();
