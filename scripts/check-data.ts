@@ -1,13 +1,19 @@
 /**
  * `npm run check-data [file]`: validates the data file alone, fast, without building. Prints every
- * problem (file, line, column, rule, value) and exits 1 if there is any.
+ * problem (file, line, column, rule, value) and exits 1 if there is any. As a step of a GitHub
+ * Actions job it writes each problem as an error annotation on the file's line and column instead,
+ * so that a pull request shows it on the file, and the result in the job summary.
  */
 import { performance } from 'node:perf_hooks';
 import { loadConfigOrExit } from '../src/config.ts';
 import { pageCount } from '../src/listing/pagination.ts';
-import { SEPARATORS } from '../src/data/load.ts';
+import { readCsvFile, SEPARATORS } from '../src/data/load.ts';
 import { loadFileOnThreads } from '../src/data/load-threads.ts';
-import { formatReport } from '../src/data/problems.ts';
+import { fieldPosition } from '../src/data/positions.ts';
+import { formatReport, type Problem } from '../src/data/problems.ts';
+import { problemAnnotation, problemsSummary } from '../src/ci/data-problems.ts';
+import { appendJobSummary } from '../src/ci/job-summary.ts';
+import { inGitHubActions } from '../src/ci/workflow-commands.ts';
 import { progressLine } from './cli.ts';
 
 const config = loadConfigOrExit();
@@ -17,9 +23,29 @@ const started = performance.now();
 const { rows, problems, format } = await loadFileOnThreads(file, { onRows: progressLine('rows validated') }, { keepRecords: false });
 const seconds = ((performance.now() - started) / 1000).toFixed(2);
 
+/** Each problem as an annotation, at the column where its field begins (the file read again: only where there are problems). */
+function annotations(found: readonly Problem[]): string[] {
+  const text = readCsvFile(file);
+  return found.map((problem) => {
+    const position =
+      'problems' in text || problem.column === undefined || problem.line === 0
+        ? undefined
+        : fieldPosition(text, problem.line, problem.column);
+    return problemAnnotation(problem, position);
+  });
+}
+
 if (problems.length > 0) {
-  console.error(formatReport(problems));
+  const report = formatReport(problems);
+  if (inGitHubActions()) {
+    console.log(annotations(problems).join('\n'));
+    const summaryLine = report.slice(report.lastIndexOf('\n') + 1);
+    console.error(summaryLine);
+    appendJobSummary(problemsSummary(problems, summaryLine));
+  } else console.error(report);
   process.exit(1);
 }
 const read = format ? `, read as ${format.encoding}, ${SEPARATORS[format.separator]}-separated` : '';
-console.log(`${file}: ${rows} rows valid, ${pageCount(rows)} pages${read} (${seconds} s)`);
+const valid = `${file}: ${rows} rows valid, ${pageCount(rows)} pages${read} (${seconds} s)`;
+console.log(valid);
+if (inGitHubActions()) appendJobSummary(`### Data check: ${valid}\n`);

@@ -87,9 +87,12 @@ export interface CsvText {
   format: CsvFormat;
 }
 
-/** The file's text, or the problem that it is not text this reads (a legacy encoding, binary, empty). */
+/** The file's text, or the problem that it is not text this reads (a legacy encoding, binary, empty, a Git LFS pointer). */
 export function decodeCsv(input: Uint8Array, file: string): CsvText | { problems: Problem[] } {
-  const decoded = decodeText(Buffer.from(input.buffer, input.byteOffset, input.byteLength), file);
+  const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  const pointer = lfsPointerProblem(bytes);
+  if (pointer !== undefined) return { problems: [{ file, line: 0, rule: pointer }] };
+  const decoded = decodeText(bytes, file);
   if ('problems' in decoded) return decoded;
   const { body, encoding } = decoded;
   if (body.every((byte) => byte === LF || byte === CR || byte === 0x20 || byte === 0x09))
@@ -290,6 +293,25 @@ function separatorOf(body: Buffer): Separator {
     }
   }
   return best;
+}
+
+/** How a Git LFS pointer file begins (its specification's first line); such a file is under 1,024 bytes. */
+const LFS_POINTER_START = 'version https://git-lfs.github.com/spec/';
+const LFS_POINTER_MAX_BYTES = 1024;
+
+/**
+ * A file kept in Git LFS and checked out without it is a pointer of three lines naming the real
+ * file: said as what it is, with the fix, rather than as a CSV with a bad header.
+ */
+function lfsPointerProblem(bytes: Buffer): string | undefined {
+  if (bytes.length >= LFS_POINTER_MAX_BYTES || !bytes.toString('latin1', 0, LFS_POINTER_START.length).startsWith(LFS_POINTER_START))
+    return undefined;
+  const size = /^size (\d+)$/m.exec(bytes.toString('utf8'))?.[1];
+  const named = size === undefined ? 'the file it names' : `the file of ${Number(size).toLocaleString('en')} bytes it names`;
+  return (
+    `is a Git LFS pointer, not the CSV: ${named} was not fetched. Run "git lfs pull" ` +
+    '(in GitHub Actions, actions/checkout with "lfs: true"; on a host\'s own Git build, turn its Git LFS support on: docs/deploy.md)'
+  );
 }
 
 type Decoded = { body: Buffer; encoding: CsvFormat['encoding'] } | { problems: Problem[] };

@@ -29,10 +29,15 @@ function showValue(value: string): string {
 /** `data/cars.csv:12: column 8 (min_price): must be greater than 0; got "-5"` */
 export function formatProblem(problem: Problem): string {
   const where = problem.line > 0 ? `${problem.file}:${problem.line}` : problem.file;
+  return `${where}: ${describeProblem(problem)}`;
+}
+
+/** The problem without its file and line: `column 8 (min_price): must be greater than 0; got "-5"` (a workflow annotation gives those apart). */
+export function describeProblem(problem: Problem): string {
   const field = problem.field ? ` (${problem.field})` : '';
-  const column = problem.column !== undefined ? ` column ${problem.column}${field}:` : problem.field ? ` ${problem.field}:` : '';
+  const column = problem.column !== undefined ? `column ${problem.column}${field}: ` : problem.field ? `${problem.field}: ` : '';
   const got = problem.value !== undefined ? `; got ${showValue(problem.value)}` : '';
-  return `${where}:${column} ${problem.rule}${got}`;
+  return `${column}${problem.rule}${got}`;
 }
 
 /** The whole report: every problem, then a one-line summary. */

@@ -61,6 +61,30 @@ describe('npm run check-data', () => {
     ]);
   });
 
+  it('writes each problem as a GitHub annotation on its line and column, and a summary, as a step of a GitHub Actions job', () => {
+    mkdirSync(join(project, 'data/bad'), { recursive: true });
+    writeFileSync(join(project, 'data/bad/cars.csv'), readFileSync(fixture('bad/many-problems.csv')));
+    const summary = join(workspace, 'check-data-summary.md');
+    const result = runScript(
+      'check-data.ts',
+      { DATA_FILE: 'data/bad/cars.csv', GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: project, GITHUB_STEP_SUMMARY: summary },
+      { root: project },
+    );
+    expect(result.status).toBe(1);
+    expect(result.stdout.trim().split('\n')).toEqual([
+      '::error file=data/bad/cars.csv,line=2,col=25,title=min_seat%3A invalid value::column 4 (min_seat): must be a whole number from 1 to 100; got "0"',
+      expect.stringMatching(
+        /^::error file=data\/bad\/cars\.csv,line=4,col=39,title=min_price%3A invalid value::column 8 \(min_price\): must be a plain decimal/,
+      ),
+      '::error file=data/bad/cars.csv,line=4,col=53,title=has_operation_type_auto%3A invalid value::column 10 (has_operation_type_auto): must be true or false; got "no"',
+      expect.stringMatching(
+        /^::error file=data\/bad\/cars\.csv,line=6,col=71,title=logo%3A invalid value::column 13 \(logo\): must be empty or a relative path/,
+      ),
+    ]);
+    expect(result.stderr.trim()).toBe('4 problems in data/bad/cars.csv');
+    expect(readFileSync(summary, 'utf8')).toContain('| 2 | 4 | min_seat | must be a whole number from 1 to 100; got "0" |');
+  });
+
   it('takes the file as an argument too', () => {
     const result = runScript('check-data.ts', {}, { root: project, args: [fixture('bad/encoding-big5.csv')] });
     expect(result.status).toBe(1);

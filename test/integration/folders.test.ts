@@ -15,6 +15,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   publish: ['data', 'listing', 'outputs'],
   serve: ['data', 'listing', 'outputs'],
   integration: ['data', 'listing', 'outputs', 'publish', 'serve', 'config.ts'],
+  ci: ['data', 'listing', 'outputs', 'publish', 'config.ts'],
 };
 const ANY_STAGE_MAY_IMPORT = ['threads.ts'];
 
