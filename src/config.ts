@@ -54,6 +54,7 @@ const variablesSchema = z.object({
     .refine((kept) => kept >= 1, 'CHANGES_KEPT must be a whole number from 1 to 9999')
     // How many builds' change documents the site keeps (docs/api.md, a mirror's history).
     .default(30),
+  LIVE_URL: absoluteHttpUrl('LIVE_URL').optional(),
 });
 
 /**
@@ -159,6 +160,8 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     checkAllPages: variables.CHECK_PAGES === 'all',
     port: variables.PORT,
     host: variables.HOST,
+    /** The published site `npm run check-live` compares a build with: LIVE_URL, else BASE_URL where it is set; none without either. */
+    liveUrl: variables.LIVE_URL ?? variables.BASE_URL,
   };
 }
 

@@ -42,13 +42,19 @@ export async function freePort(): Promise<number> {
 const VITEST_VARIABLES = new Set(['NODE_ENV', 'TEST', 'MODE', 'DEV', 'PROD', 'SSR']);
 
 /**
+ * The GitHub Actions runner's variables the scripts read (src/ci/): where the tests themselves run
+ * as a step of a job, a script they start writes plain output unless a test sets them.
+ */
+const RUNNER_VARIABLES = ['GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'GITHUB_WORKSPACE'];
+
+/**
  * This process's environment without the project's configuration (every variable src/config.ts
- * reads: Vite sets BASE_URL=/ in it, and a maintainer's shell may hold ALLOW_SHRINK=1) and
- * without vitest's variables (see VITEST_VARIABLES).
+ * reads: Vite sets BASE_URL=/ in it, and a maintainer's shell may hold ALLOW_SHRINK=1), without
+ * the runner's (see RUNNER_VARIABLES) and without vitest's variables (see VITEST_VARIABLES).
  */
 export function cleanEnvironment(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of CONFIG_VARIABLES) delete env[name];
+  for (const name of [...CONFIG_VARIABLES, ...RUNNER_VARIABLES]) delete env[name];
   for (const name of Object.keys(env)) if (name.startsWith('VITEST') || VITEST_VARIABLES.has(name)) delete env[name];
   return env;
 }

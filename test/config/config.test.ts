@@ -21,7 +21,16 @@ describe('loadConfig', () => {
       checkAllPages: false,
       port: 4321,
       host: '127.0.0.1',
+      liveUrl: undefined,
     });
+  });
+
+  it('compares with the live site at LIVE_URL, else at BASE_URL where that is set', () => {
+    expect(loadConfig({ BASE_URL: 'https://cars.example.com/' }).liveUrl).toBe('https://cars.example.com');
+    expect(loadConfig({ BASE_URL: 'https://cars.example.com', LIVE_URL: 'https://staging.example.com/' }).liveUrl).toBe(
+      'https://staging.example.com',
+    );
+    expect(() => loadConfig({ LIVE_URL: 'cars.example.com' })).toThrow(/LIVE_URL must be an absolute http\(s\) URL/);
   });
 
   it('keeps CHANGES_KEPT change documents, a whole number from 1', () => {
@@ -204,6 +213,7 @@ describe('a child process started by the tests', () => {
     FULL_BUILD: '1',
     CHECK_PAGES: 'all',
     CHANGES_KEPT: '7',
+    LIVE_URL: 'https://shell.example.com',
   };
 
   it('gets none of the configuration the shell that ran them holds (ALLOW_SHRINK included)', () => {
