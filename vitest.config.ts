@@ -15,6 +15,7 @@ const SIDE_BY_SIDE = [
   'test/http/interruptions.test.ts',
   'test/deploy/deploy-tools.test.ts',
   'test/deploy/live-check.test.ts',
+  'test/deploy/workflow.test.ts',
   'test/rebuilds/rebuilds.test.ts',
   'test/http/cloudflare.test.ts',
   'test/http/compression.test.ts',

@@ -7,6 +7,9 @@ import { contactVariable, licenseVariable } from './listing/publisher.ts';
 import { isInsidePlace } from './data/places.ts';
 import { SHIPPED_ASSETS_PATH } from './listing/routes.ts';
 
+/** The hosts `npm run deploy` publishes to (src/ci/deploy.ts). */
+const DEPLOY_TARGETS = ['rsync', 's3', 'cloudflare', 'netlify', 'vercel'] as const;
+
 /** The embedded default dataset, relative to the project folder (where npm runs every script). */
 export const DEFAULT_DATA_FILE = 'data/captured-car-models.csv';
 
@@ -55,6 +58,7 @@ const variablesSchema = z.object({
     // How many builds' change documents the site keeps (docs/api.md, a mirror's history).
     .default(30),
   LIVE_URL: absoluteHttpUrl('LIVE_URL').optional(),
+  DEPLOY_TO: z.enum(DEPLOY_TARGETS, { error: `DEPLOY_TO must be one of ${DEPLOY_TARGETS.join(', ')}` }).optional(),
 });
 
 /**
@@ -162,6 +166,8 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     host: variables.HOST,
     /** The published site `npm run check-live` compares a build with: LIVE_URL, else BASE_URL where it is set; none without either. */
     liveUrl: variables.LIVE_URL ?? variables.BASE_URL,
+    /** The host `npm run deploy` publishes to; none: it deploys nothing, and says so. */
+    deployTo: variables.DEPLOY_TO,
   };
 }
 

@@ -33,12 +33,15 @@ function shrinkVerdict(changes: LiveChanges, { allowShrink }: Pick<LiveCheck, 'a
   return `refuses: ${measured}. Is the export cut short? If those rows are really gone, set ALLOW_SHRINK=1`;
 }
 
-function rowLines(changes: LiveChanges): string[] {
+/** The rows added, removed and changed, each kind with its ids (up to SHOWN): `[what, ids]`. */
+function rowLines(changes: LiveChanges): [string, string][] {
   const { added, removed, changed } = changes.rows;
   return [
-    ...(added.length > 0 ? [`added (id): ${listed(added)}`] : []),
-    ...(removed.length > 0 ? [`removed (id): ${listed(removed)}`] : []),
-    ...(changed.length > 0 ? [`changed (id: fields): ${listed(changed.map(({ id, fields }) => `${id}: ${fields.join(' ')}`))}`] : []),
+    ...(added.length > 0 ? [['added (id)', listed(added)] as [string, string]] : []),
+    ...(removed.length > 0 ? [['removed (id)', listed(removed)] as [string, string]] : []),
+    ...(changed.length > 0
+      ? [['changed (id: fields)', listed(changed.map(({ id, fields }) => `${id}: ${fields.join(' ')}`))] as [string, string]]
+      : []),
   ];
 }
 
@@ -54,7 +57,7 @@ function pagesLine({ pages }: LiveChanges): string {
 export function liveReportText(changes: LiveChanges, check: LiveCheck): string {
   const lines = [`${check.dataFile} against the live site ${check.liveUrl} (build ${check.liveBuild ?? 'unnamed'}):`];
   for (const name of changes.otherAddresses) lines.push(`  ${name} differs from the live site's: every page changes`);
-  lines.push(`  rows: ${rowsLine(changes)}`, ...rowLines(changes).map((line) => `    ${line}`));
+  lines.push(`  rows: ${rowsLine(changes)}`, ...rowLines(changes).map(([what, ids]) => `    ${what}: ${ids}`));
   if (changes.unchanged) lines.push('  files: none changes; only manifest.json is published anew');
   else {
     lines.push(`  pages: ${pagesLine(changes)}`);
@@ -78,17 +81,15 @@ export function liveReportMarkdown(changes: LiveChanges, check: LiveCheck): stri
     '| | |',
     '| --- | --- |',
     `| rows | ${rowsLine(changes)} |`,
-    ...rowLines(changes).map((line) => {
-      const [what, ids] = line.split(': ', 2) as [string, string];
-      return `| ${cell(what)} | ${cell(ids)} |`;
-    }),
+    ...rowLines(changes).map(([what, ids]) => `| ${cell(what)} | ${cell(ids)} |`),
     changes.unchanged ? '| pages | none: only manifest.json is published anew |' : `| pages | ${pagesLine(changes)} |`,
     `| files | ${counted(changes.files.changed.length)} changed or new, ${counted(changes.files.removed.length)} removed |`,
     `| shrink guard | ${changes.shrinks && !check.allowShrink ? '**' : ''}${cell(shrinkVerdict(changes, check))}${changes.shrinks && !check.allowShrink ? '**' : ''} |`,
     '',
     `<details><summary>${counted(changes.urls.length)} URLs change</summary>`,
     '',
-    ...changes.urls.slice(0, SHOWN * 4).map((url) => `- ${cell(url)}`),
+    // As they are: URLs of the site's own address (a validated URL), so that they can be copied.
+    ...changes.urls.slice(0, SHOWN * 4).map((url) => `- ${url}`),
     ...(changes.urls.length > SHOWN * 4 ? [`- and ${counted(changes.urls.length - SHOWN * 4)} more`] : []),
     '',
     '</details>',

@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       port: 4321,
       host: '127.0.0.1',
       liveUrl: undefined,
+      deployTo: undefined,
     });
   });
 
@@ -31,6 +32,11 @@ describe('loadConfig', () => {
       'https://staging.example.com',
     );
     expect(() => loadConfig({ LIVE_URL: 'cars.example.com' })).toThrow(/LIVE_URL must be an absolute http\(s\) URL/);
+  });
+
+  it('deploys to one of the hosts it knows', () => {
+    expect(loadConfig({ DEPLOY_TO: 'netlify' }).deployTo).toBe('netlify');
+    expect(() => loadConfig({ DEPLOY_TO: 'ftp' })).toThrow(/DEPLOY_TO must be one of rsync, s3, cloudflare, netlify, vercel; got "ftp"/);
   });
 
   it('keeps CHANGES_KEPT change documents, a whole number from 1', () => {
@@ -214,6 +220,7 @@ describe('a child process started by the tests', () => {
     CHECK_PAGES: 'all',
     CHANGES_KEPT: '7',
     LIVE_URL: 'https://shell.example.com',
+    DEPLOY_TO: 'netlify',
   };
 
   it('gets none of the configuration the shell that ran them holds (ALLOW_SHRINK included)', () => {
