@@ -14,6 +14,7 @@ const SIDE_BY_SIDE = [
   'test/http/file-systems.test.ts',
   'test/http/interruptions.test.ts',
   'test/deploy/deploy-tools.test.ts',
+  'test/deploy/host-builds.test.ts',
   'test/deploy/live-check.test.ts',
   'test/deploy/workflow.test.ts',
   'test/rebuilds/rebuilds.test.ts',

@@ -11,7 +11,7 @@ import type { Config } from '../config.ts';
 type Target = NonNullable<Config['deployTo']>;
 
 /** The hosts' command-line tools, by npm package and major version: the versions the tests run (package.json, test/hosts/). */
-export const DEPLOY_TOOLS = { wrangler: 'wrangler@4', netlify: 'netlify-cli@27', vercel: 'vercel@64' } as const;
+export const DEPLOY_TOOLS = { wrangler: 'wrangler@4', netlify: 'netlify-cli@27', vercel: 'vercel@48' } as const;
 
 /** One command of a deploy: a program, its arguments, the folder it runs in (relative to the project). */
 interface DeployCommand {

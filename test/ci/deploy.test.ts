@@ -39,7 +39,7 @@ describe('the deploy to the host DEPLOY_TO names', () => {
       { program: 'npx', args: ['--yes', 'netlify-cli@27', 'deploy', '--prod', '--no-build', '--dir', '../../dist'], cwd: 'deploy/netlify' },
     ]);
     expect(commands('vercel', { VERCEL_TOKEN: 't', VERCEL_ORG_ID: 'o', VERCEL_PROJECT_ID: 'p' })).toEqual([
-      { program: 'npx', args: ['--yes', 'vercel@64', 'deploy', '--prebuilt', '--prod', '--yes', '--token', 't'], cwd: 'deploy/vercel' },
+      { program: 'npx', args: ['--yes', 'vercel@48', 'deploy', '--prebuilt', '--prod', '--yes', '--token', 't'], cwd: 'deploy/vercel' },
     ]);
   });
 
@@ -49,5 +49,6 @@ describe('the deploy to the host DEPLOY_TO names', () => {
       (JSON.parse(readFileSync(file, 'utf8')) as { devDependencies: Record<string, string> }).devDependencies;
     expect(DEPLOY_TOOLS.wrangler).toBe(`wrangler@${major(dependencies('package.json')['wrangler'])}`);
     expect(DEPLOY_TOOLS.netlify).toBe(`netlify-cli@${major(dependencies('test/hosts/netlify/package.json')['netlify-cli'])}`);
+    expect(DEPLOY_TOOLS.vercel).toBe(`vercel@${major(dependencies('test/hosts/vercel/package.json')['vercel'])}`);
   });
 });

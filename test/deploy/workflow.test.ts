@@ -5,12 +5,11 @@
  * cache, one whose data breaks on line 5, a push built without the cache, a truncated export
  * refused by reading the live site, a Git LFS pointer, a deploy whose secrets are not set.
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, projectRoot, renderedPages, startPreview, tempDir, treeHashes, type RunningPreview } from '../support/site.ts';
-import { readWorkflow, runJob, type JobInput, type StepRun } from '../support/workflow.ts';
+import { fixture, renderedPages, startPreview, tempDir, treeHashes, type RunningPreview } from '../support/site.ts';
+import { checkoutOf, readWorkflow, runJob, type JobInput, type StepRun } from '../support/workflow.ts';
 
 const workspace = tempDir('workflow');
 const checkout = join(workspace, 'checkout');
@@ -18,10 +17,7 @@ const cacheDir = join(workspace, 'cache');
 const www = join(workspace, 'www');
 const DATA_FILE = 'data/captured-car-models.csv';
 
-// The checkout: the project's files as Git has them (committed or not, ignored ones aside).
-for (const file of execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: projectRoot, encoding: 'utf8' }).split('\0')) {
-  if (file !== '') cpSync(join(projectRoot, file), join(checkout, file), { recursive: true });
-}
+checkoutOf(checkout);
 const shipped = readFileSync(join(checkout, DATA_FILE), 'utf8');
 const [header, ...rows] = shipped.trimEnd().split('\n') as [string, ...string[]];
 const MAX_PRICE = header.split(',').indexOf('max_price');

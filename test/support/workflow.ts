@@ -8,8 +8,8 @@
  * actions/cache does: a tar archive of the listed paths, kept in a folder the test gives (empty:
  * the cache is gone).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { cleanEnvironment, projectRoot } from '../../scripts/lib/servers.ts';
@@ -26,6 +26,26 @@ interface Workflow {
   env?: Record<string, string>;
   defaults?: { run?: { shell?: string } };
   jobs: Record<string, { env?: Record<string, string>; steps: Step[] }>;
+}
+
+/**
+ * A checkout of the project at `dir`, as a fresh clone has it: its files as Git has them (committed
+ * or not, the ignored ones aside). With `linkedPackages`, a node_modules folder of links to the
+ * project's packages (its own node_modules/.astro), as an install would leave it.
+ */
+export function checkoutOf(dir: string, { linkedPackages = false } = {}): string {
+  for (const file of execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: projectRoot, encoding: 'utf8' }).split(
+    '\0',
+  )) {
+    if (file !== '' && existsSync(join(projectRoot, file))) cpSync(join(projectRoot, file), join(dir, file), { recursive: true });
+  }
+  if (linkedPackages) {
+    mkdirSync(join(dir, 'node_modules'));
+    for (const entry of readdirSync(join(projectRoot, 'node_modules'))) {
+      if (entry !== '.astro') symlinkSync(join(projectRoot, 'node_modules', entry), join(dir, 'node_modules', entry));
+    }
+  }
+  return dir;
 }
 
 const WORKFLOW_FILE = join(projectRoot, '.github/workflows/site.yml');
