@@ -5,10 +5,11 @@
  * cache, one whose data breaks on line 5, a push built without the cache, a truncated export
  * refused by reading the live site, a Git LFS pointer, a deploy whose secrets are not set.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, renderedPages, startPreview, tempDir, treeHashes, type RunningPreview } from '../support/site.ts';
+import { runsWith } from '../support/software.ts';
 import { checkoutOf, readWorkflow, runJob, type JobInput, type StepRun } from '../support/workflow.ts';
 
 const workspace = tempDir('workflow');
@@ -48,7 +49,8 @@ afterAll(async () => {
   rmSync(workspace, { recursive: true, force: true });
 });
 
-describe('the workflow, run as GitHub runs it', () => {
+const RSYNC = '/usr/bin/rsync';
+describe.runIf(runsWith(existsSync(RSYNC), 'the workflow suite', 'rsync', 'apt-get install rsync'))('the workflow, run as GitHub runs it', () => {
   let first: StepRun[] = [];
   beforeAll(async () => {
     mkdirSync(www, { recursive: true });
