@@ -2,13 +2,15 @@
  * The shipped workflow (.github/workflows/site.yml), its jobs run step by step as GitHub's runner
  * runs them (test/support/workflow.ts) in a checkout of the project: a first push deployed with
  * rsync, a pull request checked against the live site with the build store restored from the
- * cache, one whose data breaks on line 5, a push built without the cache, a truncated export
- * refused by reading the live site, a Git LFS pointer, a deploy whose secrets are not set.
+ * cache, one whose data breaks on line 5, a push built without the cache (deployed to a local S3
+ * server too), a truncated export refused by reading the live site, a Git LFS pointer, a deploy
+ * whose secrets are not set.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, renderedPages, startPreview, tempDir, treeHashes, type RunningPreview } from '../support/site.ts';
+import { fixture, projectRoot, renderedPages, startPreview, tempDir, treeHashes, type RunningPreview } from '../support/site.ts';
 import { runsWith } from '../support/software.ts';
 import { checkoutOf, readWorkflow, runJob, type JobInput, type StepRun } from '../support/workflow.ts';
 
@@ -105,6 +107,45 @@ describe.runIf(runsWith(existsSync(RSYNC), 'the workflow suite', 'rsync', 'apt-g
     expect(step(runs, 'actions/cache/restore@')?.stdout).toBe('Cache not found');
     expect(step(runs, 'npm run check-live')?.stdout).toContain('rows: +0 −0 ~1 rows');
     expect(dataSha256(www)).toBe(dataSha256(join(checkout, 'dist')));
+  });
+
+  it('the same build deployed to S3 (a local S3 server): every file of the site in the bucket', async () => {
+    // In a process of its own: the runner's steps run synchronously, and would hold up a server in this one.
+    const server = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import S3rver from 's3rver';
+         const { port } = await new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: process.argv[1], configureBuckets: [{ name: 'site' }] }).run();
+         console.log(port);`,
+        join(workspace, 's3'),
+      ],
+      { cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      const port = await new Promise<string>((resolve) => server.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+      const workflow = readWorkflow();
+      workflow.jobs['deploy']!.steps = workflow.jobs['deploy']!.steps.filter((each) => each.run === 'npm run deploy');
+      const runs = runJob(
+        'deploy',
+        {
+          checkout,
+          cacheDir,
+          vars: { ...vars, DEPLOY_TO: 's3', S3_BUCKET: 'site', S3_ENDPOINT_URL: `http://127.0.0.1:${port}`, AWS_REGION: 'us-east-1' },
+          secrets: { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' },
+          // Nothing of this machine's own AWS settings, and no instance metadata lookup (the network).
+          machine: { AWS_EC2_METADATA_DISABLED: 'true', AWS_CONFIG_FILE: join(workspace, 'no-aws-config'), AWS_SHARED_CREDENTIALS_FILE: join(workspace, 'no-aws-credentials') },
+        },
+        workflow,
+      );
+      expect(runs[0]?.status, log(runs)).toBe(0);
+      expect(runs[0]?.stdout).toContain('deploy: dist/ published to s3.');
+      const objects = readdirSync(join(workspace, 's3/site'), { recursive: true }).map(String).filter((path) => path.endsWith('._S3rver_object'));
+      expect(objects.map((path) => path.slice(0, -'._S3rver_object'.length)).sort()).toEqual(Object.keys(treeHashes(join(checkout, 'dist'))).sort());
+    } finally {
+      server.kill();
+    }
   });
 
   it('a truncated export without the cache: the clean build is refused before the deploy, by reading the live site', () => {
