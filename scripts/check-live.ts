@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '../src/config.ts';
 import { fileSha256 } from '../src/data/checked-files.ts';
+import { dataFileProblem } from '../src/data/data-file.ts';
 import { loadFileOnThreads } from '../src/data/load-threads.ts';
 import { formatReport } from '../src/data/problems.ts';
 import { ifPresent } from '../src/data/missing.ts';
@@ -64,6 +65,8 @@ const builtRead = readManifest(builtJson);
 if ('problems' in builtRead)
   stop(`${config.outDir}/${MANIFEST_FILE} is not a manifest of this version: run npm run build again.`, 'nothing built');
 const built = builtRead.manifest;
+const notReadable = dataFileProblem(config.dataFile);
+if (notReadable !== undefined) stop(`${config.dataFile} ${notReadable}`, 'the data file cannot be read');
 if (fileSha256(config.dataFile) !== built.data.sha256) {
   stop(
     `${config.outDir}/ is built from another version of ${config.dataFile}: run npm run build, then this check.`,

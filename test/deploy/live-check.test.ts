@@ -94,6 +94,9 @@ describe('npm run check-live', () => {
     const otherData = runScript('check-live.ts', { ...addresses, OUT_DIR: checkoutDist, LIVE_URL: live!.origin }, { root: project });
     expect(otherData.status).toBe(1);
     expect(otherData.stderr).toContain(`is built from another version of data/captured-car-models.csv: run npm run build`);
+    const noData = runScript('check-live.ts', { ...addresses, DATA_FILE: 'data/none.csv', OUT_DIR: checkoutDist, LIVE_URL: live!.origin }, { root: project });
+    expect(noData.status).toBe(1);
+    expect(noData.stderr).toMatch(/^data\/none\.csv does not exist \(ENOENT\)/);
     // A port no server listens on.
     const closedPort = await freePort();
     const gone = runScript('check-live.ts', { ...addresses, DATA_FILE: 'data/b.csv', OUT_DIR: checkoutDist, LIVE_URL: `http://127.0.0.1:${closedPort}` }, { root: project });
