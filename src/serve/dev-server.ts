@@ -14,6 +14,7 @@ import type { PreparationWithDownloads } from '../outputs/preparation.ts';
 import { DOWNLOADS } from '../outputs/downloads.ts';
 import { manifestJson, manifestOf } from '../outputs/manifest.ts';
 import { listingReply } from './handler.ts';
+import { HOST_CONFIGURATION_NAMES } from './hosts/shared.ts';
 import { SEARCH_FOLDER } from '../listing/search.ts';
 import {
   DOWNLOAD_CONTENT_TYPES,
@@ -50,6 +51,9 @@ const devSiteHeaders = (assetsUrl: string) => {
     'Content-Security-Policy': headers['Content-Security-Policy']!.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
   };
 };
+
+/** A path no route or file has: Astro's dev server answers it with the site's 404 page. */
+const NOT_A_PAGE = '/listing-not-a-page/';
 
 /** Waits this long after the last change event: editors and spreadsheets write a file in steps. */
 export const WATCH_SETTLE_MS = 100;
@@ -88,6 +92,9 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
         return;
       }
       if (!isDownload && path !== PUBLISHED.manifest) {
+        // The hosts' own files are read by the host, never served (as on the preview server and nginx): the project's
+        // root holds some (vercel.json, for Vercel's Git build), which Vite would serve as they are. Astro answers its 404 page.
+        if (HOST_CONFIGURATION_NAMES.some((name) => path === `/${name}` || path.endsWith(`/${name}`))) request.url = NOT_A_PAGE;
         const headers = { ...devSiteHeaders(listing.addresses.assetsUrl), ...fileHeaders(path) };
         for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
         next();

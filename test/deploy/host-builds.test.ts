@@ -67,7 +67,7 @@ describe.runIf(runsWith(hasNetlifyCli, "Netlify's own build", 'netlify-cli', 'np
     const { status, output } = netlifyBuild();
     expect(status, output).toBe(0);
     expect(output).toContain('build store restored from the build cache: .dist.builds, dist, deploy');
-    expect(renderedPages(output)).toEqual({ json: 0, html: 2 });
+    expect(renderedPages(output)).toEqual({ json: 0, html: 0 });
   });
 
   it("declares the generated edge function's paths, as the build's own netlify.toml does", () => {
