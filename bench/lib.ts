@@ -14,7 +14,7 @@ export const out = join(root, 'bench/out');
 export const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 export const maxRuns = Number(option('runs') ?? 3);
 export const sizes = (option('sizes') ?? '10000,100000,1000000').split(',').map(Number);
-/** Which sections to run: `build` (clean builds, floor, validation, servers), `peers` (plain Astro and Eleventy 3), `incremental`, `search` (a phone's browser); all by default. */
+/** Which sections to run: `build` (clean builds, floor, validation, servers), `peers` (plain Astro, Eleventy 3 with and without Pagefind, Hugo), `incremental`, `search` (a phone's browser); all by default. */
 export const sections = (option('only') ?? 'build,peers,incremental,search').split(',');
 
 export interface Sample {
@@ -41,15 +41,15 @@ export const median = (values: number[]) => {
 /** Runs a command to completion (its progress shown as it comes); resolves to its wall time in seconds. */
 async function timed(command: string, args: string[], env: Record<string, string>): Promise<number> {
   const started = performance.now();
-  const code = await new Promise<number | null>((done) => {
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((done) => {
     const child = spawn(command, args, {
       cwd: root,
       env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...env },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
-    child.on('exit', done);
+    child.on('exit', (exitCode, exitSignal) => done([exitCode, exitSignal]));
   });
-  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}`);
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} ${signal ? `was killed by ${signal}` : `exited with ${code}`}`);
   return (performance.now() - started) / 1000;
 }
 
@@ -63,6 +63,22 @@ export async function measure(script: string, args: string[], env: Record<string
   });
   const rssBytes = Math.max(...readFileSync(rssFile, 'utf8').trim().split('\n').map(Number));
   return { seconds, rssBytes, phases: [] };
+}
+
+/** GNU time (Debian's `time` package), which reads the peak memory of a program that is not Node. */
+export const GNU_TIME = '/usr/bin/time';
+
+/**
+ * Runs any program to completion under GNU time, timing it and reading its peak RSS: the largest
+ * of the program's own and of every child it waited for (wait4's maxrss), so a Node script that
+ * runs a program counts that program too.
+ */
+export async function measureProgram(command: string, args: string[], env: Record<string, string> = {}): Promise<Sample> {
+  const rssFile = join(out, `rss-${process.pid}.txt`);
+  rmSync(rssFile, { force: true });
+  const seconds = await timed(GNU_TIME, ['--format=%M', `--output=${rssFile}`, command, ...args], env);
+  const kibibytes = Number(readFileSync(rssFile, 'utf8').trim());
+  return { seconds, rssBytes: kibibytes * 1024, phases: [] };
 }
 
 /**
@@ -186,6 +202,14 @@ export async function restAfterRemovals(removed: string): Promise<void> {
  */
 const OURS_BYTES_A_ROW = 8_600;
 const PLAIN_BYTES_A_ROW = 2_400;
+/**
+ * Beside a peer's site, measured with `du` at 10k rows (2026-11-29), not yet at 1M: Pagefind's
+ * index 0.96 kB a row, the Hugo peer's work folder 1.3 kB a row (three small files a page).
+ */
+const PAGEFIND_BYTES_A_ROW = 1_000;
+const HUGO_CONTENT_BYTES_A_ROW = 1_300;
+/** The peers' sites: Eleventy, Eleventy + Pagefind, plain Astro, Hugo. */
+const PEERS_BYTES_A_ROW = 4 * PLAIN_BYTES_A_ROW + PAGEFIND_BYTES_A_ROW + HUGO_CONTENT_BYTES_A_ROW;
 
 /**
  * Stops the run before it starts where the build, peers and incremental sections (`incrementalRows`:
@@ -195,7 +219,7 @@ const PLAIN_BYTES_A_ROW = 2_400;
 export function ensureRoomFor(chosen: readonly string[], rows: readonly number[], incrementalRows = 0): void {
   const perRow =
     (chosen.includes('build') ? OURS_BYTES_A_ROW + PLAIN_BYTES_A_ROW : 0) +
-    (chosen.includes('peers') ? OURS_BYTES_A_ROW + 2 * PLAIN_BYTES_A_ROW : 0);
+    (chosen.includes('peers') ? OURS_BYTES_A_ROW + PEERS_BYTES_A_ROW : 0);
   const needed = rows.reduce((sum, size) => sum + runsFor(size) * size * perRow, 0) + incrementalRows * OURS_BYTES_A_ROW;
   const { bavail, bsize } = statfsSync(out);
   const free = bavail * bsize;
