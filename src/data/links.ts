@@ -5,7 +5,7 @@
  * where a hard link between them cannot be made (EXDEV). Files inside the store are always linked:
  * the store is one folder on one file system.
  */
-import { constants, copyFileSync, linkSync, lstatSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { closeSync, constants, copyFileSync, linkSync, lstatSync, openSync, writeSync, writevSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 
 /** The errors of a hard link that a copy answers: another file system, or one without hard links (or out of them). */
@@ -60,7 +60,12 @@ export interface PublishedFile {
  * src/publish/file-times.ts). A file already at `file` is an error either way: a page to render was
  * removed first, never written through.
  */
-export function writeOrLinkPublished(file: string, bytes: Uint8Array, sha256: string, published: PublishedFile | undefined): void {
+export function writeOrLinkPublished(
+  file: string,
+  bytes: Uint8Array | readonly Uint8Array[],
+  sha256: string,
+  published: PublishedFile | undefined,
+): void {
   if (published !== undefined && published.sha256 === sha256) {
     try {
       linkSync(published.file, file);
@@ -71,5 +76,25 @@ export function writeOrLinkPublished(file: string, bytes: Uint8Array, sha256: st
       if (code !== 'ENOENT' && !COPY_INSTEAD.has(code)) throw error;
     }
   }
-  writeFileSync(file, bytes, { flag: 'wx' });
+  writeNewFile(file, bytes);
+}
+
+/**
+ * Writes `bytes` (one buffer, or pieces written in order: a page's frame, encoded once, and its own
+ * parts) into `file`, a new file: one already there is an error (EEXIST), never written through.
+ */
+function writeNewFile(file: string, bytes: Uint8Array | readonly Uint8Array[]): void {
+  const pieces = bytes instanceof Uint8Array ? [bytes] : bytes;
+  const fd = openSync(file, 'wx');
+  try {
+    const total = pieces.reduce((sum, piece) => sum + piece.length, 0);
+    const written = writevSync(fd, pieces);
+    // A short write (a file system that takes part of it, a disk nearly full) is finished a piece at a time; a full disk throws.
+    if (written < total) {
+      const rest = Buffer.concat(pieces).subarray(written);
+      for (let at = 0; at < rest.length;) at += writeSync(fd, rest, at);
+    }
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -17,10 +17,10 @@ export const FRAME_MARKERS: ListingPageParts = {
   listing: markerOf('listing'),
 };
 
-/** A frame cut at its markers: `text[i]` comes before part `parts[i]`, and the last text after every part. */
-export interface PageFrame {
+/** A frame cut at its markers: `text[i]` comes before part `parts[i]`, and the last text after every part (as strings, or encoded once). */
+export interface PageFrame<Text = string> {
   parts: (keyof ListingPageParts)[];
-  text: string[];
+  text: Text[];
 }
 
 /** The frame Astro rendered (`html`), cut at its markers; an error where a marker is missing or repeated. */
@@ -44,9 +44,16 @@ export function frameOf(html: string): PageFrame {
   return { parts: found.map(({ part }) => part), text };
 }
 
-/** The page: the frame with `parts` in it. */
-export function pageInFrame({ parts: order, text }: PageFrame, parts: ListingPageParts): string {
-  let html = text[0]!;
-  for (let index = 0; index < order.length; index += 1) html += parts[order[index]!] + text[index + 1]!;
-  return html;
+/** The page in pieces, in order: the frame's text with `parts` between, each part as `encode` gives it (the build writes bytes). */
+export function pageInPieces<Text>(
+  { parts: order, text }: PageFrame<Text>,
+  parts: ListingPageParts,
+  encode: (part: string) => Text,
+): Text[] {
+  const pieces: Text[] = [text[0]!];
+  for (let index = 0; index < order.length; index += 1) pieces.push(encode(parts[order[index]!]), text[index + 1]!);
+  return pieces;
 }
+
+/** The page: the frame with `parts` in it. */
+export const pageInFrame = (frame: PageFrame, parts: ListingPageParts): string => pageInPieces(frame, parts, (part) => part).join('');

@@ -17,7 +17,7 @@ import { LANGUAGES, type Language } from '../listing/languages.ts';
 import { listingPageParts } from '../listing/listing-page.ts';
 import { makeTableFrom } from '../listing/makes.ts';
 import { keysOfListing, keysOfWrittenPage, type PageKeys } from '../listing/page-keys.ts';
-import { frameOf, pageInFrame, type PageFrame } from '../listing/page-frame.ts';
+import { frameOf, pageInPieces, type PageFrame } from '../listing/page-frame.ts';
 import { pageRange } from '../listing/pagination.ts';
 import { htmlPageFile, pageFile } from '../listing/routes.ts';
 import { pageAssetsUrl, serialisePageOf, type Addresses } from '../listing/serialise.ts';
@@ -66,25 +66,31 @@ export function writeListingPages(input: ListingPagesInput, note: (pages: number
   const { count } = summary;
   const makeTable = makeTableFrom(summary.makes);
   const makeOf = (model: Parameters<typeof makeTable.makeOf>[0]) => makeTable.makeOf(model).latin;
-  const frames = Object.fromEntries(LANGUAGES.map((language) => [language, frameOf(input.frames[language])])) as Record<
-    Language,
-    PageFrame
-  >;
+  // Each frame's text is the same on every page of its language: encoded once.
+  const frames = Object.fromEntries(
+    LANGUAGES.map((language) => {
+      const { parts, text } = frameOf(input.frames[language]);
+      return [language, { parts, text: text.map((piece) => Buffer.from(piece)) }];
+    }),
+  ) as Record<Language, PageFrame<Buffer>>;
+  const encode = (part: string) => Buffer.from(part);
   const assetsUrl = pageAssetsUrl(addresses);
   const site = new URL(addresses.baseUrl);
   const keysOf = makeKeys ? keysOfListing({ count, makeTable }, addresses) : undefined;
   const keys: PageKeys | undefined = keysOf && { json: [], html: [], count, listing: keysOf.listingDigest };
   const hashes: [string, string][] = [];
   const folders = new Set<string>();
-  const write = (path: string, text: string) => {
+  /** Writes `bytes` (a page's, or its pieces in order) at site path `path`, hashed. */
+  const write = (path: string, bytes: Uint8Array | readonly Uint8Array[]) => {
     const file = join(siteDir, path);
     const folder = dirname(file);
     if (!folders.has(folder)) {
       mkdirSync(folder, { recursive: true });
       folders.add(folder);
     }
-    const bytes = Buffer.from(text);
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const hash = createHash('sha256');
+    for (const piece of bytes instanceof Uint8Array ? [bytes] : bytes) hash.update(piece);
+    const sha256 = hash.digest('hex');
     const publishedSha256 = published?.sha256[path];
     // A new file: one already there is an error, never written through (reuse.ts removed every page to write).
     writeOrLinkPublished(
@@ -104,12 +110,12 @@ export function writeListingPages(input: ListingPagesInput, note: (pages: number
         const { first, end } = pageRange(page, count);
         const models = records.slice(first, end);
         const json = writeJson || keys !== undefined ? serialisePageOf(models, page, count, addresses) : '';
-        if (writeJson) write(pageFile(page), json);
+        if (writeJson) write(pageFile(page), Buffer.from(json));
         if (writeHtml)
           for (const language of LANGUAGES)
             write(
               htmlPageFile(page, language),
-              pageInFrame(frames[language], listingPageParts({ page, count, models, makeOf, assetsUrl, site, language })),
+              pageInPieces(frames[language], listingPageParts({ page, count, models, makeOf, assetsUrl, site, language }), encode),
             );
         if (keys !== undefined && keysOf !== undefined) {
           const pageKeys = keysOfWrittenPage(keysOf, models, page, json);
