@@ -91,7 +91,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           sequence: { groupOrder: 0 },
-          include: ['test/{ci,components,config,data,listing,outputs,publish,serve,integration}/**/*.test.ts'],
+          include: ['test/{ci,components,config,data,files,listing,outputs,publish,serve,integration}/**/*.test.ts'],
           pool: 'threads',
           isolate: false,
           // A thread a core: Vitest's own default is one fewer, one thread on a 2-core machine (34 s

@@ -32,7 +32,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parse } from 'csv-parse/sync';
 import { startDevServer } from '../scripts/lib/servers.ts';
 import { FIELDS } from '../src/data/schema.ts';
-import { QUIET_MS } from '../src/data/settled-read.ts';
+import { QUIET_MS } from '../src/files/settled-read.ts';
 import { counted } from '../src/listing/format.ts';
 import { storeDirOf } from '../src/publish/store.ts';
 import { isQuoteShape, QUOTE_SHAPES, type CsvStyle, type QuoteShape } from '../scripts/generate.ts';
@@ -201,7 +201,7 @@ async function editRuns(shape: QuoteShape, file: string, name: string, edited: (
   return repeat(maxRuns, async () => {
     writeFileSync(editedFile, edited(source, run++));
     // A maintainer saves, then starts the build: not within the moment a build waits for a file
-    // to be still before it reads it (src/data/settled-read.ts), which would be measured here.
+    // to be still before it reads it (src/files/settled-read.ts), which would be measured here.
     await sleep(QUIET_MS + 100);
     const sample = await measureBuild(buildEnv(editedFile, shape, rows));
     await measureBuild(buildEnv(file, shape, rows));

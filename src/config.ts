@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { contactVariable, licenseVariable } from './listing/publisher.ts';
-import { isInsidePlace } from './data/places.ts';
+import { isInsidePlace } from './files/places.ts';
 import { SHIPPED_ASSETS_PATH } from './listing/routes.ts';
 
 /** The hosts `npm run deploy` publishes to (src/ci/deploy.ts). */

@@ -10,7 +10,7 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import type { CarModel } from './schema.ts';
-import { ifPresent } from './missing.ts';
+import { ifPresent } from '../files/missing.ts';
 
 /** What the file starts with: a file written another way (an older build's) is not read as this. */
 const FORMAT = Buffer.from('listing-records/2\n');

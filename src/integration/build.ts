@@ -31,7 +31,7 @@ import { startListingPages, type ListingPagesRun, type WrittenPages } from '../o
 import { sourceFingerprint, withDownloads, type PreparationWithDownloads } from '../outputs/preparation.ts';
 import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
 import { baselineOf, readPublishedBuild, UnreadableManifest, type Baseline, type PublishedBuild } from '../publish/baseline.ts';
-import { linkOrCopy } from '../data/links.ts';
+import { linkOrCopy } from '../files/links.ts';
 import { settingsOf, stampPublished } from '../publish/current.ts';
 import { acquireBuildLocks, type BuildLock } from '../publish/lock.ts';
 import { clearRenderFolders, renderFolderFor } from '../publish/render-folder.ts';

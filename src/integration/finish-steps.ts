@@ -5,7 +5,7 @@
  */
 import { linkSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { damagedCacheLine, fileSha256 } from '../data/checked-files.ts';
+import { damagedCacheLine, fileSha256 } from '../files/checked-files.ts';
 import type { ChangeDocument, Changes, HistoryEntry } from '../listing/documents.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
 import { counted } from '../listing/format.ts';
@@ -18,7 +18,7 @@ import { takeSitemaps, writeSitemaps } from '../outputs/sitemap.ts';
 import { linkUnchangedFiles } from '../publish/file-times.ts';
 import { DamagedDownload, placeDownloads, type PlacedDownloads } from '../publish/downloads-placed.ts';
 import { removeDownloads, unreadIn } from '../outputs/preparation.ts';
-import { linkedFrom } from '../data/links.ts';
+import { linkedFrom } from '../files/links.ts';
 import { killPoint } from '../publish/kill-points.ts';
 import { writeRecord } from '../publish/record.ts';
 import { moveRendered } from '../publish/render-folder.ts';

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { checkedJson, damagedCacheLine, readCheckedJson } from '../data/checked-files.ts';
+import { checkedJson, damagedCacheLine, readCheckedJson } from '../files/checked-files.ts';
 import { replaceAside } from '../publish/replace-aside.ts';
 import { hostFiles, type HostFile, type HostInput } from '../serve/hosts/index.ts';
 

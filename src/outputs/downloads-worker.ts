@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveThread } from '../threads.ts';
-import { damagedCacheLine, firstDamaged } from '../data/checked-files.ts';
+import { damagedCacheLine, firstDamaged } from '../files/checked-files.ts';
 import { openRecordFile } from '../data/records-file.ts';
 import { writeDownloadFiles, type WrittenDownloads } from './downloads.ts';
 import { SLICES_FILE, writeSearchFiles } from './search-files.ts';

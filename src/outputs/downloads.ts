@@ -10,7 +10,7 @@ import { allCsv, allJson } from '../listing/export.ts';
 import type { RecordChunks, RecordSlices, RecordText } from '../data/records-file.ts';
 import type { CarModel } from '../data/schema.ts';
 import { PUBLISHED } from '../listing/routes.ts';
-import { ifPresent } from '../data/missing.ts';
+import { ifPresent } from '../files/missing.ts';
 
 /** The downloads, as URL paths of the site: the one list the build, the dev server and the change report use. */
 export const DOWNLOADS = [PUBLISHED.allJson, PUBLISHED.allCsv] as const;

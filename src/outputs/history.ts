@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ifPresent } from '../data/missing.ts';
+import { ifPresent } from '../files/missing.ts';
 import { changesSchema, type HistoryEntry } from '../listing/documents.ts';
 import { changeDocumentPath, CHANGES_FOLDER, PUBLISHED } from '../listing/routes.ts';
 

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
-import { writeOrLinkPublished } from '../data/links.ts';
+import { writeOrLinkPublished } from '../files/links.ts';
 import { openRecordFile } from '../data/records-file.ts';
 import { LANGUAGES, type Language } from '../listing/languages.ts';
 import { listingPageParts } from '../listing/listing-page.ts';

@@ -15,15 +15,15 @@ import { decodeCsv, SEPARATORS, type LoadProgress } from '../data/load.ts';
 import { loadTextOnThreads } from '../data/load-threads.ts';
 import { loadAgainstEarlier, type EarlierValidation } from '../data/edit.ts';
 import type { Problem } from '../data/problems.ts';
-import { checkedJson, damagedCacheLine, firstDamaged, readCheckedJson, rememberSha256, writtenFileSha256 } from '../data/checked-files.ts';
+import { checkedJson, damagedCacheLine, firstDamaged, readCheckedJson, rememberSha256, writtenFileSha256 } from '../files/checked-files.ts';
 import { isRecordFile, openRecordFile, writeRecordFile } from '../data/records-file.ts';
 import { dataFileProblem } from '../data/data-file.ts';
-import { readSettled, StillChanging } from '../data/settled-read.ts';
+import { readSettled, StillChanging } from '../files/settled-read.ts';
 import type { CarModel } from '../data/schema.ts';
 import { summaryFrom, summaryOf, type EarlierSummary } from '../listing/summary.ts';
 import { runOnThread } from '../threads.ts';
 import type { EarlierDownloads, WrittenDownloads } from './downloads.ts';
-import { ifPresent } from '../data/missing.ts';
+import { ifPresent } from '../files/missing.ts';
 
 const RECORDS_FILE = 'records.v8';
 /** The listing's summary (src/listing/summary.ts), V8-serialised: the pages read it instead of every record. */
@@ -147,7 +147,7 @@ export async function prepareRecords({
     return { problems: [{ file: dataFile, line: 0, rule: reason }] };
   }
   const dataSha256 = createHash('sha256').update(bytes).digest('hex');
-  const code = sourceFingerprint(root, ['src/data', 'src/listing', 'src/outputs']);
+  const code = sourceFingerprint(root, ['src/files', 'src/data', 'src/listing', 'src/outputs']);
   const key = createHash('sha256').update(`${dataSha256}\0${assetsUrl}\0${code}`).digest('hex').slice(0, 32);
   const dir = join(preparationsDir, key);
   const located = (prepared: z.infer<typeof preparedSchema>, validated: boolean): Preparation => ({

@@ -14,7 +14,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { serialize, deserialize } from 'node:v8';
 import type { RecordChunks } from '../data/records-file.ts';
-import { linkOrCopy } from '../data/links.ts';
+import { linkOrCopy } from '../files/links.ts';
 import { FilterCombinations } from './search-counts.ts';
 import { makeKeyOf } from '../listing/makes.ts';
 import {

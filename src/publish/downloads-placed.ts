@@ -14,10 +14,10 @@
 import { constants, copyFileSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SEARCH_FOLDER } from '../listing/search.ts';
-import { linkedFrom, namesFile } from '../data/links.ts';
+import { linkedFrom, namesFile } from '../files/links.ts';
 import { contentsOf, removeIfEmpty } from './site-files.ts';
-import { ifPresent } from '../data/missing.ts';
-import { firstDamaged } from '../data/checked-files.ts';
+import { ifPresent } from '../files/missing.ts';
+import { firstDamaged } from '../files/checked-files.ts';
 
 /** The folder a recycled build folder keeps (besides its pages): the search index's. */
 export const KEPT_DOWNLOADS_FOLDER = SEARCH_FOLDER.slice(1, -1);

@@ -8,8 +8,8 @@
 import { closeSync, copyFileSync, linkSync, openSync, readFileSync, readSync, statSync, utimesSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { replaceAside } from './replace-aside.ts';
-import { fileSha256 } from '../data/checked-files.ts';
-import { ifPresent } from '../data/missing.ts';
+import { fileSha256 } from '../files/checked-files.ts';
+import { ifPresent } from '../files/missing.ts';
 
 /** What `linkUnchangedFiles` compares. */
 interface SiteFiles {

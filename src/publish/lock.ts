@@ -11,7 +11,7 @@ import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } fr
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ifPresent } from '../data/missing.ts';
+import { ifPresent } from '../files/missing.ts';
 
 /**
  * Astro's default cache folder in a project. The build lock is kept there whatever Astro's

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { damagedCacheLine, readChecked, withHash } from '../data/checked-files.ts';
+import { damagedCacheLine, readChecked, withHash } from '../files/checked-files.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
 import { replaceAside } from './replace-aside.ts';
 import type { RenderSet } from './reuse.ts';

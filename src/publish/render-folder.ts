@@ -8,7 +8,7 @@
  */
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import { ifPresent } from '../data/missing.ts';
+import { ifPresent } from '../files/missing.ts';
 import { isRenamedForRemoval, removeInBackground, renamedForRemoval, type BuildFolder } from './store.ts';
 
 const RENDERING = 'rendering';

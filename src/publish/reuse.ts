@@ -6,7 +6,7 @@
  * given the published file (a hard link), and a page to render is removed from it. So a file Astro
  * may write is never a link to a published file, and a page taken keeps its inode, bytes and time
  * all the way to publication. (A page rendered with the published page's bytes is linked to that
- * file as it is rendered, src/data/links.ts: a new name, which nothing writes afterwards.)
+ * file as it is rendered, src/files/links.ts: a new name, which nothing writes afterwards.)
  */
 import { linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -14,7 +14,7 @@ import type { PageKeys } from '../listing/page-keys.ts';
 import { LANGUAGES } from '../listing/languages.ts';
 import { htmlPageFiles, pageFile } from '../listing/routes.ts';
 import type { Baseline } from './baseline.ts';
-import { ifPresent } from '../data/missing.ts';
+import { ifPresent } from '../files/missing.ts';
 
 /** Which pages a build writes: `json[n - 1]` / `html[n - 1]` is 1 for page n's JSON page / HTML page in every language. */
 export interface RenderSet {

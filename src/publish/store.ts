@@ -24,8 +24,8 @@ import { htmlPageFiles } from '../listing/routes.ts';
 import { KEPT_DOWNLOADS_FOLDER } from './downloads-placed.ts';
 import { killPoint } from './kill-points.ts';
 import { replaceAside } from './replace-aside.ts';
-import { ifPresent } from '../data/missing.ts';
-import { isSamePlace } from '../data/places.ts';
+import { ifPresent } from '../files/missing.ts';
+import { isSamePlace } from '../files/places.ts';
 
 const CURRENT = 'current';
 /** The build published before the current one: kept, so that a reader or an upload going through `dist/` at the moment of a publication finishes. */

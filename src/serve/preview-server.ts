@@ -24,7 +24,7 @@ import {
   staticMethodAnswer,
   type HeaderFields,
 } from '../listing/routes.ts';
-import { ifPresent } from '../data/missing.ts';
+import { ifPresent } from '../files/missing.ts';
 
 /** Longest request target answered; longer ones get 414 (Node itself stops headers past 16 KiB). */
 const MAX_URL_LENGTH = 8192;

@@ -3,7 +3,7 @@ import { cpSync, linkSync, mkdirSync, readFileSync, rmSync, symlinkSync, truncat
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { checkedJson } from '../../src/data/checked-files.ts';
+import { checkedJson } from '../../src/files/checked-files.ts';
 import { currentBuild, settingsOf, stampPublished } from '../../src/publish/current.ts';
 import { newBuildFolder, publish, storeDirOf, type BuildFolder } from '../../src/publish/store.ts';
 import { VERCEL_STATIC_DIR } from '../../src/serve/hosts/vercel.ts';

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from '
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { withHash, withoutHash } from '../../src/data/checked-files.ts';
+import { withHash, withoutHash } from '../../src/files/checked-files.ts';
 import { readRecord, writeRecord, type BuildRecord } from '../../src/publish/record.ts';
 import { tempDir } from '../support/site.ts';
 

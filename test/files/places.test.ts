@@ -2,7 +2,7 @@
 import { mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isInsidePlace, isSamePlace } from '../../src/data/places.ts';
+import { isInsidePlace, isSamePlace } from '../../src/files/places.ts';
 import { mountCaseless } from '../support/mounts.ts';
 import { tempDir } from '../support/site.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Kept files checked before use (src/data/checked-files.ts): every way a file is damaged in place
+ * Kept files checked before use (src/files/checked-files.ts): every way a file is damaged in place
  * is seen, a whole file is read once per build, and JSON with its own hash is refused when any byte
  * of it changed. The builds that take bytes from each kind of kept file are
  * test/http/damaged-caches.test.ts's.
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { checkedJson, fileSha256, firstDamaged, readCheckedJson } from '../../src/data/checked-files.ts';
+import { checkedJson, fileSha256, firstDamaged, readCheckedJson } from '../../src/files/checked-files.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'checked-files-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
