@@ -8,7 +8,6 @@ import { isUtf8 } from 'node:buffer';
 import { parse, type CsvError, type InfoRecord } from 'csv-parse/sync';
 import { FIELDS, rowParser, type CarModel, type CsvRow, type FieldName } from './schema.ts';
 import type { Problem } from './problems.ts';
-import type { RowCounts } from './edit.ts';
 import { CR, LF, lineBreaksOf, lineCounter, recordDelimiterOf } from './lines.ts';
 
 export interface LoadResult {
@@ -34,8 +33,6 @@ export interface LoadProgress {
   /** Called every `every` rows with the number of rows read so far. */
   onRows?: (rows: number) => void;
   every?: number;
-  /** Called instead when only the rows not in an earlier version were checked (see edit.ts). */
-  onChangedRows?: (rows: RowCounts) => void;
 }
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;

@@ -27,26 +27,19 @@ import { pageCount } from '../listing/pagination.ts';
 import { htmlPageFile, pageFile } from '../listing/routes.ts';
 import { summariseChanges } from '../outputs/changes.ts';
 import { VERCEL_STATIC_DIR } from '../serve/hosts/vercel.ts';
-import { startListingPages, type ListingPagesRun, type WrittenPages } from '../outputs/listing-pages.ts';
-import { sourceFingerprint, withDownloads, type PreparationWithDownloads } from '../outputs/preparation.ts';
+import { startListingPages, type ListingPagesRun } from '../outputs/listing-pages.ts';
+import { sourceFingerprint, withDownloads } from '../outputs/preparation.ts';
 import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
-import { baselineOf, readPublishedBuild, UnreadableManifest, type Baseline, type PublishedBuild } from '../publish/baseline.ts';
+import { baselineOf, readPublishedBuild, UnreadableManifest, type PublishedBuild } from '../publish/baseline.ts';
 import { linkOrCopy } from '../files/links.ts';
 import { settingsOf, stampPublished } from '../publish/current.ts';
-import { acquireBuildLocks, type BuildLock } from '../publish/lock.ts';
+import { acquireBuildLocks } from '../publish/lock.ts';
 import { clearRenderFolders, renderFolderFor } from '../publish/render-folder.ts';
-import type { RenderSet } from '../publish/reuse.ts';
+import type { RenderSet } from '../publish/record.ts';
 import { unknownPublishedRows } from '../publish/shrink-guard.ts';
-import {
-  discardBuild,
-  newBuildFolder,
-  notALink,
-  pruneBuilds,
-  recycledBuildFolder,
-  storeDirOf,
-  type BuildFolder,
-} from '../publish/store.ts';
-import { startDataSide, type DataReady } from './data-side.ts';
+import { discardBuild, newBuildFolder, notALink, pruneBuilds, recycledBuildFolder, storeDirOf } from '../publish/store.ts';
+import { startDataSide } from './data-side.ts';
+import type { ListingPagesOfBuild, NewFolder, Publication, ReadyData, Rendering, StartedBuild } from './hand-offs.ts';
 import {
   buildDescribed,
   downloadsPlaced,
@@ -58,7 +51,6 @@ import {
   unchangedFilesKept,
 } from './finish-steps.ts';
 import { machineFault } from './faults.ts';
-import type { AstroPage } from './page-check.ts';
 import { Refusal } from './refusals.ts';
 
 /** Threads at work from a build's start until Astro renders: Astro's start on the main thread, the data side on its own. */
@@ -66,48 +58,6 @@ const THREADS_BUSY_BEFORE_PAGES = 2;
 
 /** Prepared data is cached under Astro's cache folder, shared by every site, named by content. */
 export const PREPARATIONS_DIR = 'listing-data';
-
-/** The new build's folder, where Astro renders into it, and the files the data side hands the pages. */
-interface NewFolder extends BuildFolder {
-  /** Where Astro renders: the build's site, or a folder in the project's cache where the store is on another file system (see render-folder.ts). */
-  renderDir: string;
-  /** The records file the pages read (a link to the preparation's, so pruning cannot take it away). */
-  recordsFile: string;
-  /** The listing's summary the pages read (a link to the preparation's too). */
-  summaryFile: string;
-  /** Which pages the build writes (written by the data side). */
-  renderFile: string;
-}
-
-/** A build under way, from its start to its publication. */
-export interface StartedBuild {
-  readonly config: Config;
-  /** The build store, held under the build lock. */
-  readonly store: { dir: string; lock: BuildLock };
-  readonly folder: NewFolder;
-  /** A hash of the code and addresses that make the site (see `startBuild`). */
-  readonly fingerprint: string;
-  /** The project folder. */
-  readonly root: string;
-  /** The settings, code and runtime it is built from, as it starts: for its stamp once published (src/publish/current.ts). */
-  readonly settings: string;
-  /** What the build is compared with and may take from; none for a first build. */
-  readonly baseline: Baseline | undefined;
-  readonly clock: PhaseClock;
-  /** Says what the maintainer should know meanwhile, in one line. */
-  readonly warn: (message: string) => void;
-  /** The data, once ready; rejected with a `Refusal` when it is bad or would shrink the site too much. */
-  readonly data: Promise<ReadyData>;
-  /** Ends the data side's thread now, for a build that will not render (see session.ts); settles once it has ended. */
-  readonly stopData: () => Promise<void>;
-}
-
-/** The data side's result, and its downloads, written from when Astro renders (`beginDownloads`) where they are not cached. */
-type ReadyData = Omit<DataReady, 'kind' | 'phases' | 'preparation'> & {
-  preparation: PreparationWithDownloads;
-  /** Lets the downloads' worker thread begin as Astro begins to render, where no core was free for it before (see `startData`). */
-  beginDownloads: () => void;
-};
 
 /**
  * The published build; one whose manifest cannot be read stops the build, unless ALLOW_SHRINK=1
@@ -146,7 +96,7 @@ function newFolder(store: string, published: PublishedBuild | undefined, root: s
 
 /** Starts the data side on its worker thread; the data once it is ready, with the downloads under way. */
 function startData(
-  build: Omit<StartedBuild, 'data' | 'stopData'>,
+  build: Pick<StartedBuild, 'config' | 'folder' | 'clock' | 'baseline'>,
   root: string,
   cacheDir: string,
 ): Pick<StartedBuild, 'data' | 'stopData'> {
@@ -233,28 +183,11 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
 }
 
 /**
- * The listing's pages of a build: written once Astro has rendered the frame of a listing page in
- * each language (`begin`, from listing-prerenderer.ts), and checked against the pages Astro
- * rendered to check them by (`checked`, page-check.ts).
- */
-export interface ListingPagesOfBuild {
-  begin: (frames: Record<Language, string>) => void;
-  /** Every page written, once all are. */
-  written: Promise<WrittenPages>;
-  progress: () => number;
-  stop: () => void;
-  checked: AstroPage[];
-}
-
-/** What step 2 hands to step 3. */
-export type Rendering = Awaited<ReturnType<typeof awaitData>>;
-
-/**
  * Step 2: the data (and a recycled folder's pages made this build's), awaited before Astro renders
  * any page; the listing's pages to write, begun once Astro has rendered their frames; their
  * progress reported meanwhile.
  */
-export async function awaitData(build: StartedBuild) {
+export async function awaitData(build: StartedBuild): Promise<Rendering> {
   const { config, folder } = build;
   const data = await build.data;
   data.beginDownloads();
@@ -318,11 +251,6 @@ function listingPagesOf(build: StartedBuild, data: ReadyData, render: RenderSet)
     checked: [],
   };
 }
-
-/** What step 3 hands to step 4: what the published build holds and changed, for the report, and the SHA-256 of the data it read, for its stamp. */
-export type Publication = Omit<Parameters<typeof reportBuild>[1], 'outDir' | 'dataFile' | 'beganBeforeAstro' | 'built'> & {
-  dataSha256: string;
-};
 
 /** Step 3: each step of the finished site, timed under its name; returns once the build is published. */
 export async function finishBuild(build: StartedBuild, rendering: Rendering): Promise<Publication> {

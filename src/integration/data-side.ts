@@ -83,7 +83,6 @@ type DataSide =
       /** How long validating (with the comparison) and the page keys (with the pages to render) took. */
       phases: [string, number][];
     };
-export type DataReady = Extract<DataSide, { kind: 'ready' }>;
 
 /**
  * Rows added, removed and changed against the published site. Nothing to compare when the data

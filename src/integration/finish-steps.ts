@@ -26,7 +26,7 @@ import { takenPages } from '../publish/reuse.ts';
 import { bytesOf, filesIn, siteFilesOf } from '../publish/site-files.ts';
 import { linkSiteForHostFiles, publish } from '../publish/store.ts';
 import type { HostFile } from '../serve/hosts/index.ts';
-import type { Rendering, StartedBuild } from './build.ts';
+import type { Rendering, StartedBuild } from './hand-offs.ts';
 import { cachedHostFiles, writeHostFiles } from './host-files.ts';
 import { checkPages } from './page-check.ts';
 import { Refusal } from './refusals.ts';

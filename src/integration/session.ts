@@ -15,7 +15,8 @@ import type { AstroIntegrationLogger } from 'astro';
 import nodeLogDestination from 'astro/logger/node';
 import type { Config } from '../config.ts';
 import { PROJECT_CACHE_DIR } from '../publish/lock.ts';
-import { abandonBuild, startBuild, type StartedBuild } from './build.ts';
+import { abandonBuild, startBuild } from './build.ts';
+import type { StartedBuild } from './hand-offs.ts';
 import { isInterrupted, stopOnInterrupt } from './interrupts.ts';
 import { REFUSED_EXIT_CODE } from './refusals.ts';
 

@@ -5,7 +5,6 @@
  * search engines), and the API is English; the Chinese pages are under `/zh-hk/`. Pure: the pages,
  * the search script and Astro's i18n configuration read it.
  */
-import type { SortKey } from './search.ts';
 
 /** The languages, as they appear in addresses and in Astro's i18n configuration; the first is the default. */
 export const LANGUAGES = ['en', 'zh-hk'] as const;
@@ -93,7 +92,7 @@ const en = {
     '-seats': 'Seats, most first',
     engine: 'Engine size, smallest first',
     '-engine': 'Engine size, largest first',
-  } satisfies Record<SortKey, string>,
+  },
   electricOnly: 'Electric only',
   clearSearch: 'Clear search',
   searchResults: 'Models matching the search',

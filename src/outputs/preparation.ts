@@ -13,7 +13,7 @@ import { serialize } from 'node:v8';
 import { z } from 'zod';
 import { decodeCsv, SEPARATORS, type LoadProgress } from '../data/load.ts';
 import { loadTextOnThreads } from '../data/load-threads.ts';
-import { loadAgainstEarlier, type EarlierValidation } from '../data/edit.ts';
+import { loadAgainstEarlier, type EarlierValidation, type RowCounts } from '../data/edit.ts';
 import type { Problem } from '../data/problems.ts';
 import { checkedJson, damagedCacheLine, firstDamaged, readCheckedJson, rememberSha256, writtenFileSha256 } from '../files/checked-files.ts';
 import { isRecordFile, openRecordFile, writeRecordFile } from '../data/records-file.ts';
@@ -105,7 +105,8 @@ export interface PrepareOptions {
   preparationsDir: string;
   dataFile: string;
   assetsUrl: string;
-  progress?: LoadProgress;
+  /** `onChangedRows` is called instead of `onRows` where only the rows not in the earlier version were checked (see edit.ts). */
+  progress?: LoadProgress & { onChangedRows?: (rows: RowCounts) => void };
   /**
    * The key of the earlier preparation (the published site's) the file is likely an edit of: its
    * unchanged rows keep their records (see edit.ts).

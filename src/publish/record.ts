@@ -9,11 +9,16 @@ import { deserialize, serialize } from 'node:v8';
 import { damagedCacheLine, readChecked, withHash } from '../files/checked-files.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
 import { replaceAside } from './replace-aside.ts';
-import type { RenderSet } from './reuse.ts';
 
 const BUILD_RECORD_FILE = 'build-record.v8';
 /** Bumped when the record's shape changes: a record of another version is no record. */
 const VERSION = 3;
+
+/** Which pages a build writes: `json[n - 1]` / `html[n - 1]` is 1 for page n's JSON page / HTML page in every language. */
+export interface RenderSet {
+  json: Uint8Array;
+  html: Uint8Array;
+}
 
 export interface BuildRecord {
   version: typeof VERSION;

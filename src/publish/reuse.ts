@@ -14,13 +14,8 @@ import type { PageKeys } from '../listing/page-keys.ts';
 import { LANGUAGES } from '../listing/languages.ts';
 import { htmlPageFiles, pageFile } from '../listing/routes.ts';
 import type { Baseline } from './baseline.ts';
+import type { RenderSet } from './record.ts';
 import { ifPresent } from '../files/missing.ts';
-
-/** Which pages a build writes: `json[n - 1]` / `html[n - 1]` is 1 for page n's JSON page / HTML page in every language. */
-export interface RenderSet {
-  json: Uint8Array;
-  html: Uint8Array;
-}
 
 /** The page numbers `flags` marks. */
 export function flaggedPages(flags: Uint8Array): number[] {

@@ -12,7 +12,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PageKeys } from '../../src/listing/page-keys.ts';
 import { htmlPageFile, htmlPageFiles, pageFile } from '../../src/listing/routes.ts';
 import { LANGUAGES } from '../../src/listing/languages.ts';
-import { flaggedPages, takenPages, pagesIn, renderSetOf, preparePages, renderedCount, type RenderSet } from '../../src/publish/reuse.ts';
+import type { RenderSet } from '../../src/publish/record.ts';
+import { flaggedPages, takenPages, pagesIn, renderSetOf, preparePages, renderedCount } from '../../src/publish/reuse.ts';
 import { tempDir } from '../support/site.ts';
 
 let workspace: string | undefined;
