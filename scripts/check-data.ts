@@ -7,8 +7,8 @@
 import { performance } from 'node:perf_hooks';
 import { loadConfigOrExit } from '../src/config.ts';
 import { pageCount } from '../src/listing/pagination.ts';
-import { readCsvFile, SEPARATORS } from '../src/data/load.ts';
-import { loadFileOnThreads } from '../src/data/load-threads.ts';
+import { formatName } from '../src/data/load.ts';
+import { readDataFile } from '../src/data/read.ts';
 import { fieldPosition } from '../src/data/positions.ts';
 import { formatReport, type Problem } from '../src/data/problems.ts';
 import { problemAnnotation, problemsSummary } from '../src/ci/data-problems.ts';
@@ -20,15 +20,14 @@ const config = loadConfigOrExit();
 const file = process.argv[2] ?? config.dataFile;
 const started = performance.now();
 // Validation alone: the records themselves are not needed, only whether every row is one.
-const { rows, problems, format } = await loadFileOnThreads(file, { onRows: progressLine('rows validated') }, { keepRecords: false });
+const { rows, problems, text } = await readDataFile(file, { progress: { onRows: progressLine('rows validated') }, keepRecords: false });
 const seconds = ((performance.now() - started) / 1000).toFixed(2);
 
-/** Each problem as an annotation, at the column where its field begins (the file read again: only where there are problems). */
+/** Each problem as an annotation, at the column where its field begins in the text read. */
 function annotations(found: readonly Problem[]): string[] {
-  const text = readCsvFile(file);
   return found.map((problem) => {
     const position =
-      'problems' in text || problem.column === undefined || problem.line === 0
+      text === undefined || problem.column === undefined || problem.line === 0
         ? undefined
         : fieldPosition(text, problem.line, problem.column);
     return problemAnnotation(problem, position);
@@ -45,7 +44,7 @@ if (problems.length > 0) {
   } else console.error(report);
   process.exit(1);
 }
-const read = format ? `, read as ${format.encoding}, ${SEPARATORS[format.separator]}-separated` : '';
+const read = text ? `, read as ${formatName(text.format)}` : '';
 const valid = `${file}: ${rows} rows valid, ${pageCount(rows)} pages${read} (${seconds} s)`;
 console.log(valid);
 if (inGitHubActions()) appendJobSummary(`### Data check: ${valid}\n`);

@@ -11,9 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '../src/config.ts';
-import { fileSha256 } from '../src/files/checked-files.ts';
-import { dataFileProblem } from '../src/data/data-file.ts';
-import { loadFileOnThreads } from '../src/data/load-threads.ts';
+import { readDataFile } from '../src/data/read.ts';
 import { formatReport } from '../src/data/problems.ts';
 import { ifPresent } from '../src/files/missing.ts';
 import { logoUrl } from '../src/listing/serialise.ts';
@@ -65,9 +63,9 @@ const builtRead = readManifest(builtJson);
 if ('problems' in builtRead)
   stop(`${config.outDir}/${MANIFEST_FILE} is not a manifest of this version: run npm run build again.`, 'nothing built');
 const built = builtRead.manifest;
-const notReadable = dataFileProblem(config.dataFile);
-if (notReadable !== undefined) stop(`${config.dataFile} ${notReadable}`, 'the data file cannot be read');
-if (fileSha256(config.dataFile) !== built.data.sha256) {
+const newRows = await readDataFile(config.dataFile);
+if (newRows.sha256 === undefined) stop(formatReport(newRows.problems), 'the data file cannot be read');
+if (newRows.sha256 !== built.data.sha256) {
   stop(
     `${config.outDir}/ is built from another version of ${config.dataFile}: run npm run build, then this check.`,
     'the build is not of this data',
@@ -89,10 +87,10 @@ try {
   }
   const liveCsv = join(workspace, 'all.csv');
   await downloadAllCsv(liveUrl, live.manifest.files[PUBLISHED.allCsv.slice(1)], liveCsv);
-  const publishedRows = await loadFileOnThreads(liveCsv);
+  // This process's own download, whole once it is read: not a file a maintainer may be saving.
+  const publishedRows = await readDataFile(liveCsv, { quietMs: 0 });
   if (publishedRows.problems.length > 0)
     throw new UnreadableLiveSite(`its ${PUBLISHED.allCsv.slice(1)} is not data this check reads:\n${formatReport(publishedRows.problems)}`);
-  const newRows = await loadFileOnThreads(config.dataFile);
   if (newRows.problems.length > 0) stop(formatReport(newRows.problems), 'the data file has problems');
   const rows = rowChanges(
     {

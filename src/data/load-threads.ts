@@ -10,16 +10,7 @@ import { availableParallelism } from 'node:os';
 import { runOnThread } from '../threads.ts';
 import { addFromColumns, toColumns, type RecordColumns } from './records-file.ts';
 import { CR, LF, lineBreaksIn } from './lines.ts';
-import {
-  readCsvFile,
-  readRows,
-  resultOf,
-  type CsvFormat,
-  type CsvText,
-  type LoadProgress,
-  type LoadResult,
-  type RowsRead,
-} from './load.ts';
+import { readRows, resultOf, type CsvFormat, type CsvText, type LoadProgress, type LoadResult, type RowsRead } from './load.ts';
 
 /** Files smaller than this are read on one thread: starting another costs more than it saves. */
 const SPLIT_FROM_BYTES = 4 * 2 ** 20;
@@ -75,12 +66,6 @@ export interface SplitOptions {
   keepRecords?: boolean;
 }
 
-/** Reads and validates a CSV data file, on every core where it is large (see above). */
-export async function loadFileOnThreads(file: string, progress: LoadProgress = {}, options: SplitOptions = {}): Promise<LoadResult> {
-  const text = readCsvFile(file);
-  return 'problems' in text ? { records: [], problems: text.problems, rows: 0 } : loadTextOnThreads(text, file, progress, options);
-}
-
 /** Where a file of `bytes` is cut by default: into equal parts, one a core, none under MIN_PART_BYTES. */
 function defaultCuts(bytes: number): number[] {
   if (bytes < SPLIT_FROM_BYTES) return [];
@@ -98,7 +83,7 @@ export async function loadTextOnThreads(
   const { body, format } = text;
   const report = progressReporter(progress);
   const cuts = cutsOf(body, at);
-  const result = (read: Pick<RowsRead, 'records' | 'problems' | 'rows'>) => resultOf(keepRecords ? read : { ...read, records: [] }, format);
+  const result = (read: Pick<RowsRead, 'records' | 'problems' | 'rows'>) => resultOf(keepRecords ? read : { ...read, records: [] });
   if (cuts.length === 0) return result(readRows(text, file, report.own()));
 
   const rowsRead = new SharedArrayBuffer(4 * cuts.length);

@@ -1,9 +1,8 @@
 /**
- * CSV bytes to validated records. Reads the whole file, checks its encoding, its header and every
- * row, and returns every problem it finds with the file, line, column and rule, not only the first.
+ * CSV bytes to validated records: checks the text's encoding, its header and every row, and returns
+ * every problem it finds with the file, line, column and rule, not only the first. A data file is
+ * read through read.ts, which gives it the bytes.
  */
-import { dataFileProblem } from './data-file.ts';
-import { readFileSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { parse, type CsvError, type InfoRecord } from 'csv-parse/sync';
 import { FIELDS, rowParser, type CarModel, type CsvRow, type FieldName } from './schema.ts';
@@ -16,18 +15,19 @@ export interface LoadResult {
   problems: Problem[];
   /** Rows read, blank ones aside: as many as `records` where there is no problem, unless the records were not kept (load-threads.ts). */
   rows: number;
-  /** How the file was read, where it could be: its text encoding and field separator. */
-  format?: CsvFormat;
 }
 
 /** The separators spreadsheets write: comma, semicolon (many locales' default), tab ("Text" exports). */
-export const SEPARATORS = { ',': 'comma', ';': 'semicolon', '\t': 'tab' } as const;
+const SEPARATORS = { ',': 'comma', ';': 'semicolon', '\t': 'tab' } as const;
 type Separator = keyof typeof SEPARATORS;
 
 export interface CsvFormat {
   encoding: 'UTF-8' | 'UTF-8 with BOM' | 'UTF-16LE' | 'UTF-16BE';
   separator: Separator;
 }
+
+/** How a file is written, for people: "UTF-8, comma-separated". */
+export const formatName = ({ encoding, separator }: CsvFormat): string => `${encoding}, ${SEPARATORS[separator]}-separated`;
 
 export interface LoadProgress {
   /** Called every `every` rows with the number of rows read so far. */
@@ -52,32 +52,6 @@ const CSV_ERROR_RULES: Record<string, string> = {
     'text follows the closing quote of a field: a quote inside a quoted field must be doubled ("")',
 };
 
-/** Reads and validates a CSV data file. `file` is also the name used in problems. */
-export function loadFile(file: string, progress: LoadProgress = {}): LoadResult {
-  const text = readCsvFile(file);
-  return 'problems' in text ? { records: [], problems: text.problems, rows: 0 } : loadText(text, file, progress);
-}
-
-/** A CSV data file's text (see `decodeCsv`), or the problem that it cannot be read or is not text this reads. */
-export function readCsvFile(file: string): CsvText | { problems: Problem[] } {
-  const notReadable = dataFileProblem(file);
-  if (notReadable !== undefined) return { problems: [{ file, line: 0, rule: notReadable }] };
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { problems: [{ file, line: 0, rule: `cannot be read: ${reason}` }] };
-  }
-  return decodeCsv(bytes, file);
-}
-
-/** Validates CSV bytes; `file` names them in problems. */
-export function loadCsv(input: Uint8Array, file: string, progress: LoadProgress = {}): LoadResult {
-  const decoded = decodeCsv(input, file);
-  return 'problems' in decoded ? { records: [], problems: decoded.problems, rows: 0 } : loadText(decoded, file, progress);
-}
-
 /** A CSV file as text: UTF-8 without a byte-order mark, and how it was written. */
 export interface CsvText {
   body: Buffer;
@@ -99,7 +73,7 @@ export function decodeCsv(input: Uint8Array, file: string): CsvText | { problems
 
 /** Validates a CSV file's text (see `decodeCsv`). */
 export function loadText(text: CsvText, file: string, progress: LoadProgress = {}): LoadResult {
-  return resultOf(readRows(text, file, progress), text.format);
+  return resultOf(readRows(text, file, progress));
 }
 
 /** What reading a file's rows found, before its problems decide what is kept (see `resultOf`). */
@@ -117,9 +91,9 @@ export interface RowsRead {
 }
 
 /** The records where no row has a problem, else none; the problems in the order of the file. */
-export function resultOf({ records, problems, rows }: Pick<RowsRead, 'records' | 'problems' | 'rows'>, format: CsvFormat): LoadResult {
+export function resultOf({ records, problems, rows }: Pick<RowsRead, 'records' | 'problems' | 'rows'>): LoadResult {
   problems.sort((a, b) => a.line - b.line || (a.column ?? Infinity) - (b.column ?? Infinity));
-  return { records: problems.length > 0 ? [] : records, problems, rows, format };
+  return { records: problems.length > 0 ? [] : records, problems, rows };
 }
 
 /** How load-threads.ts reads a half of a file. */

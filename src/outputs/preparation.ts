@@ -11,14 +11,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { serialize } from 'node:v8';
 import { z } from 'zod';
-import { decodeCsv, SEPARATORS, type LoadProgress } from '../data/load.ts';
-import { loadTextOnThreads } from '../data/load-threads.ts';
-import { loadAgainstEarlier, type EarlierValidation, type RowCounts } from '../data/edit.ts';
+import { formatName } from '../data/load.ts';
+import { readDataFile, type DataFileRead, type ReadProgress } from '../data/read.ts';
+import type { EarlierValidation } from '../data/edit.ts';
 import type { Problem } from '../data/problems.ts';
 import { checkedJson, damagedCacheLine, firstDamaged, readCheckedJson, rememberSha256, writtenFileSha256 } from '../files/checked-files.ts';
 import { isRecordFile, openRecordFile, writeRecordFile } from '../data/records-file.ts';
-import { dataFileProblem } from '../data/data-file.ts';
-import { readSettled, StillChanging } from '../files/settled-read.ts';
 import type { CarModel } from '../data/schema.ts';
 import { summaryFrom, summaryOf, type EarlierSummary } from '../listing/summary.ts';
 import { runOnThread } from '../threads.ts';
@@ -105,20 +103,15 @@ export interface PrepareOptions {
   preparationsDir: string;
   dataFile: string;
   assetsUrl: string;
-  /** `onChangedRows` is called instead of `onRows` where only the rows not in the earlier version were checked (see edit.ts). */
-  progress?: LoadProgress & { onChangedRows?: (rows: RowCounts) => void };
+  progress?: ReadProgress;
   /**
    * The key of the earlier preparation (the published site's) the file is likely an edit of: its
    * unchanged rows keep their records (see edit.ts).
    */
   earlier?: string;
-  /** Told a line for each cached file found damaged (and not used). */
+  /** Told a line for each cached file found damaged (and not used), and where the data file is being saved. */
   warn?: (line: string) => void;
-  /**
-   * How long the data file must have been still before it is read as saved (see settled-read.ts);
-   * the default where not told. `npm run dev` tells less: its watcher already waited for the
-   * writes to stop, and the maintainer waits for the page.
-   */
+  /** How long the data file must have been still before it is read as saved (src/data/read.ts). */
   quietMs?: number;
 }
 
@@ -137,19 +130,33 @@ export async function prepareRecords({
   warn = console.error,
   quietMs,
 }: PrepareOptions): Promise<PreparationResult> {
-  const notReadable = dataFileProblem(dataFile);
-  if (notReadable !== undefined) return { problems: [{ file: dataFile, line: 0, rule: notReadable }] };
-  let bytes: Buffer;
-  try {
-    bytes = await readSettled(dataFile, warn, quietMs);
-  } catch (error) {
-    const reason =
-      error instanceof StillChanging ? error.message : `cannot be read: ${error instanceof Error ? error.message : String(error)}`;
-    return { problems: [{ file: dataFile, line: 0, rule: reason }] };
-  }
-  const dataSha256 = createHash('sha256').update(bytes).digest('hex');
   const code = sourceFingerprint(root, ['src/files', 'src/data', 'src/listing', 'src/outputs']);
-  const key = createHash('sha256').update(`${dataSha256}\0${assetsUrl}\0${code}`).digest('hex').slice(0, 32);
+  const keyOf = (dataSha256: string) => createHash('sha256').update(`${dataSha256}\0${assetsUrl}\0${code}`).digest('hex').slice(0, 32);
+  // What the read's `against` found in the cache for the bytes it read.
+  const found: { existing?: z.infer<typeof preparedSchema> | undefined; earlier?: EarlierVersion | undefined } = {};
+  let earlierSummary: EarlierSummary | undefined;
+  let read: DataFileRead;
+  try {
+    read = await readDataFile(dataFile, {
+      progress,
+      warn,
+      quietMs,
+      against: (dataSha256) => {
+        const key = keyOf(dataSha256);
+        found.existing = wholePreparation(join(preparationsDir, key), warn);
+        if (found.existing) return 'known';
+        if (earlier !== undefined && earlier !== key) found.earlier = earlierValidation(join(preparationsDir, earlier), code, warn);
+        return found.earlier;
+      },
+    });
+    if (found.earlier && read.edit?.changedFields)
+      earlierSummary = { summary: summaryFrom(found.earlier.summary), changedFields: new Set(read.edit.changedFields) };
+  } finally {
+    found.earlier?.close();
+  }
+  const { records, problems, sha256: dataSha256, text, edit } = read;
+  if (dataSha256 === undefined || problems.length > 0) return { problems };
+  const key = keyOf(dataSha256);
   const dir = join(preparationsDir, key);
   const located = (prepared: z.infer<typeof preparedSchema>, validated: boolean): Preparation => ({
     ...prepared,
@@ -160,31 +167,13 @@ export async function prepareRecords({
     downloadsDir: join(dir, DOWNLOADS_DIR),
     validated,
   });
-
-  const existing = wholePreparation(dir, warn);
-  if (existing) {
+  if (found.existing) {
     // Touched, so that pruning keeps the preparations used most recently.
     const now = new Date();
     utimesSync(dir, now, now);
-    return { preparation: located(existing, false) };
+    return { preparation: located(found.existing, false) };
   }
-
-  const text = decodeCsv(bytes, dataFile);
-  if ('problems' in text) return { problems: text.problems };
-  const earlierVersion =
-    earlier === undefined || earlier === key ? undefined : earlierValidation(join(preparationsDir, earlier), code, warn);
-  let edited: ReturnType<typeof loadAgainstEarlier>;
-  let earlierSummary: EarlierSummary | undefined;
-  try {
-    edited = earlierVersion && loadAgainstEarlier(text, dataFile, earlierVersion);
-    if (earlierVersion && edited?.changedFields)
-      earlierSummary = { summary: summaryFrom(earlierVersion.summary), changedFields: new Set(edited.changedFields) };
-  } finally {
-    earlierVersion?.close();
-  }
-  if (edited) progress?.onChangedRows?.(edited.counts);
-  const { records, problems } = edited ? { records: edited.records, problems: [] } : await loadTextOnThreads(text, dataFile, progress);
-  if (problems.length > 0) return { problems };
+  if (text === undefined) throw new Error(`${dataFile} was validated without its text`);
   const staging = `${dir}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
@@ -194,14 +183,13 @@ export async function prepareRecords({
   // The downloads copy the unchanged rows' bytes from the earlier preparation's, by position: only
   // where no row moved (a row inserted or deleted before others moves them), and not where most
   // rows changed (little to copy, and a long list).
-  if (edited && earlier !== undefined && edited.inPlace && edited.changed.length <= records.length / 2) {
-    writeFileSync(join(staging, EARLIER_FILE), checkedJson({ key: earlier, changed: edited.changed, changedFields: edited.changedFields }));
+  if (edit && earlier !== undefined && edit.inPlace && edit.changed.length <= records.length / 2) {
+    writeFileSync(join(staging, EARLIER_FILE), checkedJson({ key: earlier, changed: edit.changed, changedFields: edit.changedFields }));
   }
-  const { format } = text;
   const written = readdirSync(staging);
-  // The text is the data file's own bytes where it is UTF-8 without a byte-order mark: its hash is
-  // the one already made of them, not read back (120 MB at a million rows).
-  const textIsTheFile = format.encoding === 'UTF-8' && text.body.length === bytes.length;
+  // The text is the data file's own bytes where it is UTF-8 without a byte-order mark (decodeCsv):
+  // its hash is the one already made of them, not read back (120 MB at a million rows).
+  const textIsTheFile = text.format.encoding === 'UTF-8';
   const sha256Of = (name: string) => {
     const path = join(staging, name);
     if (!(textIsTheFile && name === TEXT_FILE)) return writtenFileSha256(path);
@@ -212,7 +200,7 @@ export async function prepareRecords({
   const prepared = {
     dataSha256,
     rows: records.length,
-    format: `${format.encoding}, ${SEPARATORS[format.separator]}-separated`,
+    format: formatName(text.format),
     code,
     files,
   };
@@ -229,11 +217,9 @@ export async function prepareRecords({
  * it is all there and whole: its text read, its records held open (`close` them), so that another
  * process pruning the cache meanwhile (a dev server beside the build) cannot take them away.
  */
-function earlierValidation(
-  dir: string,
-  code: string,
-  warn: (line: string) => void,
-): (EarlierValidation & { summary: Buffer; close: () => void }) | undefined {
+type EarlierVersion = EarlierValidation & { summary: Buffer; close: () => void };
+
+function earlierValidation(dir: string, code: string, warn: (line: string) => void): EarlierVersion | undefined {
   const prepared = wholePreparation(dir, warn);
   const recordsFile = join(dir, RECORDS_FILE);
   if (prepared?.code !== code || !isRecordFile(recordsFile)) return undefined;

@@ -19,7 +19,7 @@
  *   their state in them (`.wrangler/` in `cloudflare/`), which changes no host file.
  * Anything else, or no whole stamp of that build, and the build goes on as before.
  */
-import { dataFileProblem } from '../data/data-file.ts';
+import { dataFileProblem } from '../data/read.ts';
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

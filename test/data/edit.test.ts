@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeCsv, loadCsv, type CsvText } from '../../src/data/load.ts';
+import { decodeCsv, loadText, type CsvText } from '../../src/data/load.ts';
 import {
   loadAgainstEarlier,
   recordSpans,
@@ -61,6 +61,8 @@ const decoded = (bytes: Buffer): CsvText => {
   if ('problems' in result) throw new Error('not text');
   return result;
 };
+/** The file validated whole. */
+const validated = (bytes: Buffer) => loadText(decoded(bytes), FILE);
 
 interface Earlier {
   validation: EarlierValidation;
@@ -69,7 +71,7 @@ interface Earlier {
   rows: readonly string[];
 }
 const earlierOf = (bytes: Buffer): Earlier => {
-  const { records, problems } = loadCsv(bytes, FILE);
+  const { records, problems } = validated(bytes);
   expect(problems).toEqual([]);
   const { body } = decoded(bytes);
   return {
@@ -227,7 +229,7 @@ describe('validating against an earlier version of the file', () => {
         (shape, lineEnd, bom, earlierLineEnd, edits) => {
           const earlier = earlierFor(shape, earlierLineEnd ?? lineEnd);
           const after = textOf(SHAPES[shape].header, applied(SHAPES[shape].rows, edits), lineEnd, bom);
-          const full = loadCsv(after, FILE);
+          const full = validated(after);
           const quick = loadAgainstEarlier(decoded(after), FILE, earlier.validation);
           if (full.problems.length > 0) {
             expect(quick).toBeUndefined();
@@ -279,7 +281,7 @@ describe('validating against an earlier version of the file', () => {
               unchanged: rows.length - positions.length,
               removed: 0,
             });
-            expect(sameBytes(quick?.records ?? [], loadCsv(after, FILE).records)).toBe(true);
+            expect(sameBytes(quick?.records ?? [], validated(after).records)).toBe(true);
           }),
           { numRuns: 30 },
         );
@@ -306,20 +308,20 @@ describe('validating against an earlier version of the file', () => {
         expect(quick?.changed).toEqual([2, 21]);
         expect(quick?.inPlace).toBe(false);
         expect(quick?.counts).toEqual({ validated: 2, changed: 1, added: 1, unchanged: rows.length - 2, removed: 1 });
-        expect(sameBytes(quick?.records ?? [], loadCsv(textOf(header, after, lineEnd), FILE).records)).toBe(true);
+        expect(sameBytes(quick?.records ?? [], validated(textOf(header, after, lineEnd)).records)).toBe(true);
         // A row only inserted, or only deleted: the rows after it moved, all by as much.
         const insertedOnly = [...rows.slice(0, 5), inserted, ...rows.slice(5)];
         const quickInserted = loadAgainstEarlier(decoded(textOf(header, insertedOnly, lineEnd)), FILE, earlier.validation);
         expect(quickInserted?.changed).toEqual([5]);
         expect(quickInserted?.inPlace).toBe(false);
         expect(quickInserted?.counts).toEqual({ validated: 1, changed: 0, added: 1, unchanged: rows.length, removed: 0 });
-        expect(sameBytes(quickInserted?.records ?? [], loadCsv(textOf(header, insertedOnly, lineEnd), FILE).records)).toBe(true);
+        expect(sameBytes(quickInserted?.records ?? [], validated(textOf(header, insertedOnly, lineEnd)).records)).toBe(true);
         const deletedOnly = [...rows.slice(0, 5), ...rows.slice(6)];
         const deleted = loadAgainstEarlier(decoded(textOf(header, deletedOnly, lineEnd)), FILE, earlier.validation);
         expect(deleted?.changed).toEqual([]);
         expect(deleted?.inPlace).toBe(false);
         expect(deleted?.counts).toEqual({ validated: 0, changed: 0, added: 0, unchanged: rows.length - 1, removed: 1 });
-        expect(sameBytes(deleted?.records ?? [], loadCsv(textOf(header, deletedOnly, lineEnd), FILE).records)).toBe(true);
+        expect(sameBytes(deleted?.records ?? [], validated(textOf(header, deletedOnly, lineEnd)).records)).toBe(true);
       }
     }
   });
@@ -345,7 +347,7 @@ describe('validating against an earlier version of the file', () => {
       'an unclosed quote': applied(rows, [{ kind: 'stray quote', at: 9 }]),
     };
     for (const [name, after] of Object.entries(problems)) {
-      expect(loadCsv(textOf(header, after), FILE).problems, name).not.toEqual([]);
+      expect(validated(textOf(header, after)).problems, name).not.toEqual([]);
       expect(loadAgainstEarlier(decoded(textOf(header, after)), FILE, earlier.validation), name).toBeUndefined();
     }
     // Valid, but a row that is no record: the rows and the records would not line up.

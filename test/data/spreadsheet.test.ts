@@ -8,12 +8,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pageNumbers } from '../../src/listing/pagination.ts';
-import { loadFile } from '../../src/data/load.ts';
+import { readDataFile } from '../../src/data/read.ts';
 import { formatProblem, formatReport } from '../../src/data/problems.ts';
 import { serialisePage } from '../../src/listing/serialise.ts';
 import { fixture, projectRoot } from '../support/site.ts';
 
-const original = loadFile(`${projectRoot}/data/captured-car-models.csv`);
+const original = await readDataFile(`${projectRoot}/data/captured-car-models.csv`);
 const addresses = { baseUrl: 'https://cars.example.com', assetsUrl: 'https://img.example.com' };
 const pagesOf = (records: typeof original.records) => pageNumbers(records.length).map((page) => serialisePage(records, page, addresses));
 
@@ -24,17 +24,17 @@ describe('Calc exports of the default dataset', () => {
     ['semicolon-quoted.csv', 'UTF-8', ';', 'semicolon, every text cell quoted (csv-parse alone fails on it)'],
     ['tab.csv', 'UTF-8', '\t', 'tab, from .xlsx'],
     ['unicode-text.txt', 'UTF-16LE', '\t', 'Unicode (UTF-16LE with BOM) and tab, as "Unicode Text"'],
-  ])('%s reads as the original: byte-identical pages (%s, %j: %s)', (name, encoding, separator) => {
-    const result = loadFile(fixture(`spreadsheet/${name}`));
+  ])('%s reads as the original: byte-identical pages (%s, %j: %s)', async (name, encoding, separator) => {
+    const result = await readDataFile(fixture(`spreadsheet/${name}`));
     expect(result.problems.map(formatProblem)).toEqual([]);
-    expect(result.format).toEqual({ encoding, separator });
+    expect(result.text?.format).toEqual({ encoding, separator });
     expect(result.records).toHaveLength(original.records.length);
     expect(pagesOf(result.records)).toEqual(pagesOf(original.records));
   });
 
-  it('refuses the Big5-HKSCS export with one problem naming the encoding and how to export', () => {
+  it('refuses the Big5-HKSCS export with one problem naming the encoding and how to export', async () => {
     const file = fixture('spreadsheet/big5-hkscs.csv');
-    const { records, problems } = loadFile(file);
+    const { records, problems } = await readDataFile(file);
     expect(records).toEqual([]);
     expect(problems).toHaveLength(1);
     expect(formatReport(problems)).toMatch(

@@ -96,7 +96,7 @@ describe('npm run check-live', () => {
     expect(otherData.stderr).toContain(`is built from another version of data/captured-car-models.csv: run npm run build`);
     const noData = runScript('check-live.ts', { ...addresses, DATA_FILE: 'data/none.csv', OUT_DIR: checkoutDist, LIVE_URL: live!.origin }, { root: project });
     expect(noData.status).toBe(1);
-    expect(noData.stderr).toMatch(/^data\/none\.csv does not exist \(ENOENT\)/);
+    expect(noData.stderr).toMatch(/^data\/none\.csv: does not exist \(ENOENT\)/);
     // A port no server listens on.
     const closedPort = await freePort();
     const gone = runScript('check-live.ts', { ...addresses, DATA_FILE: 'data/b.csv', OUT_DIR: checkoutDist, LIVE_URL: `http://127.0.0.1:${closedPort}` }, { root: project });

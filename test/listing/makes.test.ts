@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadFile } from '../../src/data/load.ts';
+import { readDataFile } from '../../src/data/read.ts';
 import { makeFilterOptions, makeKeyOf, makeTable, makeTableFrom } from '../../src/listing/makes.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 import { carModel } from '../support/models.ts';
@@ -57,8 +57,8 @@ describe('makeTable', () => {
     ]);
   });
 
-  it('reads every make of the default dataset as its Latin name', () => {
-    const { records } = loadFile(`${projectRoot}/data/captured-car-models.csv`);
+  it('reads every make of the default dataset as its Latin name', async () => {
+    const { records } = await readDataFile(`${projectRoot}/data/captured-car-models.csv`);
     const { makes } = makeTable(records);
     expect(makes.reduce((sum, make) => sum + make.count, 0)).toBe(records.length);
     expect(Object.fromEntries(makes.map((make) => [make.key, make.latin]))).toMatchObject({
