@@ -6,8 +6,8 @@
  * line (`damagedCacheLine`) and treated as absent.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { relative, sep } from 'node:path';
+import { closeSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import type { z } from 'zod';
 import { ifPresent } from './missing.ts';
 
@@ -120,4 +120,28 @@ export function damagedCacheLine(path: string): string {
   const shown = relative(process.cwd(), path);
   const name = shown.startsWith(`..${sep}`) ? path : shown;
   return `  ${name} is damaged (its bytes are not those written and hashed): made again, not used.`;
+}
+
+/**
+ * The checked `file` of the folder `dir` (a `checkedJson` file listing the folder's files and
+ * their hashes), if it is there and every file it lists still has its hash; a damaged folder is
+ * said, removed and not used (whoever needs it makes it again).
+ */
+export function wholeFolder<T extends { files: Record<string, string> }>(
+  dir: string,
+  file: string,
+  schema: z.ZodType<T>,
+  warn: (line: string) => void = console.error,
+): T | undefined {
+  const checked = readCheckedJson(join(dir, file), schema, (path) => removeDamaged(dir, path, warn));
+  const bad = checked && firstDamaged(dir, checked.files);
+  if (bad === undefined) return checked;
+  removeDamaged(dir, join(dir, bad), warn);
+  return undefined;
+}
+
+/** Says that `path` is damaged, and removes the folder `dir` it is in. */
+export function removeDamaged(dir: string, path: string, warn: (line: string) => void = console.error): void {
+  warn(damagedCacheLine(path));
+  rmSync(dir, { recursive: true, force: true });
 }

@@ -8,7 +8,8 @@
 import type { AstroIntegrationLogger } from 'astro';
 import type { ViteDevServer } from 'vite';
 import type { Config } from '../config.ts';
-import { prepareRecords, withDownloads, type Preparation, type PreparationWithDownloads } from '../outputs/preparation.ts';
+import { withDownloads, type Downloads, type PreparationWithDownloads } from '../outputs/downloads-cache.ts';
+import { prepareRecords, type Preparation } from '../outputs/preparation.ts';
 import { formatReport } from '../data/problems.ts';
 import { counted } from '../listing/format.ts';
 import { serveListingInDev, WATCH_SETTLE_MS } from '../serve/dev-server.ts';
@@ -36,7 +37,7 @@ export function devData(config: Config, root: string, preparationsDir: string, l
    * them on the machine's cores while the maintainer waited for the next page.
    */
   const downloadsWhenAsked = (preparation: Preparation): PreparationWithDownloads => {
-    let written: Promise<Record<string, string>> | undefined;
+    let written: Promise<Downloads> | undefined;
     const begun = () => {
       if (written) return written;
       written = withDownloads(preparation, config.assetsUrl).downloads;

@@ -17,7 +17,7 @@ import { MANIFEST_FILE, manifestOf, manifestPath } from '../outputs/manifest.ts'
 import { takeSitemaps, writeSitemaps } from '../outputs/sitemap.ts';
 import { linkUnchangedFiles } from '../publish/file-times.ts';
 import { DamagedDownload, placeDownloads, type PlacedDownloads } from '../publish/downloads-placed.ts';
-import { removeDownloads, unreadIn } from '../outputs/preparation.ts';
+import { removeDownloads } from '../outputs/downloads-cache.ts';
 import { linkedFrom } from '../files/links.ts';
 import { killPoint } from '../publish/kill-points.ts';
 import { writeRecord } from '../publish/record.ts';
@@ -74,10 +74,10 @@ export async function downloadsPlaced(
   preparation: Rendering['data']['preparation'],
   pages: WrittenPages,
 ): Promise<{ downloads: Record<string, string>; placed: PlacedDownloads }> {
-  const downloads = await preparation.downloads;
+  const { hashes: downloads, unread } = await preparation.downloads;
   let placed: PlacedDownloads;
   try {
-    placed = placeDownloads(folder.siteDir, preparation.downloadsDir, downloads, baseline, unreadIn(preparation.downloadsDir));
+    placed = placeDownloads(folder.siteDir, preparation.downloadsDir, downloads, baseline, unread);
   } catch (error) {
     if (!(error instanceof DamagedDownload)) throw error;
     // Removed, with those it took files from, so that the next build writes them anew.

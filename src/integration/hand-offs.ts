@@ -7,7 +7,7 @@ import type { RowChanges } from '../listing/documents.ts';
 import type { Language } from '../listing/languages.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
 import type { WrittenPages } from '../outputs/listing-pages.ts';
-import type { PreparationWithDownloads } from '../outputs/preparation.ts';
+import type { PreparationWithDownloads } from '../outputs/downloads-cache.ts';
 import type { PhaseClock } from '../outputs/report.ts';
 import type { Baseline } from '../publish/baseline.ts';
 import type { BuildLock } from '../publish/lock.ts';

@@ -1,5 +1,5 @@
 /**
- * Writes a preparation's downloads and search index on a worker thread (started by preparation.ts)
+ * Writes a preparation's downloads and search index on a worker thread (started by downloads-cache.ts)
  * while the pages are made on the others, checking whole here, not on the main thread, the earlier
  * downloads it copies unchanged rows from. Answers with what it wrote (the search index's files are
  * downloads of the site too), and which files it took from the earlier index without reading them.
@@ -11,7 +11,7 @@ import { damagedCacheLine, firstDamaged } from '../files/checked-files.ts';
 import { openRecordFile } from '../data/records-file.ts';
 import { writeDownloadFiles, type WrittenDownloads } from './downloads.ts';
 import { SLICES_FILE, writeSearchFiles } from './search-files.ts';
-import type { DownloadsWork } from './preparation.ts';
+import type { DownloadsWork } from './downloads-cache.ts';
 import { SEARCH_FOLDER } from '../listing/search.ts';
 
 const SEARCH_FILES = SEARCH_FOLDER.slice(1);

@@ -1,6 +1,6 @@
 /**
  * The whole-listing downloads (`all.json`, `all.csv`), streamed so that a million rows never become
- * one string, made once per distinct data file (see src/outputs/preparation.ts).
+ * one string, made once per distinct data file (see downloads-cache.ts).
  */
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
@@ -29,7 +29,7 @@ interface RecordBytes {
 
 /** An earlier preparation's downloads, and which rows are not the earlier ones at their position. */
 export interface EarlierDownloads {
-  /** Its downloads folder (complete: see preparation.ts). */
+  /** Its downloads folder (complete: see downloads-cache.ts). */
   dir: string;
   /** 0-based positions of the rows whose record differs from the earlier one at that position (or is new). */
   changed: readonly number[];

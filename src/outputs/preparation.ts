@@ -1,10 +1,10 @@
 /**
  * The preparation cache: each distinct data file validated once into its records
- * (src/data/records-file.ts), its summary (src/listing/summary.ts) and its downloads (downloads.ts,
- * search-files.ts), in a folder named after a hash of the file's bytes, the assets address and the
- * code. An edit of the earlier file (`earlier`) has only its changed rows checked (src/data/edit.ts)
- * and its downloads copy the unchanged rows' bytes. The records and the downloads are each complete
- * or absent (written aside, then renamed); the last few preparations are kept (`CACHED_PREPARATIONS`).
+ * (src/data/records-file.ts) and its summary (src/listing/summary.ts), in a folder named after a
+ * hash of the file's bytes, the assets address and the code; its downloads are written into the
+ * same folder (downloads-cache.ts). An edit of the earlier file (`earlier`) has only its changed
+ * rows checked (src/data/edit.ts). A preparation is complete or absent (written aside, then
+ * renamed); the last few are kept (`CACHED_PREPARATIONS`).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -15,12 +15,10 @@ import { formatName } from '../data/load.ts';
 import { readDataFile, type DataFileRead, type ReadProgress } from '../data/read.ts';
 import type { EarlierValidation } from '../data/edit.ts';
 import type { Problem } from '../data/problems.ts';
-import { checkedJson, damagedCacheLine, firstDamaged, readCheckedJson, rememberSha256, writtenFileSha256 } from '../files/checked-files.ts';
+import { checkedJson, readCheckedJson, rememberSha256, wholeFolder, writtenFileSha256 } from '../files/checked-files.ts';
 import { isRecordFile, openRecordFile, writeRecordFile } from '../data/records-file.ts';
 import type { CarModel } from '../data/schema.ts';
 import { summaryFrom, summaryOf, type EarlierSummary } from '../listing/summary.ts';
-import { runOnThread } from '../threads.ts';
-import type { EarlierDownloads, WrittenDownloads } from './downloads.ts';
 import { ifPresent } from '../files/missing.ts';
 
 const RECORDS_FILE = 'records.v8';
@@ -55,7 +53,7 @@ const preparedSchema = z.object({
   files: z.record(z.string(), z.string()),
 });
 
-/** A preparation: its records, without its downloads (see `withDownloads`); plain data, so a worker thread can hand it over. */
+/** A preparation: its records, without its downloads (downloads-cache.ts); plain data, so a worker thread can hand it over. */
 export interface Preparation extends z.infer<typeof preparedSchema> {
   /** The hash that names this preparation. */
   key: string;
@@ -65,15 +63,14 @@ export interface Preparation extends z.infer<typeof preparedSchema> {
   recordsFile: string;
   /** The listing's summary (`summaryOf`), V8-serialised. */
   summaryFile: string;
-  /** Folder holding the downloads, at their site paths (`all.json`, …), once `downloads` has settled. */
+  /** Folder holding the downloads, at their site paths (`all.json`, …), once written (downloads-cache.ts). */
   downloadsDir: string;
   /** Whether this data was validated now (false: an earlier preparation was reused). */
   validated: boolean;
 }
 
 /** What preparing gives: the preparation (with the records where they were validated now), or every problem of the data. */
-export type PreparationResult<P extends Preparation = Preparation> =
-  { preparation: P; records?: readonly CarModel[] } | { problems: Problem[] };
+export type PreparationResult = { preparation: Preparation; records?: readonly CarModel[] } | { problems: Problem[] };
 
 /**
  * A hash of the project's files under `paths` (folders are read whole) and the lock file: when one
@@ -118,7 +115,7 @@ export interface PrepareOptions {
 /**
  * The records of `dataFile`, validating it only if no earlier preparation of the same bytes exists
  * (else every problem of the data). When it validated now, the records are returned too (nothing
- * else holds them in memory). The downloads are `withDownloads`'s.
+ * else holds them in memory).
  */
 export async function prepareRecords({
   root,
@@ -243,48 +240,31 @@ function wholePreparation(dir: string, warn: (line: string) => void): z.infer<ty
 }
 
 /**
- * The checked `file` of the folder `dir`, if it is there and every file it lists still has the hash
- * it was written with; a damaged folder is said, removed and not used (it is made again where needed).
+ * The earlier preparation the one in `dir` was validated against (its key and downloads folder),
+ * and the rows that differ from it (see earlier.json above), if it was.
  */
-function wholeFolder<T extends { files: Record<string, string> }>(
-  dir: string,
-  file: string,
-  schema: z.ZodType<T>,
-  warn: (line: string) => void,
-): T | undefined {
-  const checked = readCheckedJson(join(dir, file), schema, (path) => damaged(dir, path, warn));
-  const bad = checked && firstDamaged(dir, checked.files);
-  if (bad === undefined) return checked;
-  damaged(dir, join(dir, bad), warn);
-  return undefined;
+export function readEarlier(dir: string): (z.infer<typeof earlierSchema> & { downloadsDir: string }) | undefined {
+  const earlier = readCheckedJson(join(dir, EARLIER_FILE), earlierSchema);
+  return earlier && { ...earlier, downloadsDir: join(dirname(dir), earlier.key, DOWNLOADS_DIR) };
 }
 
-/** Says that `path` is damaged, and removes the folder `dir` it is in. */
-function damaged(dir: string, path: string, warn: (line: string) => void = console.error): void {
-  warn(damagedCacheLine(path));
-  rmSync(dir, { recursive: true, force: true });
-}
-
-/** The earlier preparation the one in `dir` was validated against, and the rows that differ from it (see earlier.json above), if it was. */
-export function readEarlier(dir: string): z.infer<typeof earlierSchema> | undefined {
-  return readCheckedJson(join(dir, EARLIER_FILE), earlierSchema);
-}
-
-/** Removes all but the most recently used preparations (and any left half-written). */
+/**
+ * Removes all but the most recently used preparations, and what was left written aside
+ * (`<name>.<pid>.tmp`) an hour ago or more: a younger one may be being written, and so may the
+ * preparation holding one (its downloads, see downloads-cache.ts), which is kept.
+ */
 function prune(preparationsDir: string, keep: string): void {
-  const entries = readdirSync(preparationsDir)
-    // Never one whose downloads are being written.
-    .filter((name) => name !== keep && !pendingDownloads.has(join(preparationsDir, name)))
-    .map((name) => ({ name, used: statSync(join(preparationsDir, name)).mtimeMs }))
-    .sort((a, b) => b.used - a.used);
   const staleTemporary = Date.now() - 60 * 60_000;
+  const usedAt = (path: string) => ifPresent(() => statSync(path).mtimeMs) ?? 0;
+  const beingWritten = (dir: string) =>
+    (ifPresent(() => readdirSync(dir)) ?? []).some((name) => name.endsWith('.tmp') && usedAt(join(dir, name)) >= staleTemporary);
+  const entries = readdirSync(preparationsDir)
+    .filter((name) => name !== keep && !beingWritten(join(preparationsDir, name)))
+    .map((name) => ({ name, used: usedAt(join(preparationsDir, name)) }))
+    .sort((a, b) => b.used - a.used);
   for (const [position, { name, used }] of entries.entries()) {
-    const temporary = name.endsWith('.tmp');
-    if (temporary ? used < staleTemporary : position >= CACHED_PREPARATIONS) {
+    if (name.endsWith('.tmp') ? used < staleTemporary : position >= CACHED_PREPARATIONS)
       rmSync(join(preparationsDir, name), { recursive: true, force: true });
-      // A dev server prepares every save: what it knew of a pruned one goes with it.
-      unreadDownloads.delete(join(preparationsDir, name, DOWNLOADS_DIR));
-    }
   }
 }
 
@@ -292,127 +272,4 @@ function prune(preparationsDir: string, keep: string): void {
 export function preparedRecordsFile(preparationsDir: string, key: string): string | undefined {
   const dir = join(preparationsDir, key);
   return wholePreparation(dir, console.error) ? join(dir, RECORDS_FILE) : undefined;
-}
-
-/** Written last in the downloads folder, with its own hash: the downloads' hashes by URL path, and every other file's. */
-const HASHES_FILE = 'hashes.json';
-const hashesSchema = z.object({
-  /** URL path of each download → SHA-256 of its bytes (the manifest's). */
-  downloads: z.record(z.string(), z.string()),
-  /** Every file of the folder (downloads included) → SHA-256, checked before any is used. */
-  files: z.record(z.string(), z.string()),
-});
-
-/** A preparation with its downloads under way. */
-export interface PreparationWithDownloads extends Preparation {
-  /** The downloads' hashes by URL path, once they are written (a worker thread writes them). */
-  downloads: Promise<Record<string, string>>;
-}
-
-/** `prepareRecords`, with the downloads (`withDownloads`). */
-export async function prepareData(options: PrepareOptions): Promise<PreparationResult<PreparationWithDownloads>> {
-  const result = await prepareRecords(options);
-  return 'problems' in result ? result : { ...result, preparation: withDownloads(result.preparation, options.assetsUrl) };
-}
-
-/**
- * The preparation with its downloads: `cached`, or read when complete, else written by a worker
- * thread once `begin` settles (a build lets them begin as Astro begins to render: before, the worker
- * would compete with Astro's own start for the machine's cores).
- */
-export function withDownloads(
-  preparation: Preparation,
-  assetsUrl: string,
-  cached?: Record<string, string>,
-  begin: Promise<void> = Promise.resolve(),
-): PreparationWithDownloads {
-  const whole = cached ?? cachedDownloads(preparation);
-  return { ...preparation, downloads: whole ? Promise.resolve(whole) : writtenDownloads(preparation, assetsUrl, begin) };
-}
-
-/**
- * The hashes of a preparation's downloads where they are cached and whole (each file checked now),
- * else undefined: a build's data side checks them on its thread, while Astro starts on the main one
- * (`withDownloads` then takes them as they are).
- */
-export function cachedDownloads({ downloadsDir }: Preparation): Record<string, string> | undefined {
-  return wholeFolder(downloadsDir, HASHES_FILE, hashesSchema, console.error)?.downloads;
-}
-
-/** Downloads being written, by preparation folder: one worker each. */
-const pendingDownloads = new Map<string, Promise<Record<string, string>>>();
-
-/**
- * Removes the downloads of the preparation whose downloads folder is `downloadsDir`, and those of
- * the preparation it was validated against, whose files its unread ones are (the same inodes): a
- * damaged one is then in neither, and the next build writes them anew.
- */
-export function removeDownloads(downloadsDir: string): void {
-  const dir = dirname(downloadsDir);
-  const earlier = readEarlier(dir);
-  if (earlier) rmSync(join(dirname(dir), earlier.key, DOWNLOADS_DIR), { recursive: true, force: true });
-  rmSync(downloadsDir, { recursive: true, force: true });
-  unreadDownloads.delete(downloadsDir);
-}
-
-/** By downloads folder: the files its worker took from the earlier preparation's without reading them (see downloads-worker.ts). */
-const unreadDownloads = new Map<string, ReadonlySet<string>>();
-
-/**
- * The files of `downloadsDir` written by this process unread (taken from an earlier preparation's):
- * their hash is the one recorded there, so any copied out of the cache is checked first. A folder
- * found cached was checked whole as it was found (`cachedDownloads`).
- */
-export const unreadIn = (downloadsDir: string): ReadonlySet<string> => unreadDownloads.get(downloadsDir) ?? new Set();
-
-/** The downloads of `preparation` (not written yet, cut short or damaged), written by a worker thread beside, renamed when complete. */
-function writtenDownloads(
-  { downloadsDir: target, recordsFile }: Preparation,
-  assetsUrl: string,
-  begin: Promise<void>,
-): Promise<Record<string, string>> {
-  const dir = dirname(target);
-  const pending = pendingDownloads.get(dir);
-  if (pending) return pending;
-  const staging = `${target}.${process.pid}.tmp`;
-  rmSync(staging, { recursive: true, force: true });
-  const work: DownloadsWork = { recordsFile, dir: staging, assetsUrl, earlier: earlierDownloads(dir) };
-  const written = begin
-    .then(() => runOnThread<WrittenDownloads>('downloads', new URL('./downloads-worker.ts', import.meta.url), work).answer)
-    .then(({ downloads, files, unread = [] }) => {
-      // Hashed by the worker as it wrote them: remembered, not read again. Those it took unread
-      // from the earlier preparation are read when first used (`firstDamaged`).
-      const notRead = new Set(unread);
-      for (const [name, sha256] of Object.entries(files)) if (!notRead.has(name)) rememberSha256(join(staging, name), sha256);
-      writeFileSync(join(staging, HASHES_FILE), checkedJson({ downloads, files }));
-      rmSync(target, { recursive: true, force: true });
-      renameSync(staging, target);
-      unreadDownloads.set(target, notRead);
-      return downloads;
-    });
-  pendingDownloads.set(dir, written);
-  // Settled either way it is no longer pending; a failure is the awaiting caller's to report.
-  written.finally(() => pendingDownloads.delete(dir)).catch(() => undefined);
-  return written;
-}
-
-/** What the downloads worker is given: the records, where to write, and the earlier downloads it may copy from once it has checked them. */
-export interface DownloadsWork {
-  recordsFile: string;
-  dir: string;
-  assetsUrl: string;
-  earlier: (EarlierDownloads & { files: Record<string, string> }) | undefined;
-}
-
-/**
- * The downloads of the preparation that of `dir` was validated against, where they are complete
- * (their bytes are copied), with every file's hash: the worker checks them (hundreds of MB at a
- * million rows) on its own thread.
- */
-function earlierDownloads(dir: string): DownloadsWork['earlier'] {
-  const earlier = readEarlier(dir);
-  if (!earlier) return undefined;
-  const downloads = join(dirname(dir), earlier.key, DOWNLOADS_DIR);
-  const hashes = readCheckedJson(join(downloads, HASHES_FILE), hashesSchema, (path) => damaged(downloads, path));
-  return hashes && { dir: downloads, changed: earlier.changed, changedFields: earlier.changedFields, files: hashes.files };
 }

@@ -10,7 +10,7 @@ import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { ViteDevServer } from 'vite';
-import type { PreparationWithDownloads } from '../outputs/preparation.ts';
+import type { PreparationWithDownloads } from '../outputs/downloads-cache.ts';
 import { DOWNLOADS } from '../outputs/downloads.ts';
 import { manifestJson, manifestOf } from '../outputs/manifest.ts';
 import { listingReply } from './handler.ts';
@@ -124,7 +124,7 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
     if (path === PUBLISHED.manifest) {
       if (manifest?.key !== prepared.key) {
         const all = records(prepared);
-        const downloads = await prepared.downloads;
+        const { hashes: downloads } = await prepared.downloads;
         // Dev builds nothing: its manifest names the preparation, and holds the JSON pages and the downloads.
         const id = `dev-${prepared.key.slice(0, 8)}`;
         const files = new Map<string, string>();
@@ -151,7 +151,7 @@ export function serveListingInDev(server: ViteDevServer, listing: DevListing): v
     }
     // The pages show an edit as soon as its records are ready; a download waits for its worker.
     const file = join(prepared.downloadsDir, path.slice(1));
-    if ((await prepared.downloads)[path] === undefined) {
+    if ((await prepared.downloads).hashes[path] === undefined) {
       next();
       return;
     }

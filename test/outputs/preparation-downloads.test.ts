@@ -1,5 +1,5 @@
 /**
- * A preparation's downloads (src/outputs/preparation.ts), written by the worker thread into
+ * A preparation's downloads (src/outputs/downloads-cache.ts), written by the worker thread into
  * a real cache folder: their bytes are those written from scratch from the same records (after an
  * edit too, where unchanged rows' bytes are copied from the earlier downloads), their hashes the
  * manifest's; whole, they are taken again as they are; damaged, they are said and written again.
@@ -12,7 +12,7 @@ import { inChunks, readRecordFile } from '../../src/data/records-file.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 import { DOWNLOADS, writeDownloadFiles } from '../../src/outputs/downloads.ts';
 import { writeSearchFiles } from '../../src/outputs/search-files.ts';
-import { prepareData, removeDownloads, unreadIn, withDownloads, type PreparationWithDownloads } from '../../src/outputs/preparation.ts';
+import { removeDownloads, withDownloads } from '../../src/outputs/downloads-cache.ts';
 import { writeSyntheticCsv } from '../../scripts/generate.ts';
 import { SEARCH_FOLDER } from '../../src/listing/search.ts';
 import { prepareRecords, type PrepareOptions, type PreparationResult } from '../../src/outputs/preparation.ts';
@@ -45,9 +45,11 @@ function project(text: string) {
   return { dir, options, save };
 }
 
-function prepared(result: PreparationResult<PreparationWithDownloads>) {
+/** The preparation of the data file of `options`, its downloads begun at once. */
+async function prepared(options: PrepareOptions) {
+  const result = await prepareRecords(options);
   if ('problems' in result) throw new Error(`unexpected problems: ${JSON.stringify(result.problems)}`);
-  return result;
+  return { ...result, preparation: withDownloads(result.preparation, options.assetsUrl) };
 }
 
 /** A preparation of records alone (its downloads not begun). */
@@ -80,12 +82,12 @@ describe("a preparation's downloads", () => {
   // One preparation of the listing, its downloads written once by the worker thread, for every
   // test in turn (a worker thread costs a few hundred milliseconds to start).
   let setup: ReturnType<typeof project>;
-  let first: ReturnType<typeof prepared>;
+  let first: Awaited<ReturnType<typeof prepared>>;
   let firstHashes: Record<string, string>;
   beforeAll(async () => {
     setup = project(LISTING);
-    first = prepared(await prepareData(setup.options));
-    firstHashes = await first.preparation.downloads;
+    first = await prepared(setup.options);
+    firstHashes = (await first.preparation.downloads).hashes;
   });
   afterAll(() => rmSync(setup.dir, { recursive: true, force: true }));
 
@@ -102,9 +104,9 @@ describe("a preparation's downloads", () => {
         ({ ino, mtimeNs }) => `${ino}:${mtimeNs}`,
       );
     const before = stamps();
-    const again = prepared(await prepareData(setup.options));
+    const again = await prepared(setup.options);
     expect(again.preparation.validated).toBe(false);
-    expect(await again.preparation.downloads).toEqual(firstHashes);
+    expect((await again.preparation.downloads).hashes).toEqual(firstHashes);
     expect(stamps()).toEqual(before);
   });
 
@@ -112,9 +114,9 @@ describe("a preparation's downloads", () => {
     const lines = LISTING.split('\n');
     lines[6] = lines[6]!.replace(/^((?:[^,]*,){8})[^,]*/, '$1888888');
     setup.save(lines.join('\n'));
-    const edited = prepared(await prepareData({ ...setup.options, earlier: first.preparation.key }));
+    const edited = await prepared({ ...setup.options, earlier: first.preparation.key });
     setup.save(LISTING);
-    const hashes = await edited.preparation.downloads;
+    const { hashes } = await edited.preparation.downloads;
     const expected = fromScratch(edited.records!, join(setup.dir, 'edited'));
     expect(edited.records![5]!.max_price).toBe(888888);
     expect(bytesIn(edited.preparation.downloadsDir)).toEqual(expected.bytes);
@@ -140,24 +142,24 @@ describe("a preparation's downloads", () => {
       readdirSync(dirname(held.preparation.downloadsDir)).filter((name) => name.startsWith(basename(held.preparation.downloadsDir)));
     expect(folders()).toEqual([]);
     begin();
-    expect(await heldDownloads).toEqual(fromScratch(readRecordFile(held.preparation.recordsFile), join(setup.dir, 'held')).hashes);
+    expect((await heldDownloads).hashes).toEqual(fromScratch(readRecordFile(held.preparation.recordsFile), join(setup.dir, 'held')).hashes);
     expect(folders()).toEqual([basename(held.preparation.downloadsDir)]);
   });
 
   it('damaged, are said and written again (by one worker, however many ask): the bytes written from scratch', async () => {
     truncateSync(join(first.preparation.downloadsDir, 'all.csv'), 100);
     const said = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const again = prepared(await prepareData(setup.options));
+    const again = await prepared(setup.options);
     expect(again.preparation.key).toBe(first.preparation.key);
-    const [hashes, asked] = await Promise.all([again.preparation.downloads, withDownloads(again.preparation, ASSETS).downloads]);
+    const [written, asked] = await Promise.all([again.preparation.downloads, withDownloads(again.preparation, ASSETS).downloads]);
     expect(said).toHaveBeenCalledWith(
       expect.stringMatching(/all\.csv is damaged \(its bytes are not those written and hashed\): made again, not used\.$/),
     );
     expect(said).toHaveBeenCalledTimes(1);
     const expected = fromScratch(first.records!, join(setup.dir, 'again'));
     expect(bytesIn(again.preparation.downloadsDir)).toEqual(expected.bytes);
-    expect(hashes).toEqual(expected.hashes);
-    expect(asked).toEqual(hashes);
+    expect(written.hashes).toEqual(expected.hashes);
+    expect(asked).toBe(written);
   });
 });
 
@@ -165,7 +167,7 @@ describe("an edit's downloads on a listing of many index files", () => {
   // 2,000 rows: every list of the search index is many files, most without the edited rows.
   let setup: ReturnType<typeof project>;
   let listing: string;
-  let first: ReturnType<typeof prepared>;
+  let first: Awaited<ReturnType<typeof prepared>>;
   beforeAll(async () => {
     const dir = tempDir('prepared-many');
     // No quotes: a row's fields are its commas' (the edits below replace the prices by position).
@@ -173,7 +175,7 @@ describe("an edit's downloads on a listing of many index files", () => {
     listing = readFileSync(join(dir, 'generated.csv'), 'utf8');
     rmSync(dir, { recursive: true, force: true });
     setup = project(listing);
-    first = prepared(await prepareData(setup.options));
+    first = await prepared(setup.options);
     await first.preparation.downloads;
   });
   afterAll(() => rmSync(setup.dir, { recursive: true, force: true }));
@@ -190,11 +192,10 @@ describe("an edit's downloads on a listing of many index files", () => {
 
   it('take the search index files the edit did not change from the earlier ones unread, and are the bytes written from scratch', async () => {
     setup.save(edited([5, 900], 1_000));
-    const next = prepared(await prepareData({ ...setup.options, earlier: first.preparation.key }));
-    const hashes = await next.preparation.downloads;
+    const next = await prepared({ ...setup.options, earlier: first.preparation.key });
+    const { hashes, unread } = await next.preparation.downloads;
     const expected = fromScratch(next.records!, join(setup.dir, 'scratch-edit'));
     expect(hashes).toEqual(expected.hashes);
-    const unread = unreadIn(next.preparation.downloadsDir);
     expect(unread.size).toBeGreaterThan(0.5 * Object.keys(hashes).length);
     for (const name of unread) {
       expect(statSync(join(next.preparation.downloadsDir, name)).ino, name).toBe(statSync(join(first.preparation.downloadsDir, name)).ino);
@@ -206,9 +207,8 @@ describe("an edit's downloads on a listing of many index files", () => {
 
   it('damaged through a file taken unread: removed with the earlier ones they share it with, and written anew from scratch', async () => {
     setup.save(edited([11], 3_000));
-    const next = prepared(await prepareData({ ...setup.options, earlier: first.preparation.key }));
-    await next.preparation.downloads;
-    const [taken] = unreadIn(next.preparation.downloadsDir);
+    const next = await prepared({ ...setup.options, earlier: first.preparation.key });
+    const [taken] = (await next.preparation.downloads).unread;
     expect(taken).toBeDefined();
     // One inode: the earlier preparation's file is damaged too.
     writeFileSync(join(next.preparation.downloadsDir, taken!), 'damaged');
@@ -216,8 +216,9 @@ describe("an edit's downloads on a listing of many index files", () => {
     expect(existsSync(next.preparation.downloadsDir)).toBe(false);
     expect(existsSync(first.preparation.downloadsDir)).toBe(false);
     const again = withDownloads(next.preparation, ASSETS);
-    expect(await again.downloads).toEqual(fromScratch(next.records!, join(setup.dir, 'scratch-damaged')).hashes);
-    expect(unreadIn(next.preparation.downloadsDir).size).toBe(0);
+    const written = await again.downloads;
+    expect(written.hashes).toEqual(fromScratch(next.records!, join(setup.dir, 'scratch-damaged')).hashes);
+    expect(written.unread.size).toBe(0);
     // The earlier preparation's downloads are written again when next asked for.
     await withDownloads(first.preparation, ASSETS).downloads;
   });
@@ -225,11 +226,12 @@ describe("an edit's downloads on a listing of many index files", () => {
   it('write a file gone from the earlier index instead of taking it', async () => {
     // Rows 640 to 703 in listing order: the edit (the 7th row) is not in it, so it would be taken.
     const gone = '/search/order/listing/10.json';
-    expect(Object.keys(await first.preparation.downloads)).toContain(gone);
+    expect(Object.keys((await first.preparation.downloads).hashes)).toContain(gone);
     rmSync(join(first.preparation.downloadsDir, gone.slice(1)));
     setup.save(edited([7], 2_000));
-    const next = prepared(await prepareData({ ...setup.options, earlier: first.preparation.key }));
-    expect(await next.preparation.downloads).toEqual(fromScratch(next.records!, join(setup.dir, 'scratch-gone')).hashes);
-    expect(unreadIn(next.preparation.downloadsDir).has(gone.slice(1))).toBe(false);
+    const next = await prepared({ ...setup.options, earlier: first.preparation.key });
+    const written = await next.preparation.downloads;
+    expect(written.hashes).toEqual(fromScratch(next.records!, join(setup.dir, 'scratch-gone')).hashes);
+    expect(written.unread.has(gone.slice(1))).toBe(false);
   });
 });

@@ -5,7 +5,7 @@
  * damaged preparation is said, removed and made again; after a killed build (`trusted: false`)
  * nothing kept is taken.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { prepareRecords, preparedRecordsFile, type PrepareOptions, type PreparationResult } from '../../src/outputs/preparation.ts';
@@ -164,5 +164,26 @@ describe('prepared data', () => {
     expect(readRecordFile(again.preparation.recordsFile)).toEqual(first.records);
     // Made whole again: taken the next time.
     expect(prepared(await prepareRecords(options)).preparation.validated).toBe(false);
+  });
+
+  it('keeps the two used last besides the one in use, and one whose downloads are being written aside, until an hour has passed', async () => {
+    const { options, save } = project(LISTING);
+    const keys: string[] = [];
+    const prepare = async (row: number) => {
+      save(withPrice(LISTING, row, String(9000000 + row)));
+      keys.push(prepared(await prepareRecords(options)).preparation.key);
+    };
+    await prepare(1);
+    // Its downloads written aside by another process (downloads-cache.ts), which may still be at it.
+    const aside = join(options.preparationsDir, keys[0]!, 'downloads.4711.tmp');
+    mkdirSync(aside);
+    for (const row of [2, 3, 4]) await prepare(row);
+    const cached = () => readdirSync(options.preparationsDir).sort();
+    expect(cached()).toEqual([keys[0], keys[1], keys[2], keys[3]].sort());
+    // Left an hour ago: a killed process's, not one at work.
+    const hoursAgo = new Date(Date.now() - 2 * 60 * 60_000);
+    utimesSync(aside, hoursAgo, hoursAgo);
+    await prepare(5);
+    expect(cached()).toEqual([keys[2], keys[3], keys[4]].sort());
   });
 });
