@@ -29,10 +29,10 @@ import { summariseChanges } from '../outputs/changes.ts';
 import { VERCEL_STATIC_DIR } from '../serve/hosts/vercel.ts';
 import { startListingPages, type ListingPagesRun } from '../outputs/listing-pages.ts';
 import { withDownloads } from '../outputs/downloads-cache.ts';
-import { sourceFingerprint } from '../outputs/preparation.ts';
 import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
 import { baselineOf, readPublishedBuild, UnreadableManifest, type PublishedBuild } from '../publish/baseline.ts';
 import { linkOrCopy } from '../files/links.ts';
+import { sourceFingerprint } from '../files/source-fingerprint.ts';
 import { settingsOf, stampPublished } from '../publish/current.ts';
 import { acquireBuildLocks } from '../publish/lock.ts';
 import { clearRenderFolders, renderFolderFor } from '../publish/render-folder.ts';
@@ -162,7 +162,7 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
     const folder = newFolder(store.dir, published, root, cacheDir);
     // The code (the sources under `src/`, astro.config.mjs, the lock file) and the addresses: pages are taken only from a build of the same.
     const fingerprint = createHash('sha256')
-      .update(sourceFingerprint(root, ['src', 'astro.config.mjs']))
+      .update(sourceFingerprint(root, 'pages'))
       .update(JSON.stringify({ baseUrl: config.baseUrl, assetsUrl: config.assetsUrl }))
       .digest('hex');
     const started = {

@@ -7,7 +7,7 @@
  * renamed); the last few are kept (`CACHED_PREPARATIONS`).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { serialize } from 'node:v8';
 import { z } from 'zod';
@@ -20,6 +20,7 @@ import { isRecordFile, openRecordFile, writeRecordFile } from '../data/records-f
 import type { CarModel } from '../data/schema.ts';
 import { summaryFrom, summaryOf, type EarlierSummary } from '../listing/summary.ts';
 import { ifPresent } from '../files/missing.ts';
+import { sourceFingerprint } from '../files/source-fingerprint.ts';
 
 const RECORDS_FILE = 'records.v8';
 /** The listing's summary (src/listing/summary.ts), V8-serialised: the pages read it instead of every record. */
@@ -72,27 +73,6 @@ export interface Preparation extends z.infer<typeof preparedSchema> {
 /** What preparing gives: the preparation (with the records where they were validated now), or every problem of the data. */
 export type PreparationResult = { preparation: Preparation; records?: readonly CarModel[] } | { problems: Problem[] };
 
-/**
- * A hash of the project's files under `paths` (folders are read whole) and the lock file: when one
- * changes, what they make may too.
- */
-export function sourceFingerprint(root: string, paths: readonly string[]): string {
-  const hash = createHash('sha256');
-  const files = paths.flatMap((path) => {
-    const full = join(root, path);
-    if (!existsSync(full)) return [];
-    if (!statSync(full).isDirectory()) return [full];
-    return readdirSync(full, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => join(entry.parentPath, entry.name));
-  });
-  for (const file of [...files.sort(), join(root, 'package-lock.json')]) {
-    if (!existsSync(file)) continue;
-    hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
-  }
-  return hash.digest('hex');
-}
-
 export interface PrepareOptions {
   /** The project folder (where `src/` and the lock file are). */
   root: string;
@@ -127,7 +107,7 @@ export async function prepareRecords({
   warn = console.error,
   quietMs,
 }: PrepareOptions): Promise<PreparationResult> {
-  const code = sourceFingerprint(root, ['src/files', 'src/data', 'src/listing', 'src/outputs']);
+  const code = sourceFingerprint(root, 'preparation');
   const keyOf = (dataSha256: string) => createHash('sha256').update(`${dataSha256}\0${assetsUrl}\0${code}`).digest('hex').slice(0, 32);
   // What the read's `against` found in the cache for the bytes it read.
   const found: { existing?: z.infer<typeof preparedSchema> | undefined; earlier?: EarlierVersion | undefined } = {};

@@ -27,7 +27,7 @@ import { z } from 'zod';
 import { checkedJson, damagedCacheLine, fileSha256, readChecked } from '../files/checked-files.ts';
 import { ifPresent } from '../files/missing.ts';
 import type { Contact, License } from '../listing/publisher.ts';
-import { sourceFingerprint } from '../outputs/preparation.ts';
+import { sourceFingerprint } from '../files/source-fingerprint.ts';
 import { replaceAside } from './replace-aside.ts';
 import { publishedBuild, showsPublishedDeploy, type BuildFolder } from './store.ts';
 
@@ -78,7 +78,7 @@ export function settingsOf(config: SiteSettings, root: string): string {
       JSON.stringify({
         version: VERSION,
         settings: { baseUrl, assetsUrl, dataFile, outDir, deployDir, changesKept, checkAllPages, contact, license },
-        code: sourceFingerprint(root, ['src', 'public', 'astro.config.mjs', 'tsconfig.json', 'package.json']),
+        code: sourceFingerprint(root, 'build'),
         // Prices and counts are formatted by Node's ICU. (Not NODE_ENV: Astro's build sets its own,
         // so it differs between a build's start and its end.)
         node: [process.version, process.versions.icu, process.versions.unicode],
