@@ -37,7 +37,6 @@ import { settingsOf, stampPublished } from '../publish/current.ts';
 import { acquireBuildLocks } from '../publish/lock.ts';
 import { clearRenderFolders, renderFolderFor } from '../publish/render-folder.ts';
 import type { RenderSet } from '../publish/record.ts';
-import { unknownPublishedRows } from '../publish/shrink-guard.ts';
 import { discardBuild, newBuildFolder, notALink, pruneBuilds, recycledBuildFolder, storeDirOf } from '../publish/store.ts';
 import { startDataSide } from './data-side.ts';
 import type { ListingPagesOfBuild, NewFolder, Publication, ReadyData, Rendering, StartedBuild } from './hand-offs.ts';
@@ -52,7 +51,7 @@ import {
   unchangedFilesKept,
 } from './finish-steps.ts';
 import { machineFault } from './faults.ts';
-import { Refusal } from './refusals.ts';
+import { Refusal, unchangedSite, unknownPublishedRows } from './refusals.ts';
 
 /** Threads at work from a build's start until Astro renders: Astro's start on the main thread, the data side on its own. */
 const THREADS_BUSY_BEFORE_PAGES = 2;
@@ -124,9 +123,7 @@ function startData(
   );
   const data = run.result.then(async (side): Promise<ReadyData> => {
     if (side.kind === 'problems')
-      throw new Refusal(
-        `Nothing was built; ${config.outDir}/ is unchanged. Fix these problems and build again:\n${formatReport(side.problems)}`,
-      );
+      throw new Refusal(`${unchangedSite(config.outDir)} Fix these problems and build again:\n${formatReport(side.problems)}`);
     if (side.kind === 'refused') throw new Refusal(side.message);
     const preparation = await withItsDownloads;
     if (!preparation) throw new Error("the build's data thread ended without its records");

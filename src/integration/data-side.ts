@@ -31,7 +31,7 @@ import {
 import type { Baseline } from '../publish/baseline.ts';
 import { pagesIn, preparePages, renderedCount, renderSetOf } from '../publish/reuse.ts';
 import { pageCount } from '../listing/pagination.ts';
-import { shrinkRefusal, unknownPublishedRows } from '../publish/shrink-guard.ts';
+import { shrinkRefusal, unknownPublishedRows } from './refusals.ts';
 import { PhaseClock } from '../outputs/report.ts';
 import { PUBLISHED } from '../listing/routes.ts';
 

@@ -10,6 +10,7 @@ import { constants as osConstants } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Config } from '../config.ts';
 import { storeDirOf } from '../publish/store.ts';
+import { unchangedSite } from './refusals.ts';
 
 interface Cause {
   /** What went wrong, in words. */
@@ -186,7 +187,7 @@ export function faultMessage(
     ? `This build was published: ${outDir}/ shows it; only what follows publication did not finish.`
     : vanished
       ? 'Nothing was published by this build.'
-      : `Nothing was published: ${outDir}/ is unchanged.`;
+      : unchangedSite(outDir);
   return [
     `The build stopped while ${doing}: ${displayed(folder.dir)} (${folder.role}): ${cause} (${code}).`,
     `${remedy}${instead}, then build again. ${outcome}`,

@@ -29,7 +29,7 @@ import type { HostFile } from '../serve/hosts/index.ts';
 import type { Rendering, StartedBuild } from './hand-offs.ts';
 import { cachedHostFiles, writeHostFiles } from './host-files.ts';
 import { checkPages } from './page-check.ts';
-import { Refusal } from './refusals.ts';
+import { Refusal, unchangedSite } from './refusals.ts';
 
 /** The pages as written: every page's keys, the SHA-256 of each page file written by site path, the files taken from the baseline. */
 export interface WrittenPages {
@@ -82,9 +82,7 @@ export async function downloadsPlaced(
     if (!(error instanceof DamagedDownload)) throw error;
     // Removed, with those it took files from, so that the next build writes them anew.
     removeDownloads(preparation.downloadsDir);
-    throw new Refusal(
-      `${damagedCacheLine(error.path)}\nNothing was published; ${config.outDir}/ is unchanged. Build again: the downloads are written anew.`,
-    );
+    throw new Refusal(`${damagedCacheLine(error.path)}\n${unchangedSite(config.outDir)} Build again: the downloads are written anew.`);
   }
   for (const path of placed.kept) pages.taken.add(path);
   return { downloads, placed };
@@ -255,9 +253,7 @@ export function recordWritten(
 /** Publication, in one rename; refused where the build lost its lock. */
 export function published({ config, store, folder }: StartedBuild): void {
   if (store.lock.lost()) {
-    throw new Refusal(
-      `Another process took this build's lock while it ran: nothing was published; ${config.outDir}/ is unchanged. Build again.`,
-    );
+    throw new Refusal(`Another process took this build's lock while it ran. ${unchangedSite(config.outDir)} Build again.`);
   }
   publish(store.dir, folder, config.outDir, config.deployDir);
   killPoint('links made');

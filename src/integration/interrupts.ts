@@ -7,6 +7,7 @@
  * published and there is nothing to undo.
  */
 import { constants } from 'node:os';
+import { unchangedSite } from './refusals.ts';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -20,7 +21,7 @@ export const isInterrupted = (code: number): boolean => SIGNALS.some((signal) =>
 export function stopOnInterrupt(published: () => boolean, outDir: string, warn: (message: string) => void): () => void {
   const handlers = SIGNALS.map((signal) => {
     const handler = () => {
-      if (!published()) warn(`Interrupted (${signal}): the build stopped; nothing was published, ${outDir}/ is unchanged.`);
+      if (!published()) warn(`Interrupted (${signal}): the build stopped. ${unchangedSite(outDir)}`);
       process.exit(exitCodeOf(signal));
     };
     process.once(signal, handler);

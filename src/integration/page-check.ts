@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Refusal } from './refusals.ts';
+import { Refusal, unchangedSite } from './refusals.ts';
 
 /** A listing page as Astro rendered it: its site path, its SHA-256, and its bytes where they were kept. */
 export interface AstroPage {
@@ -39,7 +39,7 @@ export function checkPages(siteDir: string, pages: readonly AstroPage[], outDir:
     if (createHash('sha256').update(written).digest('hex') === page.sha256) continue;
     const where = page.bytes === undefined ? 'its bytes differ' : firstDifference(written, page.bytes);
     throw new Refusal(
-      `The listing page ${page.path} that the build wrote is not the page Astro renders (${where}).\nWhat differs from page to page must be made by src/listing/listing-page.ts alone (see src/components/ListingPage.astro). Nothing was published; ${outDir}/ is unchanged.`,
+      `The listing page ${page.path} that the build wrote is not the page Astro renders (${where}).\nWhat differs from page to page must be made by src/listing/listing-page.ts alone (see src/components/ListingPage.astro). ${unchangedSite(outDir)}`,
     );
   }
 }

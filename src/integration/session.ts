@@ -18,7 +18,7 @@ import { PROJECT_CACHE_DIR } from '../publish/lock.ts';
 import { abandonBuild, startBuild } from './build.ts';
 import type { StartedBuild } from './hand-offs.ts';
 import { isInterrupted, stopOnInterrupt } from './interrupts.ts';
-import { REFUSED_EXIT_CODE } from './refusals.ts';
+import { REFUSED_EXIT_CODE, unchangedSite } from './refusals.ts';
 
 type Warn = (message: string) => void;
 
@@ -94,7 +94,7 @@ function begin(config: Config, givenRoot: string, givenCacheDir: string, firstWa
   const onExit = (code: number) => {
     if (session.published || build === undefined) return;
     session.abandon();
-    if (code !== REFUSED_EXIT_CODE && !isInterrupted(code)) console.error(`\nThe build failed; ${config.outDir}/ is unchanged.`);
+    if (code !== REFUSED_EXIT_CODE && !isInterrupted(code)) console.error(`\nThe build failed. ${unchangedSite(config.outDir)}`);
   };
   process.once('exit', onExit);
   return { key: keyOf(config, root, cacheDir), session };

@@ -270,9 +270,9 @@ describe('npm run build', () => {
     expect(result.stderr).toContain('many-problems.csv:2: column 4 (min_seat)');
     expect(result.stderr).toContain('many-problems.csv:6: column 13 (logo)');
     expect(result.stderr).toContain('4 problems in');
-    expect(result.stderr).toContain('Nothing was built');
+    expect(result.stderr).toContain('Nothing was published');
     // A message, once, not a crash.
-    expect(result.stderr.match(/Nothing was built/g)).toHaveLength(1);
+    expect(result.stderr.match(/Nothing was published/g)).toHaveLength(1);
     expect(result.stderr).not.toMatch(/Stack trace|Location:|\n\s+at /);
     expect(treeHashes(outDir)).toEqual(before);
   });

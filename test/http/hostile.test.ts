@@ -51,7 +51,7 @@ describe('bad files through the real build', () => {
     const file = fixture(`bad/${name}`);
     const result = runBuild({ DATA_FILE: file, OUT_DIR: site, DEPLOY_DIR: `${site}-deploy` }, project);
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain('Nothing was built');
+    expect(result.stderr).toContain('Nothing was published');
     for (const [line, field, rule] of problems ?? [[1, null, 'is not UTF-8 text']]) {
       const where = line > 0 ? `${file}:${line}:` : `${file}:`;
       const report = result.stderr

@@ -200,7 +200,7 @@ describe('Ctrl-C and SIGTERM during a build', () => {
       process.kill(signal === 'SIGINT' ? -build.child.pid! : build.child.pid!, signal);
       const { code, log } = await build.exited;
       expect(code, log).toBe(exitCode);
-      expect(log).toContain(`Interrupted (${signal}): the build stopped; nothing was published, ${site}/ is unchanged.`);
+      expect(log).toContain(`Interrupted (${signal}): the build stopped. Nothing was published: ${site}/ is unchanged.`);
       if (moment === FOLDER_MADE) expect(log, 'stopped before Vite bundled').not.toContain('Astro: bundling');
       expect(log, 'no stack trace').not.toMatch(/\n\s+at .+:\d+:\d+/);
       expect(publishedState(site)).toEqual(before);

@@ -28,7 +28,7 @@ describe('checkPages', () => {
 
   it('names a page that differs, and where, with what each has there', () => {
     expect(() => checkPages(site, [astro(page.replace('Page 2', 'Page 3'))], 'dist')).toThrow(
-      /The listing page page\/2\/index.html that the build wrote is not the page Astro renders \(at character 36: the build wrote …".*Page 2 of 26.*"…, Astro rendered …".*Page 3 of 26.*"…\)\.\n.*Nothing was published; dist\/ is unchanged\./,
+      /The listing page page\/2\/index.html that the build wrote is not the page Astro renders \(at character 36: the build wrote …".*Page 2 of 26.*"…, Astro rendered …".*Page 3 of 26.*"…\)\.\n.*Nothing was published: dist\/ is unchanged\./,
     );
     expect(() => checkPages(site, [astro(`${page}\n`, false)], 'dist')).toThrow(/page\/2\/index.html .* \(its bytes differ\)/);
     // Said where it differs in characters, not bytes: a Chinese character is not cut.

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rowChanges, rowChangesAt, type PublishedRecords } from '../../src/outputs/row-changes.ts';
-import { shrinkRefusal } from '../../src/publish/shrink-guard.ts';
+import { shrinkRefusal } from '../../src/integration/refusals.ts';
 import type { CarModel } from '../../src/data/schema.ts';
 import { carModel } from '../support/models.ts';
 
@@ -110,7 +110,7 @@ describe('shrinkRefusal', () => {
     expect(refusalOf(range(1, 10), range(3, 10))).toBeUndefined();
     expect(refusalOf(range(1, 10), range(4, 10))).toBe(
       'This build would remove 3 of the 10 published rows (30 %), more than 20 %: is the export cut short? ' +
-        'Nothing was built; dist/ is unchanged. If those rows are really gone, build again with ALLOW_SHRINK=1.',
+        'Nothing was published: dist/ is unchanged. If those rows are really gone, build again with ALLOW_SHRINK=1.',
     );
   });
 

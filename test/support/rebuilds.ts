@@ -683,7 +683,10 @@ export async function runRebuilds({ seed, rounds, rows, siteDisk, log = () => un
           summary.refused += 1;
           check(run.status === 1, () => `${where}: a build of bad data exited ${run.status}, not 1:\n${run.output}`);
           check(!/Stack trace|\n\s+at /.test(run.output), () => `${where}: a refusal printed a stack trace:\n${run.output}`);
-          check(/Nothing was built/.test(run.output), () => `${where}: a refusal did not say that nothing was built:\n${run.output}`);
+          check(
+            /Nothing was published/.test(run.output),
+            () => `${where}: a refusal did not say that nothing was published:\n${run.output}`,
+          );
           check(after.real === before.real, () => `${where}: a refused build changed what dist/ shows`);
           sameTrees(after.site, before.site, `${where}: dist/ after a refused build`, true);
           sameTrees(after.deploy, before.deploy, `${where}: deploy/ after a refused build`, true);
