@@ -153,7 +153,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     reportFile: variables.REPORT_FILE ?? `${outDir}-report.json`,
     /** Publish even when the new data removes more than 20 % of the published rows. */
     allowShrink: variables.ALLOW_SHRINK === '1' || variables.ALLOW_SHRINK === 'true',
-    /** Build even where the published build is current (src/publish/current.ts), as `astro build` always does. */
+    /** Build even where the published build is current (src/publish/current.ts). */
     fullBuild: variables.FULL_BUILD === '1' || variables.FULL_BUILD === 'true',
     /** How many builds that changed anything keep their change document in the site (`history/<build id>.json`). */
     changesKept: variables.CHANGES_KEPT,

@@ -9,7 +9,7 @@ import { parentPort, Worker, workerData, type ResourceLimits } from 'node:worker
 /**
  * The young generation of every worker thread's V8 heap, in MiB: left to size it for throughput, V8
  * has each thread hold tens of MiB of short-lived garbage. `--max-semi-space-size` (`npm run build`)
- * wins over it; this limit holds where the build runs without that flag (`npx astro build`, the tests).
+ * wins over it; this limit holds where the build runs without that flag (`node scripts/build.ts`, the tests).
  */
 const YOUNG_GENERATION_MIB = 32;
 

@@ -283,7 +283,7 @@ export async function finishBuild(build: StartedBuild, rendering: Rendering): Pr
  * Step 4, once the build is published: older builds go, its stamp is left (the next build with the
  * same inputs has nothing to build), the lock is released, and the report.
  */
-export async function closeBuild(build: StartedBuild, publication: Publication, beganBeforeAstro: boolean): Promise<void> {
+export async function closeBuild(build: StartedBuild, publication: Publication): Promise<void> {
   const { config, store, clock } = build;
   const { dataSha256, ...outcome } = publication;
   pruneBuilds(store.dir);
@@ -305,11 +305,7 @@ export async function closeBuild(build: StartedBuild, publication: Publication, 
   }
   clock.end('stamp');
 
-  const report = reportBuild(
-    clock,
-    { ...outcome, outDir: config.outDir, dataFile: config.dataFile, beganBeforeAstro, built: true },
-    config,
-  );
+  const report = reportBuild(clock, { ...outcome, outDir: config.outDir, dataFile: config.dataFile, built: true }, config);
   writeBuildReport(config.reportFile, report);
   console.error(formatBuildReport(report));
 }

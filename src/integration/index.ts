@@ -1,7 +1,8 @@
 /**
- * The listing as an Astro integration: the one build path of `npm run build`, `astro build` and
- * `astro dev`. Its hooks only orchestrate: the build's steps are build.ts's (begun by session.ts),
- * dev's are dev.ts's, and the pages read the listing through a virtual module (virtual-module.ts).
+ * The listing as an Astro integration: the build of `npm run build` (`astro build` alone is
+ * refused: session.ts) and `astro dev`. Its hooks only orchestrate: the build's steps are
+ * build.ts's (begun by session.ts), dev's are dev.ts's, and the pages read the listing through a
+ * virtual module (virtual-module.ts).
  */
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -49,22 +50,20 @@ export default function listing(): AstroIntegration {
               if (fault !== undefined) stopWith(new Refusal(fault), logger, cleanUp);
               throw error;
             };
-          const session = await takeSession(config, root, cacheDir, logger);
+          const session = await takeSession(config, root, cacheDir, logger).catch(stopOn('starting', () => undefined));
           buildSession = session;
           const started = await session.started.catch(stopOn('starting', () => undefined));
           build = started;
           // Astro names the folder it renders into: the build's own, published only once complete.
           logger.info(`This build renders into ${started.folder.renderDir} and publishes it at ${config.outDir}/ once it is complete.`);
           const stop = stopOn('preparing the data', session.abandon);
-          // Under `npm run build`, bad data or a cut the shrink guard refuses is said as soon as the
-          // data side finds it, not once Vite has bundled the pages (2 s of a small build's 3): that
-          // process exits with V8's exit-safe flags (exit-safe-v8.ts), which `npx astro build` may
-          // lack, and there the refusal waits for `whenReady` as before. Any other error of the data
-          // is left to `whenReady`, which reports it.
-          if (session.beganBeforeAstro)
-            started.data.catch((error: unknown) => {
-              if (isRefusal(error)) stop(error);
-            });
+          // Bad data or a cut the shrink guard refuses is said as soon as the data side finds it, not
+          // once Vite has bundled the pages: the process exits at once, which the V8 flags `npm run
+          // build` sets make safe (exit-safe-v8.ts). Any other error of the data is left to
+          // `whenReady`, which reports it.
+          started.data.catch((error: unknown) => {
+            if (isRefusal(error)) stop(error);
+          });
           finishing = stopOn('finishing the build', session.abandon);
           closing = stopOn('closing the published build', () => undefined);
 
@@ -121,7 +120,7 @@ export default function listing(): AstroIntegration {
         if (!build || !ready || !buildSession) return;
         const publication = await finishBuild(build, ready).catch(finishing);
         buildSession.published = true;
-        await closeBuild(build, publication, buildSession.beganBeforeAstro).catch(closing);
+        await closeBuild(build, publication).catch(closing);
       },
     },
   };

@@ -3,8 +3,7 @@
  * settings are this build's, and its folders are as it published them: src/publish/current.ts), the
  * build says so, writes its report and ends before Astro loads, in a fraction of a second where a
  * build that finds nothing changed takes Astro's start and more. Nothing is published: the site,
- * its manifest and its build id stay the published build's. FULL_BUILD=1 builds anyway, as
- * `astro build` run directly always does (Astro is loaded by then).
+ * its manifest and its build id stay the published build's. FULL_BUILD=1 builds anyway.
  */
 import { join } from 'node:path';
 import nodeLogDestination from 'astro/logger/node';
@@ -55,7 +54,6 @@ export async function nothingToBuild(config: Config, root: string): Promise<bool
         changes: 'none: nothing was built',
         unchangedFiles: current.files,
         dataValidated: false,
-        beganBeforeAstro: true,
         built: false,
       },
       config,

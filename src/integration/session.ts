@@ -5,10 +5,13 @@
  * `npm run build` begins it before it loads Astro (`beginEarly`), so that the data side runs on its
  * worker thread while Astro is imported rather than after. The integration takes that session at
  * astro:config:setup (`takeSession`) when it is for the same configuration, project and cache
- * folder; else it begins its own there (`astro build` run directly, or a configuration that moves
- * Astro's cache folder, which the early start cannot know). The session is handed over through
- * `globalThis`, not a module variable: Astro may load astro.config.mjs, and the integration with
- * it, as module instances of their own, but always in this process (`build()` runs in it).
+ * folder; a configuration that moves Astro's cache folder, which the early start cannot know, has
+ * it begun again there. Without one, Astro was started by another command than `npm run build`
+ * (`astro build`), which is refused: what `npm run build` does before Astro loads (the check for
+ * nothing to build, the V8 flags a build's exit needs: exit-safe-v8.ts) cannot be done once it has.
+ * The session is handed over through `globalThis`, not a module variable: Astro may load
+ * astro.config.mjs, and the integration with it, as module instances of their own, but always in
+ * this process (`build()` runs in it).
  */
 import { join, resolve } from 'node:path';
 import type { AstroIntegrationLogger } from 'astro';
@@ -18,7 +21,7 @@ import { PROJECT_CACHE_DIR } from '../publish/lock.ts';
 import { abandonBuild, startBuild } from './build.ts';
 import type { StartedBuild } from './hand-offs.ts';
 import { isInterrupted, stopOnInterrupt } from './interrupts.ts';
-import { REFUSED_EXIT_CODE, unchangedSite } from './refusals.ts';
+import { Refusal, REFUSED_EXIT_CODE, unchangedSite } from './refusals.ts';
 
 type Warn = (message: string) => void;
 
@@ -33,8 +36,6 @@ export interface BuildSession {
   abandon: () => void;
   /** From now on the session's warnings go through the integration's logger. */
   warnThrough: (logger: AstroIntegrationLogger) => void;
-  /** Whether `npm run build` began it before Astro was loaded (see the header). */
-  readonly beganBeforeAstro: boolean;
   /** Ends a session that will not build: its data side stopped, its folder and the build lock let go, then its signal and exit handlers removed. Once, however often called. */
   end: () => Promise<void>;
 }
@@ -55,7 +56,7 @@ const keyOf = (config: Config, root: string, cacheDir: string) => JSON.stringify
  * A session: the build started, and the handlers that end it from outside. `root` and `cacheDir`
  * are taken as absolute paths without a trailing separator, however given (Astro's end with one).
  */
-function begin(config: Config, givenRoot: string, givenCacheDir: string, firstWarn: Warn, beganBeforeAstro: boolean): KeyedSession {
+function begin(config: Config, givenRoot: string, givenCacheDir: string, firstWarn: Warn): KeyedSession {
   const [root, cacheDir] = [resolve(givenRoot), resolve(givenCacheDir)];
   let build: StartedBuild | undefined;
   let warnTo = firstWarn;
@@ -73,7 +74,6 @@ function begin(config: Config, givenRoot: string, givenCacheDir: string, firstWa
     warnThrough: (logger) => {
       warnTo = (message) => logger.warn(message);
     },
-    beganBeforeAstro,
     end: () => (ending ??= endSession()),
   };
   // A signal meanwhile is still handled as in any build: the handlers go last.
@@ -108,31 +108,33 @@ function begin(config: Config, givenRoot: string, givenCacheDir: string, firstWa
  */
 export async function beginEarly(config: Config, root: string, cacheDir = join(root, PROJECT_CACHE_DIR)): Promise<BuildSession> {
   const destination = nodeLogDestination();
-  const early = begin(
-    config,
-    root,
-    cacheDir,
-    (message) => destination.write({ label: 'listing', level: 'warn', message, newLine: true }),
-    true,
-  );
+  const early = begin(config, root, cacheDir, (message) => destination.write({ label: 'listing', level: 'warn', message, newLine: true }));
   handover[EARLY_SESSION] = early;
   await early.session.started.catch(() => undefined);
   return early.session;
 }
 
+/** Why a build without a session begun early is refused (see the header), in one line. */
+const NOT_NPM_RUN_BUILD =
+  'This site is built by `npm run build`, not `astro build` alone: run `npm run build` (it checks for nothing to build and sets the V8 flags the build needs before Astro loads).';
+
 /**
- * The session begun early for this configuration, project and cache folder, else a new one. One
- * begun early for another (a configuration that sets `cacheDir`) is ended first: its data side
- * stopped, its build folder and the build lock let go, which the new one then takes.
+ * The session begun early for this configuration, project and cache folder. One begun early for
+ * another (a configuration that sets `cacheDir`) is ended first, its data side stopped, its build
+ * folder and the build lock let go, and a new one begun, which takes them. None begun early in
+ * this process: a `Refusal`.
  */
 export async function takeSession(config: Config, root: string, cacheDir: string, logger: AstroIntegrationLogger): Promise<BuildSession> {
   const early = handover[EARLY_SESSION];
   delete handover[EARLY_SESSION];
-  const key = keyOf(config, resolve(root), resolve(cacheDir));
-  if (early?.key === key) {
+  if (early === undefined) throw new Refusal(NOT_NPM_RUN_BUILD);
+  if (early.key === keyOf(config, resolve(root), resolve(cacheDir))) {
     early.session.warnThrough(logger);
     return early.session;
   }
-  await early?.session.end();
-  return begin(config, root, cacheDir, (message) => logger.warn(message), false).session;
+  await early.session.end();
+  logger.warn(
+    `Astro's cache folder is ${resolve(cacheDir)}, not the project's default: the build begins again there, once Astro has loaded.`,
+  );
+  return begin(config, root, cacheDir, (message) => logger.warn(message)).session;
 }

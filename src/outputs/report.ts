@@ -36,8 +36,6 @@ const buildReportSchema = z.object({
   unchangedFiles: z.number().int(),
   /** Whether the data was validated by this build (false: the same file was prepared by an earlier one). */
   dataValidated: z.boolean(),
-  /** Whether the build began before Astro was loaded (`npm run build`; not `astro build`), its data side working while Astro loads. */
-  beganBeforeAstro: z.boolean(),
   /** False where the published build was current and nothing was built (src/publish/current.ts): the report is the published build's. */
   built: z.boolean(),
   /** What /openapi.json does not state that the linters' default rules ask for, as `info` paths (src/listing/publisher.ts): none where API_CONTACT and API_LICENSE state it all. */
@@ -76,21 +74,7 @@ export function reportBuild(
   outcome: Omit<BuildReport, 'pages' | 'seconds' | 'phases' | 'besidePhases' | 'peakMemoryBytes' | 'openApiUnstated'>,
   publisher: Publisher,
 ): BuildReport {
-  const {
-    buildId,
-    changedBy,
-    outDir,
-    dataFile,
-    rows,
-    rendered,
-    files,
-    bytes,
-    changes,
-    unchangedFiles,
-    dataValidated,
-    beganBeforeAstro,
-    built,
-  } = outcome;
+  const { buildId, changedBy, outDir, dataFile, rows, rendered, files, bytes, changes, unchangedFiles, dataValidated, built } = outcome;
   const pages = pageCount(rows);
   // In the report's own order (it is written as JSON).
   return {
@@ -110,7 +94,6 @@ export function reportBuild(
     changes,
     unchangedFiles,
     dataValidated,
-    beganBeforeAstro,
     built,
     openApiUnstated: unstatedInfo(publisher),
   };

@@ -1,14 +1,16 @@
 /**
  * An invalid environment stops every command a maintainer types with only the message naming each
- * bad variable, and exit code 2 (README, Configuration): no stack trace, no Astro wrapper. These
+ * bad variable, and exit code 2 (README, Configuration): no stack trace, no Astro wrapper; and
+ * `astro build` alone, with a valid one, is refused in one line naming `npm run build`. These
  * run the commands through npm and npx as typed, since npm run adds a layer that could change both
  * the exit code and what reaches standard error.
  */
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
 import { cleanEnvironment, projectRoot, tempDir } from '../../scripts/lib/servers.ts';
+import { storeDirOf } from '../../src/publish/store.ts';
 
 const COMMANDS = [
   ['npm', 'run', 'build'],
@@ -79,4 +81,18 @@ describe.concurrent('an invalid environment variable', () => {
       });
     }
   }
+});
+
+describe('`npx astro build` alone', () => {
+  it('is refused in one line that says to run `npm run build`, with exit code 1, writing nothing', async ({ expect }) => {
+    const outDir = join(workspace, 'astro-build-alone');
+    const result = await run('npx', ['astro', 'build'], { OUT_DIR: outDir, DEPLOY_DIR: `${outDir}-deploy` });
+    expect(result.timedOut, result.stderr).toBe(false);
+    expect(result.status, result.stderr).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines, result.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(/This site is built by `npm run build`, not `astro build` alone: run `npm run build`/);
+    expect(existsSync(outDir)).toBe(false);
+    expect(existsSync(storeDirOf(outDir))).toBe(false);
+  });
 });

@@ -1,8 +1,9 @@
 /**
  * The build begun before Astro loads (`npm run build`) is the one the integration builds, when it
  * is for the same configuration, project and cache folder; one begun for another goes, folder and
- * lock, before the integration begins its own. Real builds started (store, lock, the data side's
- * thread) in temporary projects, each session ended: nothing stays behind.
+ * lock, before the integration begins its own; none begun (`astro build` alone) is refused. Real
+ * builds started (store, lock, the data side's thread) in temporary projects, each session ended:
+ * nothing stays behind.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,7 +51,7 @@ describe('the build session', () => {
     // Astro's root and cache folder end with a separator.
     const taken = await takeSession(config, `${root}/`, `${cacheDir}/`, logger);
     expect(taken).toBe(early);
-    expect(taken.beganBeforeAstro).toBe(true);
+    expect(warned).toEqual([]);
     const build = await taken.started;
     await build.data;
     expect(existsSync(build.folder.dir)).toBe(true);
@@ -64,12 +65,15 @@ describe('the build session', () => {
     const taken = await takeSession(config, root, join(dir, 'another-cache'), logger);
     ended(taken);
     expect(taken).not.toBe(early);
-    expect(taken.beganBeforeAstro).toBe(false);
     expect(existsSync(earlyBuild.folder.dir)).toBe(false);
     // The new build holds the project's lock, which the early one let go (else it would wait forever).
     const build = await taken.started;
     await build.data;
-    expect(warned).toEqual([]);
+    // Said: the build began twice.
+    expect(warned).toEqual([
+      `Astro's cache folder is ${join(dir, 'another-cache')}, not the project's default: the build begins again there, once Astro has loaded.`,
+    ]);
+    warned.length = 0;
     expect(buildFoldersIn(config.outDir)).toEqual([build.folder.dir.split('/').at(-1)]);
     await taken.end();
     // And lets it go when it ends: taken at once, without a wait to tell of.
@@ -78,19 +82,23 @@ describe('the build session', () => {
     expect(warned).toEqual([]);
   });
 
-  it('is taken once: the integration of a second build in the same process (`astro build` after it) begins its own', async () => {
+  it('is taken once: a build begun by no `npm run build` (`astro build` alone, a second build in the process) is refused, saying what to run', async () => {
     const { root, config, cacheDir } = project();
     const early = await beginEarly(config, root, cacheDir);
     ended(early);
     expect(await takeSession(config, root, cacheDir, logger)).toBe(early);
     await early.end();
-    const again = await takeSession(config, root, cacheDir, logger);
-    ended(again);
-    expect(again).not.toBe(early);
-    expect(again.beganBeforeAstro).toBe(false);
-    await (
-      await again.started
-    ).data;
+    const refused = await takeSession(config, root, cacheDir, logger).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(Error);
+    expect((refused as Error).name).toBe('Refusal');
+    // One line, saying what to run.
+    expect((refused as Error).message).toMatch(
+      /^This site is built by `npm run build`, not `astro build` alone: run `npm run build` [^\n]*$/,
+    );
+    expect(existsSync(storeDirOf(config.outDir)) ? buildFoldersIn(config.outDir) : []).toEqual([]);
   });
 
   it('ended, leaves no handler behind: signals and the exit are as they were before it began', async () => {

@@ -42,7 +42,7 @@ import { KILL_POINTS } from '../../src/publish/kill-points.ts';
 import { pagePath } from '../../src/listing/routes.ts';
 import { storeDirOf } from '../../src/publish/store.ts';
 import { cleanEnvironment, projectRoot, tempDir } from '../../scripts/lib/servers.ts';
-import { projectCopy } from './site.ts';
+import { ASTRO_BUILD, projectCopy } from './site.ts';
 
 /** A small fast PRNG (mulberry32): a seed gives the same run on every machine. */
 function randomOf(seed: number) {
@@ -208,7 +208,7 @@ interface BuildRun {
 }
 
 function startBuildProcess(project: string, env: Record<string, string>): { done: Promise<BuildRun>; kill: () => void } {
-  const child = spawn(process.execPath, [join(project, 'node_modules/astro/bin/astro.mjs'), 'build'], {
+  const child = spawn(process.execPath, ASTRO_BUILD, {
     cwd: project,
     env: { ...cleanEnvironment(), ASTRO_TELEMETRY_DISABLED: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
