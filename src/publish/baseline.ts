@@ -7,12 +7,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { PageKeys } from '../listing/page-keys.ts';
 import { MANIFEST_FILE, manifestPath, readManifest, type PublishedManifest } from '../outputs/manifest.ts';
-import { readRecord } from './record.ts';
-import { publishedBuild } from './store.ts';
+import { readRecord, type BuildRecord, type RenderSet } from './record.ts';
+import { publishedBuild, type BuildFolder } from './store.ts';
 
 /** The published build as read from the store: its folders, its manifest and its record (none where it has no whole one). */
-export type PublishedBuild = NonNullable<ReturnType<typeof readPublishedBuild>>;
+export interface PublishedBuild {
+  folder: BuildFolder;
+  manifest: PublishedManifest;
+  record: BuildRecord | undefined;
+}
 
 /**
  * The published build's manifest cannot be read, or is not a manifest: the build cannot tell what
@@ -26,7 +31,7 @@ export class UnreadableManifest extends Error {}
  * manifest is an `UnreadableManifest`, never "nothing published"; a damaged record is said, and
  * the build has none (see record.ts).
  */
-export function readPublishedBuild(store: string, outDir: string) {
+export function readPublishedBuild(store: string, outDir: string): PublishedBuild | undefined {
   const folder = publishedBuild(store, outDir);
   if (!folder) return undefined;
   return { folder, manifest: readPublishedManifest(folder.siteDir, join(outDir, MANIFEST_FILE)), record: readRecord(folder.dir) };
@@ -56,34 +61,46 @@ function readPublishedManifest(siteDir: string, shown: string): PublishedManifes
 }
 
 /** What a build is compared with and may take from. */
-export type Baseline = Readonly<NonNullable<ReturnType<typeof baselineOf>>>;
+export interface Baseline {
+  /** The published site's folder, which pages and unchanged files are taken from. */
+  readonly siteDir: string;
+  /** SHA-256 of the data file it was built from, and its assets address: the same two, no row changed. */
+  readonly dataSha256: string;
+  readonly assetsUrl: string;
+  /** Its page count, and the SHA-256 of each of its files by path (its manifest's). */
+  readonly pageCount: number;
+  readonly hashes: Readonly<Record<string, string>>;
+  /** Its build's id and the build that last changed its files (none for a site whose manifest names none: version 1). */
+  readonly buildId: string | undefined;
+  readonly changedBy: string | undefined;
+  /** The preparation of its data (see src/outputs/preparation.ts), which an edit is validated against, where its record says. */
+  readonly dataKey: string | undefined;
+  /** Its page keys, only where the same code and addresses made it: only then may its pages be taken. */
+  readonly keys: PageKeys | undefined;
+  /** The pages it rendered (the others are the files of the build before it), where its record says. */
+  readonly rendered: RenderSet | undefined;
+  /** Every file of its site (site paths), where its record says. */
+  readonly files: readonly string[] | undefined;
+}
 
 /**
  * The baseline of a build whose code and addresses have `fingerprint`, against `published`; none
  * without a published build.
  */
-export function baselineOf(published: PublishedBuild | undefined, fingerprint: string) {
+export function baselineOf(published: PublishedBuild | undefined, fingerprint: string): Baseline | undefined {
   if (!published) return undefined;
   const { folder, manifest, record } = published;
   return {
-    /** The published site's folder, which pages and unchanged files are taken from. */
     siteDir: folder.siteDir,
-    /** SHA-256 of the data file it was built from, and its assets address: the same two, no row changed. */
     dataSha256: manifest.data.sha256,
     assetsUrl: manifest.assetsUrl,
-    /** Its page count, and the SHA-256 of each of its files by path (its manifest's). */
     pageCount: manifest.pageCount,
     hashes: manifest.files,
-    /** Its build's id and the build that last changed its files (none for a site whose manifest names none: version 1). */
     buildId: manifest.buildId,
     changedBy: manifest.changedBy,
-    /** The preparation of its data (see src/outputs/preparation.ts), which an edit is validated against, where its record says. */
     dataKey: record?.dataKey,
-    /** Its page keys, only where the same code and addresses made it: only then may its pages be taken. */
     keys: record?.fingerprint === fingerprint ? record.keys : undefined,
-    /** The pages it rendered (the others are the files of the build before it), where its record says. */
     rendered: record?.rendered,
-    /** Every file of its site (site paths), where its record says. */
     files: record?.files,
   };
 }
