@@ -33,9 +33,8 @@ const IN_THE_PROJECT = ['test/http/dev.test.ts'];
 
 /**
  * The longest e2e files, in the order they start, before the others of their project: a fresh
- * clone (no timings of an earlier run) starts the largest files first, and on CI the longest
- * (damaged-caches, 213 s) started last of the side-by-side files, 274 s in, and ran on alone for
- * 100 s while the other core had nothing left to do.
+ * clone (no timings of an earlier run) starts the largest files first, which can put the longest
+ * last, running on alone while the other core has nothing left to do.
  */
 const LONGEST_FIRST = [
   'test/http/damaged-caches.test.ts',
@@ -69,8 +68,8 @@ class LongestFirst extends BaseSequencer {
 const endToEnd = {
   globalSetup: ['test/support/global-setup.ts'],
   setupFiles: ['test/support/fresh-connections.ts'],
-  // Guards against a hang, not timings: a CI machine has been seen two and a half times as slow
-  // as a quiet one here, where the longest test takes 27 s and the longest hook 40 s.
+  // Guards against a hang, not timings: a busy CI machine is several times as slow as a quiet one,
+  // where the longest test takes half a minute and the longest hook more.
   testTimeout: 240_000,
   hookTimeout: 300_000,
   // Browser and background work can be slow on a busy 2-core machine: poll generously (a poll
@@ -85,7 +84,7 @@ export default defineConfig({
       {
         // Pure logic: no build, no server, no browser. `npm run test:unit`; files run in parallel, on
         // worker threads that keep the modules they imported from one file to the next (`isolate:
-        // false`): importing zod, fast-check and the sources again for each of 30 files took more
+        // false`): importing zod, fast-check and the sources again for each file would be more
         // than a third of the run. So a unit test leaves nothing behind: its own temporary folders,
         // its spies restored (`vi.restoreAllMocks`), the environment put back; none mocks a module.
         test: {
@@ -94,11 +93,11 @@ export default defineConfig({
           include: ['test/{ci,components,config,data,files,listing,outputs,publish,serve,integration}/**/*.test.ts'],
           pool: 'threads',
           isolate: false,
-          // A thread a core: Vitest's own default is one fewer, one thread on a 2-core machine (34 s
-          // against 23-26 s here).
+          // A thread a core: Vitest's own default is one fewer, one thread on a 2-core machine, which
+          // makes the run a third longer.
           maxWorkers: availableParallelism(),
-          // A guard against a hang, not a timing: the property tests take 4 to 5 s here, and a CI
-          // machine has been seen twice as slow (vitest's 5 s default failed two of them there).
+          // A guard against a hang, not a timing: the property tests take seconds, and on a slow CI
+          // machine more than vitest's 5 s default.
           testTimeout: 60_000,
         },
       },
@@ -110,10 +109,9 @@ export default defineConfig({
       {
         // Files that build in copies of the project of their own (refusals.test.ts runs the build,
         // `astro build` and the dev server in the project itself, each refused before it does any
-        // work, so it may run beside them), but heavy enough that beside the files above they took
-        // longer than after them (CI on a clean clone, 2 cores: vitest 1,473 s with them side by
-        // side, against 1,230 s after). After them, a file on each core: 295 s against 364 s one at
-        // a time (the same files alone, 2 cores).
+        // work, so it may run beside them), but heavy enough that beside the files above the whole
+        // run is longer than after them. After them, a file on each core: a fifth shorter than one
+        // at a time on 2 cores.
         test: {
           ...endToEnd,
           name: 'e2e',
@@ -129,9 +127,8 @@ export default defineConfig({
       },
       {
         // Chromium and Lighthouse, last and alone: nothing else on the machine while they measure.
-        // The three browser files a core each (Lighthouse after them) gained next to nothing:
-        // Chromium's processes already fill both cores, and each file took nearly twice as long
-        // (2026-11-28, quiet: the four files 112 s, against 117 s one at a time).
+        // The browser files a core each would gain next to nothing: Chromium's processes already
+        // fill both cores, and each file takes nearly twice as long beside another.
         test: {
           ...endToEnd,
           name: 'e2e-browser',

@@ -125,7 +125,7 @@ function* syntheticRows(rows: number, seed: number, quote: QuoteShape | undefine
     const hand = !auto || next() < 0.1;
     const id = index + 1;
     const uniqueId = 100_000 + id;
-    // Drawn here, after the numbers, as they always were: the same seed gives the same rows as before.
+    // Drawn here, after the numbers: the same seed gives the same rows, whatever the quoting.
     const model = pick(MODELS);
     const name = nameOf(index, { make: `${local} ${latin}`, model, variant: pickIndex(VARIANTS.length) }, quote);
     yield [

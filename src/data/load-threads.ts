@@ -45,7 +45,7 @@ export interface PartRead extends Pick<RowsRead, 'problems' | 'rows' | 'unreadab
 /**
  * Reads a part other than the first: a worker thread's side of `loadTextOnThreads`. Its records
  * cross to the other thread as columns (records-file.ts): as objects, each would repeat its
- * thirteen field names, and copying them cost about 1 s at a million rows, most of it on the
+ * thirteen field names, and copying them would cost about 1 s at a million rows, most of it on the
  * thread that waits for them.
  */
 export function readPart({ text, format, file, lineShift, rowsRead, cell, keepRecords }: PartInput): PartRead {

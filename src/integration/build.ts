@@ -114,8 +114,8 @@ function startData(
   });
   let beginDownloads: () => void = () => undefined;
   // Until Astro renders, its start keeps the main thread busy and the data side its own: the
-  // downloads' thread begins at once only where a core is free for it (measured: on two cores,
-  // beside Astro's start, it slowed the build's start more than it saved).
+  // downloads' thread begins at once only where a core is free for it (on two cores, beside
+  // Astro's start, it slows the build's start more than it saves).
   const downloadsMayBegin =
     availableParallelism() > THREADS_BUSY_BEFORE_PAGES ? Promise.resolve() : new Promise<void>((begin) => (beginDownloads = begin));
   const withItsDownloads = run.records.then(

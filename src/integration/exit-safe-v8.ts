@@ -10,9 +10,8 @@
  * flags), so that they hold before any code runs; scripts/build.ts sets those missing from it with
  * `v8.setFlagsFromString`, for a build run as `node scripts/build.ts`. Changed while the process
  * runs, they change under a Maglev job already on a helper thread: one that began with code built
- * in the background and then read "deopt data in the background, code not" made its code without
- * deopt data and stopped the process ("Check failed: !deopt_data.is_null()", seen once in CI, on a
- * helper thread). Hence the command line; set at run time, the deopt flag goes before the code
+ * in the background and then reads "deopt data in the background, code not" makes its code without
+ * deopt data and stops the process ("Check failed: !deopt_data.is_null()", on a helper thread). Hence the command line; set at run time, the deopt flag goes before the code
  * flag, so that no moment has the one without the other (on x86, where a helper sees the stores in
  * their order; an arm64 helper may not, so there the window is narrower, not closed).
  */

@@ -1,8 +1,8 @@
 /**
  * The languages the pages for people are in, and everything they say in each: Traditional Chinese
- * as written in Hong Kong and English. English is the default, at the site's root: the pages'
- * addresses from before there were two languages keep answering the same page (links, bookmarks,
- * search engines), and the API is English; the Chinese pages are under `/zh-hk/`. Pure: the pages,
+ * as written in Hong Kong and English. English is the default, at the site's root, where the
+ * pages' addresses have no language in them (links, bookmarks, search engines), as the API is
+ * English; the Chinese pages are under `/zh-hk/`. Pure: the pages,
  * the search script and Astro's i18n configuration read it.
  */
 

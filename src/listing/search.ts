@@ -28,7 +28,7 @@ export const LIST_ALWAYS_BELOW = 4 * CHUNK_ROWS;
 export const HEAD_ROWS = 4 * CHUNK_ROWS;
 /**
  * Up to this many rows a search reads the whole listing (16 files at most, about 35 KB compressed,
- * in one step, as the one index of small listings always was), so no filter value or word has a
+ * in one step), so no filter value or word has a
  * list of its own and there are no word shards: a small listing's index is its orders and `lists.json`.
  */
 export const WHOLE_LISTING_UP_TO = 16 * CHUNK_ROWS;

@@ -2,7 +2,7 @@
  * A published JSON document written as `JSON.stringify(value, null, 2)` writes it, a piece at a
  * time: a clean build of a million rows lists every row, file and URL in its change documents
  * (about 100 MB each) and every file in its manifest (50 MB), and holding each as one string, with
- * the work of making it, was the build's peak memory.
+ * the work of making it, would be the build's peak memory.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';

@@ -56,11 +56,11 @@ const beginsJsonValue = (byte: number) => '{["-0123456789tfn'.includes(String.fr
 
 /**
  * The records of a published `all.json` (which the maintainer knows as `shown`), a chunk at a
- * time: at a million rows the file is hundreds of MB, and as one string and one array it was the
- * peak of a build whose published records were no longer cached. The array's elements are found
+ * time: at a million rows the file is hundreds of MB, which as one string and one array would be
+ * the peak of a build whose published records are not cached. The array's elements are found
  * by their brackets outside strings (a byte at a time: UTF-8 puts no ASCII byte inside a
  * character), and the bytes of each chunk of them, from its first element's `{` to its last's `}`,
- * are parsed by one `JSON.parse`, so that what is not JSON is said as it always was.
+ * are parsed by one `JSON.parse`, so that what is not JSON is said as `JSON.parse` says it.
  */
 export function* allJsonChunks(file: string, shown: string, blockBytes = ALL_JSON_BLOCK_BYTES): Generator<Record<string, unknown>[]> {
   let fd: number;

@@ -96,7 +96,7 @@ const TEXT_BLOCK_BYTES = 4 << 20;
 
 /**
  * Every row's text in the index, UTF-8 in blocks of TEXT_BLOCK_BYTES: as a million strings (two
- * bytes a character where the name is Chinese) they were the largest part of the writer's memory.
+ * bytes a character where the name is Chinese) they would be the largest part of the writer's memory.
  * A row is never split between blocks, and no block is copied as the texts grow.
  */
 class RowTexts {

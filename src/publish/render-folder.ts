@@ -39,8 +39,8 @@ export function clearRenderFolders(cacheDir: string): void {
 
 /**
  * Copies every file Astro rendered into `renderDir` to the same path in `siteDir`, then removes
- * `renderDir` in the background (a folder and a file a page: removed in place, 4 to 6 s of a 100k-row
- * build here before it could publish); returns the site paths. A file already at a path
+ * `renderDir` in the background (a folder and a file a page: removed in place, seconds of a
+ * 100k-row build before it could publish); returns the site paths. A file already at a path
  * is replaced, never written through (it may be a published file's other name). Nothing to do where
  * Astro rendered in place.
  */
