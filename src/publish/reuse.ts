@@ -17,13 +17,6 @@ import type { Baseline } from './baseline.ts';
 import type { RenderSet } from './record.ts';
 import { ifPresent } from '../files/missing.ts';
 
-/** The page numbers `flags` marks. */
-export function flaggedPages(flags: Uint8Array): number[] {
-  const pages: number[] = [];
-  for (let index = 0; index < flags.length; index += 1) if (flags[index] === 1) pages.push(index + 1);
-  return pages;
-}
-
 /**
  * Which of `pages` pages to render, for pages with `keys`: those whose key is not the baseline's
  * (every page where either has no keys: a build that renders every page makes its keys as it

@@ -13,7 +13,10 @@ import type { PageKeys } from '../../src/listing/page-keys.ts';
 import { htmlPageFile, htmlPageFiles, pageFile } from '../../src/listing/routes.ts';
 import { LANGUAGES } from '../../src/listing/languages.ts';
 import type { RenderSet } from '../../src/publish/record.ts';
-import { flaggedPages, takenPages, pagesIn, renderSetOf, preparePages, renderedCount } from '../../src/publish/reuse.ts';
+import { takenPages, pagesIn, renderSetOf, preparePages, renderedCount } from '../../src/publish/reuse.ts';
+
+/** The page numbers `flags` marks. */
+const flaggedPages = (flags: Uint8Array) => [...flags.keys()].filter((index) => flags[index] === 1).map((index) => index + 1);
 import { tempDir } from '../support/site.ts';
 
 let workspace: string | undefined;
