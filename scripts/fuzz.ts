@@ -1,7 +1,7 @@
 /**
  * `npm run fuzz -- [--rounds 200] [--seed N] [--rows 2000] [--site-disk DIR]`: the randomised rebuild test
- * (test/support/rebuilds.ts) for as long as asked, printing each round and a summary line for
- * BENCHMARKS.md. Exits 1 at the first failed check, naming the seed and round to replay. With
+ * (test/support/rebuilds.ts) for as long as asked, printing each round and a summary line.
+ * Exits 1 at the first failed check, naming the seed and round to replay. With
  * `--site-disk`, the site lives in DIR (a folder on another file system than the project, e.g. /dev/shm).
  */
 import { parseArgs } from 'node:util';
