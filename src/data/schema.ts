@@ -24,7 +24,7 @@ export const FIELDS = [
 
 export type FieldName = (typeof FIELDS)[number];
 
-/** Bounds our data must stay within. They are ours, not the spec's: see README "CSV format". */
+/** Bounds our data must stay within. They are ours, not the spec's: see docs/data.md, "The rules". */
 export const LIMITS = {
   /** Identifiers stay within a 32-bit signed integer, like the origin's Django AutoField. */
   maxId: 2_147_483_647,

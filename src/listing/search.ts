@@ -3,7 +3,7 @@
  * `/search/` (src/outputs/search-files.ts writes it, src/scripts/search.ts reads it): the files'
  * names and shapes, the criteria a search URL carries, how text is folded and split into words,
  * what a row must meet, and the orders. Pure, so that the build and the browser agree on every
- * one of them; docs/search.md says what the index's lists hold and why it has this shape.
+ * one of them; docs/search.md says what the index's lists hold.
  */
 import { makeKeyOf } from './makes.ts';
 import { splitName } from './format.ts';

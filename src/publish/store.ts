@@ -173,7 +173,7 @@ const linkFolder = (target: string, path: string) => symlinkSync(target, path, p
 /**
  * Points `link` at `target` atomically: a new link renamed over the old one. Windows cannot rename
  * a junction over another: there the old one is removed first, an instant where `link` is missing
- * (a build killed in it leaves no published build, as a first build does; README, Windows).
+ * (a build killed in it leaves no published build, as a first build does; docs/architecture.md, Publication).
  */
 function pointAt(link: string, target: string): void {
   try {
