@@ -35,6 +35,8 @@ import { Refusal, unchangedSite } from './refusals.ts';
 export interface WrittenPages {
   keys: PageKeys;
   hashes: ReadonlyMap<string, string>;
+  /** The bytes of the page files written. */
+  bytes: number;
   /** Site paths of the files that are the published ones already: the pages taken, then the search index files kept (`downloadsPlaced`). */
   taken: Set<string>;
 }
@@ -44,7 +46,7 @@ export interface WrittenPages {
  * pages Astro rendered to check them by (page-check.ts), and Astro's pages moved into the site.
  */
 export async function pagesWritten(build: StartedBuild, { data, render, pages, progress }: Rendering): Promise<WrittenPages> {
-  const { hashes, keys: writtenKeys } = await pages.written;
+  const { hashes, bytes, keys: writtenKeys } = await pages.written;
   const keys = data.keys ?? writtenKeys;
   if (keys === undefined) throw new Error("no page keys: neither the data side nor the listing pages' writers made them");
   clearInterval(progress);
@@ -54,7 +56,7 @@ export async function pagesWritten(build: StartedBuild, { data, render, pages, p
   moveRendered(build.folder.renderDir, build.folder.siteDir);
   rmSync(build.folder.renderFile);
   // Pages taken from the baseline are the published files, made so before Astro rendered (see reuse.ts).
-  return { keys, hashes, taken: takenPages(render) };
+  return { keys, hashes, bytes, taken: takenPages(render) };
 }
 
 /** The sitemaps list every page at its address: the published ones where the code, the addresses and the page count are this build's. */
@@ -243,7 +245,9 @@ export function recordWritten(
   placed: PlacedDownloads,
   { files }: ComparedFiles,
 ): number {
-  const bytes = data.takenBytes + placed.keptBytes + bytesOf(folder.siteDir, writtenNow(files, pages));
+  // The pages written are counted as they were written: the others looked up (hundreds of thousands of pages at a million rows).
+  const others = writtenNow(files, pages).filter((path) => !pages.hashes.has(path));
+  const bytes = data.takenBytes + placed.keptBytes + pages.bytes + bytesOf(folder.siteDir, others);
   killPoint('site complete');
   writeRecord(folder.dir, { fingerprint, dataKey: data.preparation.key, keys: pages.keys, rendered: render, files, bytes });
   killPoint('record written');

@@ -53,6 +53,8 @@ export interface ListingPagesInput {
 /** What a writer gives back: the SHA-256 of each file written, by site path; with `makeKeys`, its pages' keys, in order. */
 export interface WrittenListingPages {
   hashes: [string, string][];
+  /** The bytes of the files written (a page linked to the published file counts too: it is a file of the site). */
+  bytes: number;
   keys?: PageKeys;
 }
 
@@ -79,9 +81,10 @@ export function writeListingPages(input: ListingPagesInput, note: (pages: number
   const keysOf = makeKeys ? keysOfListing({ count, makeTable }, addresses) : undefined;
   const keys: PageKeys | undefined = keysOf && { json: [], html: [], count, listing: keysOf.listingDigest };
   const hashes: [string, string][] = [];
+  let bytes = 0;
   const folders = new Set<string>();
   /** Writes `bytes` (a page's, or its pieces in order) at site path `path`, hashed. */
-  const write = (path: string, bytes: Uint8Array | readonly Uint8Array[]) => {
+  const write = (path: string, content: Uint8Array | readonly Uint8Array[]) => {
     const file = join(siteDir, path);
     const folder = dirname(file);
     if (!folders.has(folder)) {
@@ -89,13 +92,16 @@ export function writeListingPages(input: ListingPagesInput, note: (pages: number
       folders.add(folder);
     }
     const hash = createHash('sha256');
-    for (const piece of bytes instanceof Uint8Array ? [bytes] : bytes) hash.update(piece);
+    for (const piece of content instanceof Uint8Array ? [content] : content) {
+      hash.update(piece);
+      bytes += piece.length;
+    }
     const sha256 = hash.digest('hex');
     const publishedSha256 = published?.sha256[path];
     // A new file: one already there is an error, never written through (reuse.ts removed every page to write).
     writeOrLinkPublished(
       file,
-      bytes,
+      content,
       sha256,
       publishedSha256 === undefined ? undefined : { file: join(published!.siteDir, path), sha256: publishedSha256 },
     );
@@ -129,13 +135,15 @@ export function writeListingPages(input: ListingPagesInput, note: (pages: number
     records.close();
   }
   note(to - from);
-  return keys ? { hashes, keys } : { hashes };
+  return keys ? { hashes, bytes, keys } : { hashes, bytes };
 }
 
 /** What the build is given back once every writer is done. */
 export interface WrittenPages {
   /** The SHA-256 of every page file written, by site path. */
   hashes: Map<string, string>;
+  /** Their bytes, all together. */
+  bytes: number;
   /** Every page's keys, where they were made here. */
   keys?: PageKeys;
 }
@@ -179,7 +187,8 @@ export function startListingPages(input: Omit<ListingPagesInput, 'from' | 'to'>)
     Math.max(input.makeKeys ? 1 : 0, input.flags.json[index]! + input.flags.html[index]! * LANGUAGES.length),
   );
   const total = weights.reduce((sum, weight) => sum + weight, 0);
-  if (total === 0) return { written: Promise.resolve({ hashes: new Map() }), threads: 0, progress: () => 0, stop: () => undefined };
+  if (total === 0)
+    return { written: Promise.resolve({ hashes: new Map(), bytes: 0 }), threads: 0, progress: () => 0, stop: () => undefined };
   const threads = Math.max(1, Math.min(availableParallelism(), Math.floor(total / FILES_A_THREAD)));
   const runs: { from: number; to: number }[] = [];
   let from = 1;
@@ -204,11 +213,12 @@ export function startListingPages(input: Omit<ListingPagesInput, 'from' | 'to'>)
   );
   const written = Promise.all(started.map((run) => run.answer)).then((answers): WrittenPages => {
     const hashes = new Map(answers.flatMap((answer) => answer.hashes));
+    const bytes = answers.reduce((sum, answer) => sum + answer.bytes, 0);
     const made = answers.map((answer) => answer.keys).filter((keys) => keys !== undefined);
-    if (!input.makeKeys || made[0] === undefined) return { hashes };
+    if (!input.makeKeys || made[0] === undefined) return { hashes, bytes };
     const keys: PageKeys = { ...made[0], json: made.flatMap((each) => each.json), html: made.flatMap((each) => each.html) };
     if (keys.json.length !== pages) throw new Error(`the page writers made the keys of ${keys.json.length} of ${pages} pages`);
-    return { hashes, keys };
+    return { hashes, bytes, keys };
   });
   // Awaited when the build finishes; a failure is that step's to report.
   written.catch(() => undefined);

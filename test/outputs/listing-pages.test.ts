@@ -107,7 +107,8 @@ describe('writeListingPages', () => {
       [[3], []],
     ]) {
       const given = input(records, flagsOf(pages, json!, html!));
-      const { hashes } = writeListingPages(given);
+      const { hashes, bytes } = writeListingPages(given);
+      expect(bytes).toBe(hashes.reduce((sum, [path]) => sum + statSync(join(given.siteDir, path)).size, 0));
       const files = [
         ...json!.map((page) => pageFile(page)),
         ...html!.flatMap((page) => LANGUAGES.map((language) => htmlPageFile(page, language))),
