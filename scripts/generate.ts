@@ -1,6 +1,8 @@
 /**
- * `npm run generate -- ROWS FILE [--quote=none|shipped|all] [--crlf]`: deterministic synthetic data
- * of the same shape as the embedded dataset, for the benchmarks and for tests that need many rows.
+ * `npm run generate -- ROWS FILE [--quote=none|shipped|all] [--crlf] [--shape=wide]`: deterministic
+ * synthetic data of the same shape as the embedded dataset, for the benchmarks and for tests that
+ * need many rows; with `--shape=wide`, of another shape (scripts/lib/wide-shape.ts: 600 makes, one
+ * of them 30 % of the rows, long mixed-script names), to measure the search on data it was not tuned to.
  *
  * Real exports differ in how much they quote, so the quoting is a choice (the rows' numbers are the
  * same whichever is chosen, only the names and the quotes differ):
@@ -15,7 +17,8 @@
 import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { FIELDS } from '../src/data/schema.ts';
+import { FIELDS, type CarModel } from '../src/data/schema.ts';
+import { wideRecords } from './lib/wide-shape.ts';
 
 export const QUOTE_SHAPES = ['none', 'shipped', 'all'] as const;
 export type QuoteShape = (typeof QUOTE_SHAPES)[number];
@@ -28,6 +31,8 @@ export function isQuoteShape(text: string): text is QuoteShape {
 export interface CsvStyle {
   quote?: QuoteShape | undefined;
   crlf?: boolean;
+  /** The rows' shape: the shipped file's (the default), or `wide` (scripts/lib/wide-shape.ts). */
+  shape?: 'wide' | undefined;
 }
 
 const MAKES: readonly (readonly [local: string, latin: string, logo: string | null])[] = [
@@ -154,13 +159,18 @@ const needsQuotes = (cell: string) => /[",\r\n]/.test(cell);
 const lineOf = (cells: readonly string[], quote: QuoteShape | undefined) =>
   cells.map((cell, field) => (needsQuotes(cell) || (quote === 'all' && TEXT_FIELDS.has(field)) ? quoted(cell) : cell)).join(',');
 
+/** A record's CSV cells, in FIELDS' order (null as an empty cell). */
+function* cellsOf(records: Iterable<CarModel>): Generator<string[]> {
+  for (const record of records) yield FIELDS.map((field) => String(record[field] ?? ''));
+}
+
 /** The file's text, header first, a chunk of lines at a time. */
-function* csvChunks(rows: number, seed: number, { quote, crlf = false }: CsvStyle): Generator<string> {
+function* csvChunks(rows: number, seed: number, { quote, crlf = false, shape }: CsvStyle): Generator<string> {
   const end = crlf ? '\r\n' : '\n';
   // A spreadsheet quoting its text cells quotes the header's too: they are text.
   let chunk = `${quote === 'all' ? FIELDS.map(quoted).join(',') : FIELDS.join(',')}${end}`;
   let lines = 0;
-  for (const cells of syntheticRows(rows, seed, quote)) {
+  for (const cells of shape === 'wide' ? cellsOf(wideRecords(rows, seed)) : syntheticRows(rows, seed, quote)) {
     chunk += `${lineOf(cells, quote)}${end}`;
     if (++lines % LINES_PER_CHUNK === 0) {
       yield chunk;
@@ -181,7 +191,8 @@ if (import.meta.main) {
   const positional = args.filter((arg) => !arg.startsWith('--'));
   const flags = args.filter((arg) => arg.startsWith('--'));
   const quote = flags.find((flag) => flag.startsWith('--quote='))?.slice('--quote='.length);
-  const known = (flag: string) => flag === '--crlf' || flag.startsWith('--quote=');
+  const shape = flags.find((flag) => flag.startsWith('--shape='))?.slice('--shape='.length);
+  const known = (flag: string) => flag === '--crlf' || flag.startsWith('--quote=') || flag.startsWith('--shape=');
   const [rows, file] = positional;
   if (
     !rows ||
@@ -189,13 +200,14 @@ if (import.meta.main) {
     positional.length > 2 ||
     !/^\d+$/.test(rows) ||
     !flags.every(known) ||
-    (quote !== undefined && !isQuoteShape(quote))
+    (quote !== undefined && !isQuoteShape(quote)) ||
+    (shape !== undefined && shape !== 'wide')
   ) {
-    console.error(`usage: npm run generate -- ROWS FILE [--quote=${QUOTE_SHAPES.join('|')}] [--crlf]`);
+    console.error(`usage: npm run generate -- ROWS FILE [--quote=${QUOTE_SHAPES.join('|')}] [--crlf] [--shape=wide]`);
     process.exit(2);
   }
   try {
-    await writeSyntheticCsv(file, Number(rows), undefined, { quote, crlf: flags.includes('--crlf') });
+    await writeSyntheticCsv(file, Number(rows), undefined, { quote, crlf: flags.includes('--crlf'), shape });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     console.error(`${file}: cannot be written (${code ?? String(error)}): check that its folder exists and can be written.`);
