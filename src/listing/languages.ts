@@ -5,6 +5,7 @@
  * English; the Chinese pages are under `/zh-hk/`. Pure: the pages,
  * the search script and Astro's i18n configuration read it.
  */
+import { RESULT_MESSAGES } from './result-messages.ts';
 
 /** The languages, as they appear in addresses and in Astro's i18n configuration; the first is the default. */
 export const LANGUAGES = ['en', 'zh-hk'] as const;
@@ -51,15 +52,6 @@ const en = {
   dataProblems: 'The data file has problems: the last good data is shown',
   pageAsJson: 'This page as JSON',
   emptyListing: 'There are no captured car models in the listing yet.',
-  columns: { logo: 'Logo', model: 'Model', seats: 'Seats', engine: 'Engine size', price: 'Price', transmission: 'Transmission' },
-  electric: 'Electric',
-  electricOr: (range: string) => `Electric or ${range}`,
-  automatic: 'Automatic',
-  manual: 'Manual',
-  /** Between the items of a short list ("Automatic, Manual"). */
-  listSeparator: ', ',
-  logoOf: (make: string) => `${make} logo`,
-  noLogoFor: (make: string) => `No logo for ${make}`,
   pagination: 'Pages of the listing',
   previous: 'Previous',
   next: 'Next',
@@ -83,21 +75,9 @@ const en = {
   any: 'Any',
   sortBy: 'Sort by',
   listingOrder: 'Listing order',
-  sorts: {
-    price: 'Price, low to high',
-    '-price': 'Price, high to low',
-    name: 'Name, A to Z',
-    '-name': 'Name, Z to A',
-    seats: 'Seats, fewest first',
-    '-seats': 'Seats, most first',
-    engine: 'Engine size, smallest first',
-    '-engine': 'Engine size, largest first',
-  },
   electricOnly: 'Electric only',
   clearSearch: 'Clear search',
   searchResults: 'Models matching the search',
-  showMore: 'Show more',
-  showMoreLeft: (left: string) => `Show more (${left} left)`,
   searchFurther: 'Search further',
   noScript: {
     before:
@@ -107,23 +87,11 @@ const en = {
     json: 'JSON',
     after: ' to search in a spreadsheet or a program.',
   },
-  loading: 'Searching…',
-  loadFailed: 'The search could not load its data. Browse the pages below instead.',
-  typeMore: 'Type at least two letters of a name, or one Chinese character.',
-  noMatches: 'No models match this search. Try fewer filters or another name.',
-  /** A search that has read part of its list and found nothing yet: how many rows it looked at. */
-  noneYet: (looked: string) => `None found yet among the ${looked} models looked at. Keep looking to search further.`,
-  keepLooking: 'Keep looking',
-  allModels: (count: string) => `All ${count} models.`,
-  matches: (count: string, one: boolean) => `${count} ${one ? 'model matches' : 'models match'} this search.`,
-  aboutMatches: (count: string) => `About ${count} models match this search.`,
-  atLeastMatches: (count: string) => `At least ${count} models match this search.`,
-  /** The sentence after a count, with the space the language puts between sentences (none in Chinese). */
-  sortedBy: (label: string) => ` Sorted by: ${label}.`,
   notFoundTitle: 'Page not found: captured car models',
   notFound: 'Page not found',
   notFoundText: 'This page does not exist.',
   notFoundLink: 'Go to the first page of the listing',
+  ...RESULT_MESSAGES.en,
 };
 
 /** What the pages for people say, in one language. */
@@ -156,14 +124,6 @@ export const MESSAGES: Record<Language, Messages> = {
     dataProblems: '資料檔有問題：以下顯示最後一份正確的資料',
     pageAsJson: '本頁的 JSON',
     emptyListing: '列表暫未收錄任何車款。',
-    columns: { logo: '標誌', model: '車款', seats: '座位', engine: '引擎容量', price: '價格', transmission: '波箱' },
-    electric: '電動',
-    electricOr: (range) => `電動或 ${range}`,
-    automatic: '自動波',
-    manual: '手動波',
-    listSeparator: '、',
-    logoOf: (make) => `${make} 標誌`,
-    noLogoFor: (make) => `${make} 沒有標誌`,
     pagination: '列表頁碼',
     previous: '上一頁',
     next: '下一頁',
@@ -186,21 +146,9 @@ export const MESSAGES: Record<Language, Messages> = {
     any: '任何',
     sortBy: '排序',
     listingOrder: '列表次序',
-    sorts: {
-      price: '價格，由低至高',
-      '-price': '價格，由高至低',
-      name: '名稱，A 至 Z',
-      '-name': '名稱，Z 至 A',
-      seats: '座位，由少至多',
-      '-seats': '座位，由多至少',
-      engine: '引擎容量，由小至大',
-      '-engine': '引擎容量，由大至小',
-    },
     electricOnly: '只顯示電動車',
     clearSearch: '清除搜尋',
     searchResults: '符合搜尋的車款',
-    showMore: '顯示更多',
-    showMoreLeft: (left) => `顯示更多（尚餘 ${left} 款）`,
     searchFurther: '繼續搜尋',
     noScript: {
       before:
@@ -210,21 +158,11 @@ export const MESSAGES: Record<Language, Messages> = {
       json: 'JSON',
       after: '，在試算表或程式中搜尋。',
     },
-    loading: '搜尋中…',
-    loadFailed: '搜尋未能載入所需資料。請改為瀏覽以下列表。',
-    typeMore: '請輸入名稱最少兩個字母，或一個中文字。',
-    noMatches: '沒有車款符合搜尋。請減少篩選條件或改用其他名稱。',
-    noneYet: (looked) => `已查看 ${looked} 款，暫未找到符合的車款。按「繼續搜尋」再找。`,
-    keepLooking: '繼續搜尋',
-    allModels: (count) => `全部 ${count} 款車。`,
-    matches: (count) => `共 ${count} 款車符合搜尋。`,
-    aboutMatches: (count) => `約 ${count} 款車符合搜尋。`,
-    atLeastMatches: (count) => `最少 ${count} 款車符合搜尋。`,
-    sortedBy: (label) => `排序：${label}。`,
     notFoundTitle: '找不到網頁：已收錄車款',
     notFound: '找不到網頁',
     notFoundText: '此網頁不存在。',
     notFoundLink: '前往列表第一頁',
+    ...RESULT_MESSAGES['zh-hk'],
   },
 };
 

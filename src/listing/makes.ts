@@ -95,7 +95,8 @@ function latinMakeOf(key: string, { count, first, logo, common }: MakeModels): s
   return first[0] ?? key;
 }
 
-const latinOrder = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+// Pure: the search script imports makeKeyOf alone from here, and its bundler keeps a constructor call it cannot prove harmless.
+const latinOrder = /* @__PURE__ */ new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
 /** Tables already made, so that every page of one build shares one (it costs a pass over the listing). */
 const tables = new WeakMap<readonly CarModel[], MakeTable>();

@@ -16,7 +16,8 @@ import {
   splitName,
 } from './format.ts';
 import { attribute, escapeHtml } from './html.ts';
-import { LANGUAGE_TAGS, LANGUAGES, MESSAGES, type Language } from './languages.ts';
+import { LANGUAGE_TAGS, LANGUAGES, type Language } from './languages.ts';
+import { RESULT_MESSAGES } from './result-messages.ts';
 import { logoUrl } from './serialise.ts';
 
 /** What a row shows of a model: the listing's pages make it from a record, the search script from an index entry. */
@@ -59,7 +60,7 @@ interface RowWords {
 
 const rowWords = Object.fromEntries(
   LANGUAGES.map((language) => {
-    const { columns } = MESSAGES[language];
+    const { columns } = RESULT_MESSAGES[language];
     const labels = Object.fromEntries(SIZED_COLUMNS.map((column) => [column, escapeHtml(columns[column])])) as RowWords['labels'];
     return [language, { labels, latinLang: LANGUAGE_TAGS[language] === LATIN_NAME_LANG ? '' : attribute('lang', LATIN_NAME_LANG) }];
   }),
@@ -67,7 +68,7 @@ const rowWords = Object.fromEntries(
 
 /** A make's logo, named by its make ("Toyota logo"), or a placeholder that says which make has none. */
 function logoHtml({ logo, make, name }: ModelRow, language: Language): string {
-  const says = MESSAGES[language];
+  const says = RESULT_MESSAGES[language];
   if (logo !== null)
     return `<img class="logo"${attribute('src', logo)}${attribute('alt', says.logoOf(make))} width="40" height="40" loading="lazy" decoding="async">`;
   const none = escapeHtml(says.noLogoFor(make));
@@ -83,7 +84,7 @@ function nameHtml(name: string, language: Language): string {
 
 /** One model's row. */
 export function modelRowHtml(row: ModelRow, language: Language): string {
-  const says = MESSAGES[language];
+  const says = RESULT_MESSAGES[language];
   const { labels } = rowWords[language];
   return (
     `<tr><td class="cell-logo">${logoHtml(row, language)}</td>` +
@@ -97,7 +98,7 @@ export function modelRowHtml(row: ModelRow, language: Language): string {
 
 const headRows = Object.fromEntries(
   LANGUAGES.map((language) => {
-    const { columns } = MESSAGES[language];
+    const { columns } = RESULT_MESSAGES[language];
     const sized = SIZED_COLUMNS.map((column) => `<th scope="col" class="col-${column}">${escapeHtml(columns[column])}</th>`).join('');
     return [
       language,

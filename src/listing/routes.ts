@@ -3,6 +3,9 @@
  * headers it carries, and how a request (method, path, query) is answered the way the origin (DRF's
  * ListAPIView with PageNumberPagination) answers it. The build, the preview server and the host
  * configurations all take their URLs and headers from here, so they cannot drift apart.
+ *
+ * Values made by a call at the module's top are marked `@__PURE__`: the search script imports
+ * `htmlPagePath` from here, and its bundler keeps every such call it cannot prove harmless.
  */
 import { DEFAULT_LANGUAGE, LANGUAGES, languagePrefix, type Language } from './languages.ts';
 import { neighbours, pageCount, pageFromQuery } from './pagination.ts';
@@ -85,7 +88,7 @@ export function htmlPageFile(page: number, language: Language = DEFAULT_LANGUAGE
  * each language's home page, where no page file is: every host and the preview server send it there
  * with FIRST_PAGE_REDIRECT_STATUS, the query kept. The sitemap and the pages name the home page alone.
  */
-export const FIRST_PAGE_REDIRECTS: readonly { from: string; to: string }[] = LANGUAGES.flatMap((language) => {
+export const FIRST_PAGE_REDIRECTS: readonly { from: string; to: string }[] = /* @__PURE__ */ LANGUAGES.flatMap((language) => {
   const from = `${languagePrefix(language)}/page/1`;
   return [from, `${from}/`].map((path) => ({ from: path, to: htmlPagePath(1, language) }));
 });
@@ -102,7 +105,7 @@ export function redirectLocation(pathname: string, search: string): string | und
 export const htmlPageFiles = (page: number): string[] => LANGUAGES.map((language) => htmlPageFile(page, language));
 
 /** The folders of the HTML pages after the first, one a language: `page/`, `zh-hk/page/`. */
-export const HTML_PAGE_FOLDERS: readonly string[] = LANGUAGES.map(
+export const HTML_PAGE_FOLDERS: readonly string[] = /* @__PURE__ */ LANGUAGES.map(
   (language) => `${languagePrefix(language).slice(1)}${languagePrefix(language) ? '/' : ''}page`,
 );
 
@@ -193,7 +196,7 @@ export type PathMatch = { exact: string } | { folder: string };
  * configuration and the preview server apply these, and nothing else.
  */
 export const FILE_HEADER_RULES: readonly { match: PathMatch; headers: HeaderFields }[] = [
-  ...[PUBLISHED.allJson, PUBLISHED.allCsv, PUBLISHED.openApi].map((exact) => ({
+  .../* @__PURE__ */ [PUBLISHED.allJson, PUBLISHED.allCsv, PUBLISHED.openApi].map((exact) => ({
     match: { exact },
     headers: DATA_FILE_HEADERS,
   })),
@@ -286,7 +289,7 @@ export function linkHeader(page: number, state: ListingState): string | undefine
 export function pageSegmentPattern(group: string): string {
   return `(?<${group}>[1-9][0-9]*)(?:\\${PAGE_FILE_EXTENSION})?`;
 }
-const PAGE_SEGMENT = new RegExp(`^${pageSegmentPattern('page')}$`);
+const PAGE_SEGMENT = /* @__PURE__ */ new RegExp(`^${pageSegmentPattern('page')}$`);
 
 /** The page a request for a `page/N` path selects. */
 function pageFromPath(segment: string, count: number): number | null {

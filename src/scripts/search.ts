@@ -5,7 +5,8 @@
  * shared and reloaded. Results are written with the listing pages' own row markup
  * (src/listing/model-table.ts), every value escaped as the pages escape it.
  */
-import { countIn, languageOf, MESSAGES } from '../listing/languages.ts';
+import { countIn, languageOf } from '../listing/languages.ts';
+import { RESULT_MESSAGES } from '../listing/result-messages.ts';
 import { makeKeyOf } from '../listing/makes.ts';
 import { modelRowHtml } from '../listing/model-table.ts';
 import { htmlPagePath } from '../listing/routes.ts';
@@ -25,7 +26,7 @@ import {
 const CACHED_FILES = 256;
 
 const language = languageOf(document.documentElement.lang);
-const says = MESSAGES[language];
+const says = RESULT_MESSAGES[language];
 const count = (value: number) => countIn(language, value);
 
 /** The index's files, fetched once each while they are in the cache (the oldest dropped first). */
