@@ -13,7 +13,6 @@ import {
   filtersOf,
   KEYS_PER_GROUP,
   listChunkPath,
-  LISTS_PATH,
   orderChunkPath,
   orderOf,
   HIGH_PRICE_KEYS_PATH,
@@ -21,26 +20,31 @@ import {
   PRICE_FROM_PATH,
   priceStepList,
   shardOf,
+  SHARDS_PATH,
   sortEntries,
+  sortedListChunkPath,
+  sortedListStarts,
   tokenNeeds,
   tokensOf,
   WHOLE_LISTING_UP_TO,
   wordShardPath,
-  filterCountsPath,
   filterId,
+  filterPath,
   FILTER_JOINER,
-  type FilterCounts,
   type Criteria,
   type Entry,
-  type ListsDocument,
+  type FilterDocument,
   type NameSpan,
   type PriceFrom,
   type PriceKeys,
   type WordShard,
 } from './search.ts';
 
-/** Fetches one of the index's files, parsed. */
-export type IndexReader = <T>(path: string) => Promise<T>;
+/**
+ * Fetches one of the index's files, parsed. With `ifThere`, a file that is not there (404, ENOENT)
+ * is undefined: a filter value no row has has no document. Any other failure rejects.
+ */
+export type IndexReader = <T>(path: string, ifThere?: boolean) => Promise<T>;
 
 /** Results a step adds. */
 export const RESULTS_PER_STEP = 50;
@@ -54,19 +58,22 @@ const SORT_HERE_UP_TO = 1024;
 
 /** Rows read in order, a file at a time, each row once. */
 interface Source {
-  /** The next file's rows in order, or undefined at the end. */
-  next: () => Promise<Entry[] | undefined>;
+  /** The next file's rows in order, or undefined at the end; `needed`, where known, how many more rows the step is likely to read. */
+  next: (needed?: number) => Promise<Entry[] | undefined>;
   /** Read to its end in one step (a small list), so that its count is exact. */
   whole: boolean;
 }
 
 /**
  * The files `chunks` of a list (in the order given, each read backwards where `descending`), asked
- * for ahead: at first as many as a step needs where `share` of the rows match (one file where all
- * do, so a sort or a filter fetches one file, up to MOST_AHEAD), twice as many each time more
- * are read, up to GROWN_AHEAD (a price range's files hold fewer matches than it can know). A
- * `sparse` list (a price range's files, high to low) starts at GROWN_AHEAD: one round trip, not three, to the
- * files that first step most often needs.
+ * for in batches, each once the one before is read: first as many rows as a step needs where
+ * `share` of them match (a file where all do, so a sort or a filter fetches one file; up to
+ * MOST_AHEAD files), then the rows the step is likely to need still (`next`'s `needed`, from the
+ * share of the rows read that matched), or, before any matched, twice as many as the batch before,
+ * up to GROWN_AHEAD files' worth (a price range's files hold fewer matches than it can know). A
+ * `sparse` list (a price range's files, high to low) starts at GROWN_AHEAD: one round trip, not
+ * three, to the files that first step most often needs. A list's files hold CHUNK_ROWS rows each,
+ * or start at `starts` (`sortedListStarts`).
  */
 function listSource(
   read: IndexReader,
@@ -78,23 +85,28 @@ function listSource(
     share = 1,
     sparse = false,
     whole = rows <= WHOLE_LISTING_UP_TO,
-  }: { descending?: boolean; share?: number; sparse?: boolean; whole?: boolean } = {},
+    starts,
+  }: { descending?: boolean; share?: number; sparse?: boolean; whole?: boolean; starts?: readonly number[] } = {},
 ): Source {
   const ahead: number[] = [];
-  // A list read whole in one step (readStep) is asked for whole, up to MOST_AHEAD at once.
+  // A list read whole in one step (readStep) is asked for whole, up to MOST_AHEAD files at once.
   const wanted = whole ? Infinity : Math.ceil(RESULTS_PER_STEP / (Math.max(share, 1e-6) * CHUNK_ROWS));
-  let window = Math.min(MOST_AHEAD, Math.max(sparse ? GROWN_AHEAD : 1, wanted));
+  let batch = CHUNK_ROWS * Math.min(MOST_AHEAD, Math.max(sparse ? GROWN_AHEAD : 1, wanted));
   return {
     whole,
-    next: async () => {
-      while (ahead.length < window) {
-        const chunk = await chunks.next();
-        if (chunk.done) break;
-        ahead.push(chunk.value);
-        // Asked for early, so that it arrives while the one before is checked; a failure is its own turn's.
-        read<Entry[]>(pathOf(chunk.value)).catch(() => undefined);
+    next: async (needed) => {
+      if (ahead.length === 0) {
+        const asking = whole || needed === undefined ? batch : Math.min(MOST_AHEAD * CHUNK_ROWS, needed);
+        for (let asked = 0; asked < asking;) {
+          const chunk = await chunks.next();
+          if (chunk.done) break;
+          ahead.push(chunk.value);
+          asked += starts ? starts[chunk.value + 1]! - starts[chunk.value]! : CHUNK_ROWS;
+          // Asked for at once; each is awaited in its turn, whose failure it is.
+          read<Entry[]>(pathOf(chunk.value)).catch(() => undefined);
+        }
+        if (needed === undefined) batch = Math.max(batch, Math.min(GROWN_AHEAD * CHUNK_ROWS, batch * 2));
       }
-      window = Math.max(window, Math.min(GROWN_AHEAD, window * 2));
       const chunk = ahead.shift();
       if (chunk === undefined) return undefined;
       const entries = await read<Entry[]>(pathOf(chunk));
@@ -103,9 +115,11 @@ function listSource(
   };
 }
 
-/** The files of a list of `rows` rows, first to last or last to first. */
-async function* allChunks(rows: number, descending = false): AsyncIterator<number> {
-  const count = chunkCount(rows);
+/** The files of a list of `rows` rows (CHUNK_ROWS a file), first to last or last to first. */
+const allChunks = (rows: number, descending = false) => fileRange(chunkCount(rows), descending);
+
+/** Files 0 to `count` - 1, or backwards. */
+async function* fileRange(count: number, descending = false): AsyncIterator<number> {
   for (let at = 0; at < count; at += 1) yield descending ? count - 1 - at : at;
 }
 
@@ -131,9 +145,9 @@ function headThenListing(read: IndexReader, head: Head, rows: number, share: num
   let rest: Source | undefined;
   return {
     whole: false,
-    next: async () => {
+    next: async (needed) => {
       if (!rest) {
-        const entries = await headSource.next();
+        const entries = await headSource.next(needed);
         if (entries !== undefined) {
           last = entries.at(-1)?.[0] ?? last;
           return entries;
@@ -144,7 +158,7 @@ function headThenListing(read: IndexReader, head: Head, rows: number, share: num
         })();
         rest = listSource(read, (chunk) => orderChunkPath('listing', chunk), chunks, rows, { share });
       }
-      return (await rest.next())?.filter(([position]) => position > last);
+      return (await rest.next(needed))?.filter(([position]) => position > last);
     },
   };
 }
@@ -228,6 +242,8 @@ interface Candidate {
   rows: number;
   /** The share of the listing's rows it holds. */
   share: number;
+  /** A filter value's list: read a step at a time, never whole (its count is in its document). */
+  filter?: boolean;
 }
 
 /**
@@ -270,38 +286,48 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
   const within = ([first, last]: NameSpan) => {
     span = span === undefined ? [first, last] : [Math.max(span[0], first), Math.min(span[1], last)];
   };
-  // A small listing is read whole, and exactly counted so: what lists.json says of it would cost a round trip and change nothing.
+  // A small listing is read whole, and exactly counted so: what the filters' documents say of it would cost a round trip and change nothing.
   if (rows > WHOLE_LISTING_UP_TO && (filters.length > 0 || lookedUp.length > 0)) {
-    const lists = await read<ListsDocument>(LISTS_PATH);
-    for (const filter of filters) {
-      const [name, filterRows, ...nameSpan] = lists.filters[filter] ?? [null, 0, 0, -1];
+    const [documents, shards] = await Promise.all([
+      Promise.all(filters.map((filter) => read<FilterDocument | undefined>(filterPath(filter), true))),
+      lookedUp.length > 0 ? read<string[]>(SHARDS_PATH) : ([] as string[]),
+    ]);
+    for (const [at, filter] of filters.entries()) {
+      // No document: no row has that value.
+      const [name, filterRows, ...nameSpan] = documents[at] ?? [null, 0, 0, -1];
       if (filterRows === 0) return none();
-      within(nameSpan);
+      within([nameSpan[0], nameSpan[1]]);
       if (onlyCriterion) known = filterRows;
-      share *= filterRows / lists.rows;
+      share *= filterRows / rows;
       bound(filterRows, (entry) => entryMatches(entry, criterionOf(criteria, filter), []));
-      if (name !== null) candidates.push({ lists: [{ name, rows: filterRows }], rows: filterRows, share: filterRows / lists.rows });
+      if (name !== null)
+        candidates.push({
+          lists: [{ name, rows: filterRows }],
+          rows: filterRows,
+          share: filterRows / rows,
+          filter: true,
+        });
     }
     if (filters.length > 1) {
       // The rows of the filters together: the count where they are the whole search, and a closer bound where not.
-      const together = (await read<FilterCounts>(filterCountsPath(filters[0]!)))[filters.slice(1).join(FILTER_JOINER)] ?? 0;
+      const together = documents[0]![4][filters.slice(1).join(FILTER_JOINER)] ?? 0;
       if (together === 0) return none();
       if (onlyFilters) known = together;
-      share = together / lists.rows;
+      share = together / rows;
       const { q: _words, priceMin: _from, priceMax: _to, sort: _sort, ...filtersAlone } = criteria;
       bound(together, (entry) => entryMatches(entry, filtersAlone, []));
     }
     for (const token of lookedUp) {
       const shard = shardOf(token)!;
-      const shardWords = lists.shards.includes(shard) ? await read<WordShard>(wordShardPath(shard)) : [];
+      const shardWords = shards.includes(shard) ? await read<WordShard>(wordShardPath(shard)) : [];
       const words = shardWords.filter((word) => tokenNeeds(token, word));
       if (words.length === 0) return none();
       if (onlyCriterion && words.length === 1) known = words[0]![1];
       const wordRows = Math.min(
-        lists.rows,
+        rows,
         words.reduce((sum, [, rowsOfWord]) => sum + rowsOfWord, 0),
       );
-      share *= wordRows / lists.rows;
+      share *= wordRows / rows;
       bound(wordRows, (entry) => entryMatches(entry, {}, [token]));
       within([Math.min(...words.map(([, , , first]) => first)), Math.max(...words.map(([, , , , last]) => last))]);
       const wordLists = listsOfWords(shardWords, words);
@@ -309,11 +335,27 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
       // A common word's list is only its head: a candidate in listing order where it is the one list to read.
       if (wordLists.every(({ listed, rows: listRows }) => listed === listRows)) {
         const candidateLists = wordLists.map(({ name, listed }) => ({ name, rows: listed }));
-        candidates.push({ lists: candidateLists, rows: listedRows, share: listedRows / lists.rows });
+        candidates.push({ lists: candidateLists, rows: listedRows, share: listedRows / rows });
       } else if (wordLists.length === 1) heads.push(wordLists[0]!);
     }
   }
   const best = candidates.sort((a, b) => a.rows - b.rows)[0];
+  const ranged = (criteria.priceMin !== undefined || criteria.priceMax !== undefined) && rows > WHOLE_LISTING_UP_TO;
+  const { order, descending } = orderOf(sort ?? 'price');
+  if (best?.filter && best.rows > CHUNK_ROWS && sort !== undefined && !(ranged && (order === 'price' || order === 'high-price'))) {
+    // The filter value's own list in the order asked for (a price range in price order is found from the price's steps instead).
+    const [{ name, rows: listRows }] = best.lists as [{ name: string; rows: number }];
+    const starts = sortedListStarts(listRows);
+    return search(
+      listSource(read, (chunk) => sortedListChunkPath(name, order, chunk), fileRange(starts.length - 1, descending), listRows, {
+        descending,
+        share: share / best.share,
+        whole: false,
+        starts,
+      }),
+      known,
+    );
+  }
   if (best && (sort !== undefined || best.lists.length > 1) && best.rows <= SORT_HERE_UP_TO) {
     // Few enough to read whole: every file of every list, then checked and sorted here.
     const files = best.lists.flatMap(({ name, rows: listRows }) =>
@@ -330,7 +372,11 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
     const [list] = best?.lists.length === 1 ? best.lists : [];
     if (list)
       return search(
-        listSource(read, (chunk) => listChunkPath(list.name, chunk), allChunks(list.rows), list.rows, { share: share / best!.share }),
+        listSource(read, (chunk) => listChunkPath(list.name, chunk), allChunks(list.rows), list.rows, {
+          share: share / best!.share,
+          // A word's list of a few files is read whole, so that its count is exact; a filter's count is in its document.
+          whole: !best!.filter && list.rows <= WHOLE_LISTING_UP_TO,
+        }),
         known,
       );
     const [head] = heads.sort((a, b) => a.rows - b.rows);
@@ -340,9 +386,7 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
       known,
     );
   }
-  const { order, descending } = orderOf(sort);
   const range = { min: criteria.priceMin ?? 0, max: criteria.priceMax ?? Infinity };
-  const ranged = (criteria.priceMin !== undefined || criteria.priceMax !== undefined) && rows > WHOLE_LISTING_UP_TO;
   if (ranged && order === 'price') return search(await priceRangeSource(read, range, rows, share));
   if (ranged && order === 'high-price') {
     const top = await read<PriceKeys>(HIGH_PRICE_KEYS_PATH);
@@ -404,14 +448,14 @@ async function priceRangeSource(
   let inOrder = spanning === 0;
   return {
     whole: false,
-    next: async () => {
+    next: async (needed) => {
       if (!inOrder) {
-        const entries = await spanningRows.next();
+        const entries = await spanningRows.next(needed);
         if (entries !== undefined) return entries;
         inOrder = true;
       }
       if (pastMax) return undefined;
-      const entries = await priceOrderRows.next();
+      const entries = await priceOrderRows.next(needed);
       if ((entries?.at(-1)?.[6] ?? -Infinity) > max) pastMax = true;
       return entries?.filter(([, , , , , , minPrice]) => minPrice >= step);
     },
@@ -441,7 +485,9 @@ async function* highPriceChunks(
 export async function readStep(search: Search): Promise<void> {
   const wanted = search.shown + RESULTS_PER_STEP;
   for (let files = 0; (search.source.whole || search.matches.length < wanted) && files < STEP_FILES; files += 1) {
-    const entries = await search.source.next();
+    // The rows still to read at the share that matched so far, once one did.
+    const { looked, matches } = search;
+    const entries = await search.source.next(matches.length > 0 ? ((wanted - matches.length) * looked) / matches.length : undefined);
     if (entries === undefined) {
       search.ended = true;
       return;

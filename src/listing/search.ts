@@ -29,7 +29,7 @@ export const HEAD_ROWS = 4 * CHUNK_ROWS;
 /**
  * Up to this many rows a search reads the whole listing (16 files at most, about 35 KB compressed,
  * in one step), so no filter value or word has a
- * list of its own and there are no word shards: a small listing's index is its orders and `lists.json`.
+ * list of its own and there are no word shards: a small listing's index is its orders.
  */
 export const WHOLE_LISTING_UP_TO = 16 * CHUNK_ROWS;
 
@@ -81,8 +81,36 @@ export const orderOf = (sort: SortKey): { order: Order; descending: boolean } =>
 
 export const orderChunkPath = (order: Order, chunk: number): string => `${SEARCH_FOLDER}order/${order}/${chunk}.json`;
 export const listChunkPath = (list: string, chunk: number): string => `${SEARCH_FOLDER}in/${list}/${chunk}.json`;
-/** The filter values and word shards there are (`ListsDocument`). */
-export const LISTS_PATH = `${SEARCH_FOLDER}lists.json`;
+/**
+ * A file of a filter value's list in `order`, one of ORDERS but listing order: a filter and a sort
+ * read the filter's rows in that order, not the whole listing's, whatever its share of it. Its
+ * files start at `sortedListStarts`.
+ */
+export const sortedListChunkPath = (list: string, order: Order, chunk: number): string =>
+  `${SEARCH_FOLDER}in/${list}/${order}/${chunk}.json`;
+/** Rows in each file of a sorted list's middle (`sortedListStarts`). */
+const SORTED_MIDDLE_ROWS = 8 * CHUNK_ROWS;
+
+/**
+ * Where each file of a filter value's sorted list of `rows` rows starts, then `rows`: files of
+ * CHUNK_ROWS for the first two and the last two (a step of results, the first in either direction,
+ * reads one whole file, also where a second filter drops some of its rows, and no more), files of
+ * at most SORTED_MIDDLE_ROWS between them (a step further in reads one for several steps), so that
+ * a long list costs about an eighth of the files it would at CHUNK_ROWS each. Under 256 rows the
+ * files from the start are whole, and the last where there are two or more before it.
+ */
+export function sortedListStarts(rows: number): number[] {
+  const head = Math.min(rows, 2 * CHUNK_ROWS);
+  const tail = Math.max(head, rows - 2 * CHUNK_ROWS);
+  const starts = [0, CHUNK_ROWS].filter((start) => start < head);
+  for (let start = head; start < tail; start += SORTED_MIDDLE_ROWS) starts.push(start);
+  if (rows - tail > CHUNK_ROWS) starts.push(tail);
+  if (rows > tail) starts.push(Math.max(tail, rows - CHUNK_ROWS));
+  return [...starts, rows];
+}
+
+/** The word shards there are (`shardOf`), in code point order: none up to WHOLE_LISTING_UP_TO rows, where words are not looked up. */
+export const SHARDS_PATH = `${SEARCH_FOLDER}shards.json`;
 /**
  * The `high-price` order's range directory (`PriceKeys`): its top, one entry a group of
  * KEYS_PER_GROUP files, and each group's, one entry a file. (A range in the `price` order is
@@ -90,17 +118,31 @@ export const LISTS_PATH = `${SEARCH_FOLDER}lists.json`;
  */
 export const HIGH_PRICE_KEYS_PATH = `${SEARCH_FOLDER}range/high-price/top.json`;
 export const highPriceKeysGroupPath = (group: number): string => `${SEARCH_FOLDER}range/high-price/${group}.json`;
-/** Text as a file name: its characters' code points, in hexadecimal, joined by `-`. */
-const codePointsOf = (text: string) => [...text].map((character) => character.codePointAt(0)!.toString(16)).join('-');
+/**
+ * Text as a file name: its characters' code points, in hexadecimal, joined by `-`, a folder every
+ * 32 characters (no part of the path longer than 200 characters, whatever the make).
+ */
+const codePointsOf = (text: string) =>
+  [...text].map((character, at) => `${at === 0 ? '' : at % 32 === 0 ? '/' : '-'}${character.codePointAt(0)!.toString(16)}`).join('');
 /** The words that begin with `shard` (`shardOf`), in a file named by its characters' code points. */
 export const wordShardPath = (shard: string): string => `${SEARCH_FOLDER}words/${codePointsOf(shard)}.json`;
 /**
- * How many rows meet two filters or more (`FilterCounts`), in a file for the first of them in
- * `filtersOf`'s order (a make, a seat count, a transmission), named by its id's code points: a
- * search with several filters says its count exactly, where their lists' sizes only bound it.
+ * A filter value's document (`FilterDocument`), named by its id's code points (`filterId`): only
+ * the values some row has, and only in listings of more than WHOLE_LISTING_UP_TO rows.
  */
-export const filterCountsPath = (first: string): string => `${SEARCH_FOLDER}counts/${codePointsOf(first)}.json`;
-/** By the other filters' ids in `filtersOf`'s order, joined by FILTER_JOINER: how many rows meet them and the file's filter (none where none does). */
+export const filterPath = (id: string): string => `${SEARCH_FOLDER}filter/${codePointsOf(id)}.json`;
+/**
+ * A filter value's document: [its list's name, or null where its rows are most of the listing (a
+ * search reads the listing's orders for them); how many rows meet it; the first and last file of
+ * the name order that hold one of them (`NameSpan`); how many meet it together with each
+ * combination of the filters after it in `filtersOf`'s order (`FilterCounts`)].
+ */
+export type FilterDocument = [string | null, number, ...NameSpan, FilterCounts];
+/**
+ * By the other filters' ids in `filtersOf`'s order, joined by FILTER_JOINER: how many rows meet them
+ * and the document's filter (none where none does). A search of several filters says its count
+ * exactly from the first one's document, where their lists' sizes only bound it.
+ */
 export type FilterCounts = Record<string, number>;
 export const FILTER_JOINER = '&';
 
@@ -137,18 +179,6 @@ export type PriceFrom = [number, number, number][];
 
 /** How many files a list of `rows` rows is cut into. */
 export const chunkCount = (rows: number): number => Math.ceil(rows / CHUNK_ROWS);
-
-/** `lists.json`: the listing's size, each filter value's rows (and its list, where it has one), the word shards. */
-export interface ListsDocument {
-  rows: number;
-  /**
-   * By filter (`filterId`): [its list's name or null (its rows are most of the listing), how many
-   * rows, the first and last file of the name order that hold one of them (`NameSpan`)].
-   */
-  filters: Record<string, [string | null, number, ...NameSpan]>;
-  /** Every word shard there is (`shardOf`): none up to WHOLE_LISTING_UP_TO rows, where words are not looked up. */
-  shards: string[];
-}
 
 /**
  * The first and last file of the name order that hold a row of a filter value or a word: a make's

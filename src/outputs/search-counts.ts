@@ -1,11 +1,12 @@
 /**
  * The search index's counts of rows meeting two filters or more (`FilterCounts`, src/listing/search.ts),
- * so that a search of filters alone says its count exactly from the start: a file for each filter
- * value that comes first among them (a make, a seat count, a transmission), with a count for each
- * combination of the filters after it. Rows are counted by what decides their filters (their make,
- * seat range, transmissions and whether electric): a million rows have a few thousand such kinds.
+ * so that a search of filters alone says its count exactly from the start: for each filter value
+ * that comes first among them (a make, a seat count, a transmission), a count for each combination
+ * of the filters after it, written in that value's document. Rows are counted by what decides their
+ * filters (their make, seat range, transmissions and whether electric): a million rows have a few
+ * thousand such kinds.
  */
-import { AUTO, FILTER_JOINER, filterCountsPath, filterId, MANUAL, type FilterCounts } from '../listing/search.ts';
+import { AUTO, FILTER_JOINER, filterId, MANUAL, type FilterCounts } from '../listing/search.ts';
 
 /** What decides a row's filters, and how many rows are of that kind. */
 interface Kind {
@@ -28,8 +29,8 @@ export class FilterCombinations {
     else this.kinds.set(key, { make, minSeat, maxSeat, transmissions, electric, rows: 1 });
   }
 
-  /** Writes the counts' files with `write` (path and text), their keys in code unit order (the same rows, the same bytes). */
-  write(write: (path: string, text: string) => void): void {
+  /** The counts by the first filter's id, their keys in code unit order (the same rows, the same bytes). */
+  byFirst(): Map<string, FilterCounts> {
     const counts = new Map<string, FilterCounts>();
     for (const { make, minSeat, maxSeat, transmissions, electric, rows } of this.kinds.values()) {
       // The filters of each kind, in `filtersOf`'s order: a search asks for at most one of each.
@@ -53,9 +54,11 @@ export class FilterCombinations {
       };
       choose(0, []);
     }
-    for (const [first, file] of counts) {
-      const sorted = Object.fromEntries(Object.entries(file).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-      write(filterCountsPath(first), JSON.stringify(sorted));
-    }
+    return new Map(
+      [...counts].map(([first, file]) => [
+        first,
+        Object.fromEntries(Object.entries(file).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+      ]),
+    );
   }
 }

@@ -15,10 +15,9 @@ import { dirname, join } from 'node:path';
 import { serialize, deserialize } from 'node:v8';
 import type { RecordChunks } from '../data/records-file.ts';
 import { linkOrCopy } from '../files/links.ts';
-import { FilterCombinations } from './search-counts.ts';
+import { FilterLists, Growing, positionList, type WriteList } from './search-filters.ts';
 import { makeKeyOf } from '../listing/makes.ts';
 import {
-  AUTO,
   CHUNK_ROWS,
   FILTER_LIST_SHARE,
   filterId,
@@ -26,8 +25,6 @@ import {
   KEYS_PER_GROUP,
   LIST_ALWAYS_BELOW,
   listChunkPath,
-  LISTS_PATH,
-  MANUAL,
   nameSortKey,
   orderChunkPath,
   ORDER_KEYS,
@@ -38,12 +35,12 @@ import {
   priceStepList,
   priceSteps,
   shardOf,
+  SHARDS_PATH,
   WHOLE_LISTING_UP_TO,
   WORD_LIST_SHARE,
   wordShardPath,
   indexWordsOf,
   entryOf,
-  type ListsDocument,
   type NameSpan,
   type Order,
   type PriceFrom,
@@ -60,36 +57,6 @@ interface SortColumns {
   nameOf: Uint32Array;
   names: string[];
 }
-
-/**
- * A growing typed array: a million rows' lists (seven million positions for the words) and sort
- * keys at four or eight bytes a value, without a JS array's spare capacity and element kinds.
- */
-class Growing<T extends Uint32Array | Float64Array> {
-  private array: T;
-  private readonly make: (length: number) => T;
-  length = 0;
-
-  constructor(make: (length: number) => T) {
-    this.make = make;
-    this.array = make(16);
-  }
-
-  push(value: number): void {
-    if (this.length === this.array.length) {
-      const grown = this.make(2 * this.length);
-      grown.set(this.array);
-      this.array = grown;
-    }
-    this.array[this.length++] = value;
-  }
-
-  get all(): T {
-    return this.array.subarray(0, this.length) as T;
-  }
-}
-
-const positionList = () => new Growing((length) => new Uint32Array(length));
 
 /** Bytes of row texts a block holds; a row (a name and a logo path of at most 255 characters each) takes at most about 2 kB. */
 const TEXT_BLOCK_BYTES = 4 << 20;
@@ -143,9 +110,8 @@ class RowTexts {
 const MIN_PRICE = ORDER_KEYS.price[0];
 const MAX_PRICE = ORDER_KEYS['high-price'][0];
 
-/** Writes a file of the index at its site path; writes a list's positions a file of CHUNK_ROWS rows at a time. */
+/** Writes a file of the index at its site path. */
 type Write = (path: string, text: string | Buffer) => void;
-type WriteList = (pathOf: (chunk: number) => string, positions: Uint32Array) => void;
 
 /** Beside the index (at the downloads' root): a hash of the positions each list file holds, by its name (`SearchSlices`). */
 export const SLICES_FILE = 'search-slices.v8';
@@ -229,7 +195,7 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks, earlier?
   /** Each name's make filter and words, by its index in `names`: a million rows share a few thousand names, and splitting one into words was the writer's largest cost. */
   const makeFilterOf: string[] = [];
   const wordsOfName: Map<string, number>[] = [];
-  const filters = new Map<string, Growing<Uint32Array>>();
+  const filters = new FilterLists();
   const words = new Map<string, Growing<Uint32Array>>();
   /**
    * Each word's bridge (`indexWordsOf`): the least of any name's, so that a typed word reads it
@@ -237,7 +203,6 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks, earlier?
    */
   const bridges = new Map<string, number>();
   const mixedBridges = new Set<string>();
-  const combinations = new FilterCombinations();
   const add = (lists: Map<string, Growing<Uint32Array>>, key: string, position: number) =>
     (lists.get(key) ?? lists.set(key, positionList()).get(key)!).push(position);
   for (const chunk of chunks) {
@@ -261,28 +226,27 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks, earlier?
         }
       }
       nameOf.push(nameAt);
-      add(filters, makeFilterOf[nameAt]!, position);
-      for (let seats = record.min_seat; seats <= record.max_seat; seats += 1) add(filters, filterId.seats(seats), position);
-      if (transmissions & AUTO) add(filters, filterId.auto, position);
-      if (transmissions & MANUAL) add(filters, filterId.manual, position);
-      if (record.max_engine_size === 0) add(filters, filterId.electric, position);
-      combinations.add(makeFilterOf[nameAt]!, record.min_seat, record.max_seat, transmissions, record.max_engine_size === 0);
+      filters.add(makeFilterOf[nameAt]!, record.min_seat, record.max_seat, transmissions, record.max_engine_size === 0);
       for (const word of wordsOfName[nameAt]!.keys()) add(words, word, position);
     }
   }
   const rows = texts.count;
   const columns: SortColumns = { numbers: numbers.map((column) => column.all), nameOf: nameOf.all, names };
 
-  const writeList: WriteList = (pathOf, positions) => {
-    for (let start = 0, chunk = 0; start < positions.length; start += CHUNK_ROWS, chunk += 1) {
-      const [path, end] = [pathOf(chunk), Math.min(start + CHUNK_ROWS, positions.length)];
+  const writeList: WriteList = (pathOf, positions, starts) => {
+    for (let start = 0, chunk = 0; start < positions.length; chunk += 1) {
+      const end = Math.min(starts?.[chunk + 1] ?? start + CHUNK_ROWS, positions.length);
+      const path = pathOf(chunk);
       const held = positions.subarray(start, end);
       const slice = sliceHash(held);
       slices[path.slice(1)] = slice;
       if (!reusedFile(path, held, slice)) write(path, texts.array(positions, start, end));
+      start = end;
     }
   };
 
+  const kept = (count: number, share: number) => rows > WHOLE_LISTING_UP_TO && (count <= share * rows || count < LIST_ALWAYS_BELOW);
+  filters.settle((id, count) => (kept(count, FILTER_LIST_SHARE) ? listName('filter', id) : null));
   /** Each row's file in the name order, for the name spans. */
   const nameChunkOf = new Uint32Array(rows);
   for (const order of ORDERS) {
@@ -290,9 +254,11 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks, earlier?
     if (order === 'name') for (let at = 0; at < rows; at += 1) nameChunkOf[positions[at]!] = Math.floor(at / CHUNK_ROWS);
     writeList((chunk) => orderChunkPath(order, chunk), positions);
     if (rows <= WHOLE_LISTING_UP_TO) continue;
+    if (order !== 'listing') filters.writeSorted(order, positions, writeList);
     if (order === 'price') writePriceSteps(write, writeList, positions, columns);
     if (order === 'high-price') writeHighPriceKeys(write, positions, columns);
   }
+  filters.writeLists(writeList);
 
   const nameSpanOf = (positions: Uint32Array): NameSpan => {
     let [first, last] = [Infinity, -Infinity];
@@ -302,13 +268,6 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks, earlier?
     }
     return [first, last];
   };
-  const kept = (count: number, share: number) => rows > WHOLE_LISTING_UP_TO && (count <= share * rows || count < LIST_ALWAYS_BELOW);
-  const filtersDocument: ListsDocument['filters'] = {};
-  for (const [id, { all: positions }] of filters) {
-    const list = kept(positions.length, FILTER_LIST_SHARE) ? listName('filter', id) : null;
-    if (list) writeList((chunk) => listChunkPath(list, chunk), positions);
-    filtersDocument[id] = [list, positions.length, ...nameSpanOf(positions)];
-  }
   const shards = new Map<string, WordShard>();
   for (const [word, { all: positions }] of words) {
     const shard = shardOf(word);
@@ -329,9 +288,10 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks, earlier?
     entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     write(wordShardPath(shard), JSON.stringify(entries));
   }
-  if (rows > WHOLE_LISTING_UP_TO) combinations.write(write);
-  const lists: ListsDocument = { rows, filters: filtersDocument, shards: [...shards.keys()].sort() };
-  write(LISTS_PATH, JSON.stringify(lists));
+  if (rows > WHOLE_LISTING_UP_TO) {
+    filters.writeDocuments(write, nameSpanOf);
+    write(SHARDS_PATH, JSON.stringify([...shards.keys()].sort()));
+  }
   const slicesFile = serialize(slices);
   writeFileSync(join(siteDir, SLICES_FILE), slicesFile);
   return { files: { ...hashes, [SLICES_FILE]: createHash('sha256').update(slicesFile).digest('hex') }, reused };

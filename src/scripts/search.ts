@@ -29,9 +29,9 @@ const language = languageOf(document.documentElement.lang);
 const says = RESULT_MESSAGES[language];
 const count = (value: number) => countIn(language, value);
 
-/** The index's files, fetched once each while they are in the cache (the oldest dropped first). */
+/** The index's files, fetched once each while they are in the cache (the oldest dropped first); with `ifThere`, a 404 is undefined. */
 const cache = new Map<string, Promise<unknown>>();
-function fetchJson<T>(path: string): Promise<T> {
+function fetchJson<T>(path: string, ifThere = false): Promise<T> {
   const cached = cache.get(path);
   if (cached) {
     cache.delete(path);
@@ -39,6 +39,7 @@ function fetchJson<T>(path: string): Promise<T> {
     return cached as Promise<T>;
   }
   const loading = fetch(path).then((response) => {
+    if (ifThere && response.status === 404) return undefined;
     if (!response.ok) throw new Error(`${path}: ${response.status}`);
     return response.json() as Promise<T>;
   });
@@ -46,7 +47,7 @@ function fetchJson<T>(path: string): Promise<T> {
   loading.catch(() => cache.delete(path));
   cache.set(path, loading);
   if (cache.size > CACHED_FILES) cache.delete(cache.keys().next().value!);
-  return loading;
+  return loading as Promise<T>;
 }
 
 function setUpJump(): void {

@@ -78,7 +78,7 @@ describe.runIf(runsWith(hasChromium, 'the dev loop in Chromium', 'chromium', 'ap
     await page.goto(`${dev.origin}/`);
     await page.getByLabel('Name').fill('Alphard');
     await expect.poll(() => page.locator('#search-results-table tbody tr').count()).toBeGreaterThan(0);
-    for (const path of ['/all.json', '/all.csv', '/search/lists.json', '/search/order/price/0.json', '/manifest.json']) {
+    for (const path of ['/all.json', '/all.csv', '/search/order/listing/0.json', '/search/order/price/0.json', '/manifest.json']) {
       expect((await fetch(`${dev.origin}${path}`)).status, path).toBe(200);
     }
     expect(errors).toEqual([]);

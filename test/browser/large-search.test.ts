@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticCsv } from '../../scripts/generate.ts';
-import { WHOLE_LISTING_UP_TO } from '../../src/listing/search.ts';
+import { orderOf, WHOLE_LISTING_UP_TO, type SortKey } from '../../src/listing/search.ts';
 import { hasChromium, launchChromium } from '../support/browser.ts';
 import { buildSite, freePort, projectCopy, startPreview, tempDir, type RunningPreview } from '../support/site.ts';
 import { runsWith } from '../support/software.ts';
@@ -20,6 +20,7 @@ interface Model {
   max_seat: number;
   has_operation_type_auto: boolean;
   has_operation_type_hand: boolean;
+  max_price: number;
 }
 
 describe.runIf(runsWith(hasChromium, 'the sharded search in Chromium', 'chromium', 'apt-get install chromium'))(
@@ -68,12 +69,13 @@ describe.runIf(runsWith(hasChromium, 'the sharded search in Chromium', 'chromium
     });
 
     it('offers "Keep looking" where a step found nothing yet, and pressing it goes on to the results', async () => {
-      // Most seats first: the 4-seaters with a manual gearbox come late in that order.
-      const page = await open('/?transmission=manual&seats=4&sort=-seats');
+      // Five seats is most of the listing (it has no list of its own): read in the seats order, where
+      // one model in a few hundred reaches 3,500,000.
+      const page = await open('/?seats=5&price_min=3500000&sort=seats');
       await expect.poll(() => status(page).textContent()).toMatch(/^None found yet among the [\d,]+ models looked at\./);
       const keepLooking = page.getByRole('button', { name: 'Keep looking' });
       expect(await keepLooking.isVisible()).toBe(true);
-      const expected = models.filter((model) => model.has_operation_type_hand && model.min_seat <= 4 && model.max_seat >= 4).length;
+      const expected = models.filter((model) => model.min_seat <= 5 && model.max_seat >= 5 && model.max_price >= 3_500_000).length;
       expect(expected).toBeGreaterThan(0);
       const searchState = () => page.locator('[data-search]').getAttribute('data-search-state');
       for (let press = 0; press < 40 && (await resultRows(page).count()) === 0; press += 1) {
@@ -93,6 +95,27 @@ describe.runIf(runsWith(hasChromium, 'the sharded search in Chromium', 'chromium
         .toMatch(new RegExp(`^${expected.toLocaleString('en')} models match this search\\.`));
       expect(await resultRows(page).count()).toBeGreaterThan(0);
     });
+
+    it.each<SortKey>(['price', '-price', 'seats', '-seats', 'engine', '-engine', '-name'])(
+      'a make sorted by %s fetches its document and a file or two of its own list in that order, 5 kB at most',
+      async (sort) => {
+        const page = await open(`/?make=${encodeURIComponent('豐田')}&sort=${sort}`);
+        await expect.poll(() => status(page).textContent()).toMatch(/models match this search\./);
+        expect(await resultRows(page).count()).toBe(50);
+        const fetched = await page.evaluate(() =>
+          (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+            .filter(({ name }) => new URL(name).pathname.startsWith('/search/'))
+            .map(({ name, encodedBodySize }) => ({ path: new URL(name).pathname, bytes: encodedBodySize })),
+        );
+        expect(
+          fetched
+            .map(({ path }) => path)
+            .filter((path) => !path.startsWith('/search/filter/') && !path.includes(`/${orderOf(sort).order}/`)),
+        ).toEqual([]);
+        expect(fetched.length).toBeLessThanOrEqual(3);
+        expect(fetched.reduce((sum, { bytes }) => sum + bytes, 0)).toBeLessThanOrEqual(5_000);
+      },
+    );
 
     it('counts a make exactly whatever the order: by name as by price and as its menu says', async () => {
       const toyota = models.filter((model) => model.combined_car_model.startsWith('豐田 Toyota ')).length;

@@ -33,7 +33,7 @@ describe('astro dev with the listing integration', () => {
     differences: { ownStaticMethodNotAllowed: true, noFingerprintedFiles: true, noBuildHistory: true },
   });
 
-  it.each(['/all.json', '/all.csv', '/search/lists.json', '/search/order/name/0.json'])(
+  it.each(['/all.json', '/all.csv', '/search/order/listing/0.json', '/search/order/name/0.json'])(
     'serves %s with the bytes the build publishes',
     async (path) => {
       const response = await fetch(`${dev!.origin}${path}`);

@@ -3,8 +3,9 @@
  * with the files read from disk): every search finds exactly the rows that meet it, in its order,
  * a step at a time within STEP_FILES files, and says its count exactly wherever it says it is exact.
  */
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { carModel } from '../support/models.ts';
@@ -16,18 +17,23 @@ import {
   entryOf,
   effectiveSort,
   entryMatches,
-  LISTS_PATH,
+  filterId,
+  filterPath,
   orderChunkPath,
   PRICE_FROM_PATH,
+  SHARDS_PATH,
   SORT_KEYS,
   sortEntries,
   tokensOf,
   WHOLE_LISTING_UP_TO,
   type Criteria,
   type Entry,
-  type ListsDocument,
+  type FilterDocument,
   type PriceFrom,
+  type SortKey,
 } from '../../src/listing/search.ts';
+import { makeKeyOf } from '../../src/listing/makes.ts';
+import { wideRecords } from '../../scripts/lib/wide-shape.ts';
 
 /** What the reader asks for ahead at most (MOST_AHEAD in search-reader.ts). */
 const MOST_FILES_AHEAD = 8;
@@ -75,21 +81,25 @@ function listing(rows: number, seed: number): CarModel[] {
   );
 }
 
-/** The index of `records` written to disk, and a reader of it that counts the files each step reads. */
+/** The index of `records` written to disk, and a reader of it that counts the files each step reads and their bytes, gzipped as a host sends them. */
 function writtenIndex(records: CarModel[], name: string) {
   const dir = join(workspace, name);
   const hashes = writeSearchFiles(dir, [records.slice(0, 1000), records.slice(1000)]).files;
-  // The files read (the browser keeps what it fetched: a file asked for twice is fetched once).
-  const paths = new Set<string>();
-  const read: IndexReader = async <T>(path: string) => {
-    paths.add(path);
-    return JSON.parse(readFileSync(join(dir, path.slice(1)), 'utf8')) as T;
+  // The files read (the browser keeps what it fetched: a file asked for twice is fetched once), and their bytes.
+  const paths = new Map<string, number>();
+  const read: IndexReader = async <T>(path: string, ifThere = false) => {
+    const file = join(dir, path.slice(1));
+    if (ifThere && !existsSync(file)) return undefined as T;
+    const bytes = readFileSync(file);
+    paths.set(path, gzipSync(bytes).length);
+    return JSON.parse(bytes.toString('utf8')) as T;
   };
   const readSince = (action: () => Promise<unknown>) => {
     paths.clear();
     return action().then(() => paths.size);
   };
-  return { dir, hashes, read, readSince, entries: records.map(entryOf) };
+  const bytesRead = () => [...paths.values()].reduce((sum, bytes) => sum + bytes, 0);
+  return { dir, hashes, read, readSince, bytesRead, entries: records.map(entryOf) };
 }
 
 const criteriaArbitrary = fc.record(
@@ -116,18 +126,16 @@ describe.each([
 ])('the search index of $rows rows', ({ rows, seed }) => {
   const index = writtenIndex(listing(rows, seed), `rows-${rows}`);
 
-  it(`${rows <= WHOLE_LISTING_UP_TO ? 'is the orders alone (no filter or word lists, no word shards)' : 'has filter and word lists, and word shards'}`, () => {
-    const lists = JSON.parse(readFileSync(join(index.dir, LISTS_PATH.slice(1)), 'utf8')) as ListsDocument;
-    expect(lists.rows).toBe(rows);
-    const listed = Object.values(lists.filters).filter(([list]) => list !== null);
+  it(`${rows <= WHOLE_LISTING_UP_TO ? 'is the orders alone (no filter or word lists, no filter documents, no word shards)' : 'has filter and word lists, filter documents and word shards'}`, () => {
+    const written = Object.keys(index.hashes);
     if (rows <= WHOLE_LISTING_UP_TO) {
-      expect(listed).toEqual([]);
-      expect(lists.shards).toEqual([]);
-      expect(Object.keys(index.hashes).filter((path) => path.startsWith('search/in/'))).toEqual([]);
-    } else {
-      expect(listed.length).toBeGreaterThan(0);
-      expect(lists.shards.length).toBeGreaterThan(0);
+      expect(written.filter((path) => !path.startsWith('search/order/') && path.startsWith('search/'))).toEqual([]);
+      return;
     }
+    const toyota = JSON.parse(readFileSync(join(index.dir, filterPath(filterId.make('豐田')).slice(1)), 'utf8')) as FilterDocument;
+    expect(toyota[1]).toBe(index.entries.filter((entry) => entryMatches(entry, { make: '豐田' }, [])).length);
+    expect(written.filter((path) => path.startsWith('search/in/filter-')).length).toBeGreaterThan(0);
+    expect((JSON.parse(readFileSync(join(index.dir, SHARDS_PATH.slice(1)), 'utf8')) as string[]).length).toBeGreaterThan(0);
   });
 
   it('finds exactly the rows every search meets, in its order, a step at a time within STEP_FILES files, with an exact count where it says so', async () => {
@@ -189,13 +197,15 @@ describe('the cost of a search on a large listing', () => {
     ['a sort alone', 1, { sort: '-price' }],
     // Read backwards, the name order's last file is short: that one, then two more asked for at once.
     ['a sort alone, backwards', 3, { sort: '-name' }],
-    // lists.json and the make's list's first file.
+    // The make's document and its list's first file.
     ['a make alone', 2, { make: '阿爾法·羅密歐' }],
-    // lists.json and the files of the name order where the make's rows are (not those before them): a step's worth, and a few ahead.
-    ['a make sorted by name, backwards', 1 + MOST_FILES_AHEAD, { make: '阿爾法·羅密歐', sort: '-name' }],
-    // lists.json, the word's shard, its list.
+    // The make's document and the last file of its list in name order.
+    ['a make sorted by name, backwards', 2, { make: '阿爾法·羅密歐', sort: '-name' }],
+    // The documents of both, and the make's list in name order: the first two files (where a fifth of its rows have 5 seats), and two ahead.
+    ['a make and a seat count sorted by name', 6, { make: '阿爾法·羅密歐', seats: 5, sort: 'name' }],
+    // shards.json, the word's shard, its list.
     ['a rare word', 6, { q: 'edition' }],
-    // lists.json, the word's shard, the first file of its head (the word is in most rows).
+    // shards.json, the word's shard, the first file of its head (the word is in most rows).
     ['a common word', 3, { q: 'toyota' }],
     // The same, with a filter that few of its rows meet: the head's files, asked for at once.
     ['a common word and a filter', 2 + MOST_FILES_AHEAD, { q: 'toyota', electric: true }],
@@ -254,6 +264,69 @@ describe('the cost of a search on a large listing', () => {
     });
     // from.json, the spanning list, those files, and those asked for ahead.
     expect(files).toBeLessThanOrEqual(1 + Math.ceil(spanning / 64) + (last - first + 1) + ahead);
+  });
+});
+
+describe.each([
+  { shape: "the tests' skewed shape", records: () => listing(20_000, 5) },
+  { shape: "the generator's wide shape (600 makes, one of them 30 %)", records: () => [...wideRecords(20_000, 5)] },
+])('a filter and a sort at 20,000 rows of $shape', ({ records }) => {
+  const listed = records();
+  const index = writtenIndex(listed, `sorted-${listed[0]!.id}-${listed[1]!.combined_car_model.length}`);
+  const documentOf = (id: string) => JSON.parse(readFileSync(join(index.dir, filterPath(id).slice(1)), 'utf8')) as FilterDocument;
+  const makes = new Map<string, number>();
+  for (const entry of index.entries) makes.set(makeKeyOf(entry[1]), (makes.get(makeKeyOf(entry[1])) ?? 0) + 1);
+  // Those with a list of their own (at most 40 % of the rows: the others are read from the listing's orders), by size.
+  const bySize = [...makes].filter(([make]) => documentOf(filterId.make(make))[0] !== null).sort(([, a], [, b]) => b - a);
+  // The largest, and the smallest of more than 100 rows (1 % of the rows in the wide shape).
+  const chosen = [bySize[0]![0], bySize.findLast(([, count]) => count > 100)![0]];
+
+  /** Files a filter and a sort read for the first step: its document and a file of its list (two backwards, where its last is short). */
+  const filesFor = (sort: SortKey) => (sort === '-name' ? 3 : 2);
+
+  it.each(chosen.flatMap((make) => SORT_KEYS.map((sort): Criteria => ({ make, sort }))))(
+    'a make and a sort read its document and one file of its list in that order, 5 kB at most: %j',
+    async (criteria) => {
+      const files = await index.readSince(async () => {
+        const search = await startSearch(index.read, criteria, listed.length);
+        await readStep(search);
+        expect(search.matches.length).toBeGreaterThanOrEqual(50);
+        expect(countOf(search).kind).toBe('exact');
+      });
+      expect(files).toBeLessThanOrEqual(filesFor(criteria.sort!));
+      expect(index.bytesRead()).toBeLessThanOrEqual(5_000);
+    },
+  );
+
+  it.each<Criteria>([
+    { electric: true, sort: 'price' },
+    { transmission: 'manual', sort: '-engine' },
+    { seats: 3, sort: 'seats' },
+    { seats: 7, sort: '-name' },
+  ])('another filter and a sort read its document and one file of its list, 5 kB at most: %j', async (criteria) => {
+    const files = await index.readSince(async () => {
+      const search = await startSearch(index.read, criteria, listed.length);
+      await readStep(search);
+      expect(search.matches.length).toBeGreaterThanOrEqual(50);
+    });
+    expect(files).toBeLessThanOrEqual(filesFor(criteria.sort!));
+    expect(index.bytesRead()).toBeLessThanOrEqual(5_000);
+  });
+
+  it('finds the rows a make and a sort meet, in their order, step by step to the end', async () => {
+    for (const sort of ['-price', 'name', 'seats'] as const) {
+      const criteria: Criteria = { make: chosen[1]!, sort };
+      const expected = sortEntries(
+        index.entries.filter((entry) => entryMatches(entry, criteria, [])),
+        sort,
+      ).map(([position]) => position);
+      const search = await startSearch(index.read, criteria, listed.length);
+      while (!search.ended) {
+        await readStep(search);
+        search.shown = search.matches.length;
+      }
+      expect(search.matches.map(([position]) => position)).toEqual(expected);
+    }
   });
 });
 

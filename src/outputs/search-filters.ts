@@ -1,0 +1,130 @@
+/**
+ * The search index's filter values (a make, a seat count, a transmission, electric): which rows meet
+ * each, its list in listing order and in every other order (`sortedListChunkPath`), and its document
+ * (`FilterDocument`: its list, its count, the counts of it with other filters). A filter and a sort
+ * read the filter's own list in that order: a step of results costs a file whatever the filter's
+ * share of the listing, where the listing's order read for it cost a file for every few results.
+ */
+import { FilterCombinations } from './search-counts.ts';
+import {
+  AUTO,
+  CHUNK_ROWS,
+  filterId,
+  filterPath,
+  listChunkPath,
+  MANUAL,
+  sortedListChunkPath,
+  sortedListStarts,
+  type FilterDocument,
+  type NameSpan,
+  type Order,
+} from '../listing/search.ts';
+
+/**
+ * A growing typed array: a million rows' lists (seven million positions for the words) and sort
+ * keys at four or eight bytes a value, without a JS array's spare capacity and element kinds.
+ */
+export class Growing<T extends Uint32Array | Uint16Array | Uint8Array | Float64Array> {
+  private array: T;
+  private readonly make: (length: number) => T;
+  length = 0;
+
+  constructor(make: (length: number) => T) {
+    this.make = make;
+    this.array = make(16);
+  }
+
+  push(value: number): void {
+    if (this.length === this.array.length) {
+      const grown = this.make(2 * this.length);
+      grown.set(this.array);
+      this.array = grown;
+    }
+    this.array[this.length++] = value;
+  }
+
+  get all(): T {
+    return this.array.subarray(0, this.length) as T;
+  }
+}
+
+export const positionList = (): Growing<Uint32Array> => new Growing((length) => new Uint32Array(length));
+
+/** Writes a list's rows at `positions` into files, a file from each of `starts` (CHUNK_ROWS each without). */
+export type WriteList = (pathOf: (chunk: number) => string, positions: Uint32Array, starts?: readonly number[]) => void;
+
+const ELECTRIC = 4;
+
+export class FilterLists {
+  private readonly rowsOf = new Map<string, Growing<Uint32Array>>();
+  private readonly combinations = new FilterCombinations();
+  /** Each row's make (an index into `makes`), seat range, and transmissions (AUTO | MANUAL) and ELECTRIC: what decides its filters. */
+  private readonly makeOf = positionList();
+  private readonly makes: string[] = [];
+  private readonly makeIndex = new Map<string, number>();
+  private readonly minSeat = new Growing((length) => new Uint16Array(length));
+  private readonly maxSeat = new Growing((length) => new Uint16Array(length));
+  private readonly kinds = new Growing((length) => new Uint8Array(length));
+  /** Each filter's list name, or null where it has none; set by `settle`. */
+  private readonly listOf = new Map<string, string | null>();
+  /** `filterId.seats(n)` by n, made once. */
+  private readonly seatIds: string[] = [];
+
+  /** The row at the next position: its make filter (`filterId.make`), seat range, transmissions and whether it is electric. */
+  add(make: string, minSeat: number, maxSeat: number, transmissions: number, electric: boolean): void {
+    let makeAt = this.makeIndex.get(make);
+    if (makeAt === undefined) this.makeIndex.set(make, (makeAt = this.makes.push(make) - 1));
+    const position = this.makeOf.length;
+    this.makeOf.push(makeAt);
+    this.minSeat.push(minSeat);
+    this.maxSeat.push(maxSeat);
+    this.kinds.push(transmissions | (electric ? ELECTRIC : 0));
+    this.eachFilterOf(position, (id) => (this.rowsOf.get(id) ?? this.rowsOf.set(id, positionList()).get(id)!).push(position));
+    this.combinations.add(make, minSeat, maxSeat, transmissions, electric);
+  }
+
+  /** Calls `visit` with each filter the row at `position` meets. */
+  private eachFilterOf(position: number, visit: (id: string) => void): void {
+    visit(this.makes[this.makeOf.all[position]!]!);
+    for (let seats = this.minSeat.all[position]!; seats <= this.maxSeat.all[position]!; seats += 1)
+      visit((this.seatIds[seats] ??= filterId.seats(seats)));
+    const kind = this.kinds.all[position]!;
+    if (kind & AUTO) visit(filterId.auto);
+    if (kind & MANUAL) visit(filterId.manual);
+    if (kind & ELECTRIC) visit(filterId.electric);
+  }
+
+  /** Names each filter's list, where `listName` gives it one (from its id and its count): the others are read from the listing's orders. */
+  settle(listName: (id: string, rows: number) => string | null): void {
+    for (const [id, { length }] of this.rowsOf) this.listOf.set(id, listName(id, length));
+  }
+
+  /** Writes each filter's list in listing order. */
+  writeLists(writeList: WriteList): void {
+    for (const [id, list] of this.listOf) if (list !== null) writeList((chunk) => listChunkPath(list, chunk), this.rowsOf.get(id)!.all);
+  }
+
+  /**
+   * Writes each filter's list in `order` (any but listing order), given the listing's positions in
+   * that order, where it has more rows than a file holds (a file is read whole and sorted as well).
+   */
+  writeSorted(order: Order, positions: Uint32Array, writeList: WriteList): void {
+    const sorted = new Map<string, Growing<Uint32Array>>();
+    for (const [id, list] of this.listOf) if (list !== null && this.rowsOf.get(id)!.length > CHUNK_ROWS) sorted.set(id, positionList());
+    for (const position of positions) this.eachFilterOf(position, (id) => sorted.get(id)?.push(position));
+    for (const [id, rows] of sorted) {
+      const list = this.listOf.get(id)!;
+      writeList((chunk) => sortedListChunkPath(list, order, chunk), rows.all, sortedListStarts(rows.length));
+    }
+  }
+
+  /** Writes each filter's document (`FilterDocument`) with `write`; `spanOf` gives the name order's files that hold rows at positions. */
+  writeDocuments(write: (path: string, text: string) => void, spanOf: (positions: Uint32Array) => NameSpan): void {
+    const counts = this.combinations.byFirst();
+    for (const [id, list] of this.listOf) {
+      const { all: positions } = this.rowsOf.get(id)!;
+      const document: FilterDocument = [list, positions.length, ...spanOf(positions), counts.get(id) ?? {}];
+      write(filterPath(id), JSON.stringify(document));
+    }
+  }
+}
