@@ -286,8 +286,19 @@ export function indexWordsOf(name: string): Map<string, number> {
   return words;
 }
 
+/** Names' words, made once each: a search checks each row it reads, and a listing repeats its names (a few thousand at a million rows). */
+const wordsOfNames = new Map<string, string[]>();
+
 /** Every word a name is found by (`indexWordsOf`). */
-export const wordsOf = (name: string): string[] => [...indexWordsOf(name).keys()];
+export function wordsOf(name: string): string[] {
+  let words = wordsOfNames.get(name);
+  if (words === undefined) {
+    // Bounded, for a listing of many names searched for long.
+    if (wordsOfNames.size >= 10_000) wordsOfNames.clear();
+    wordsOfNames.set(name, (words = [...indexWordsOf(name).keys()]));
+  }
+  return words;
+}
 
 /** The shard a word (or a typed token) is in: its first Han character, or its first two characters; none for one non-Han character. */
 export function shardOf(word: string): string | undefined {

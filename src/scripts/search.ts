@@ -130,6 +130,9 @@ function setUpSearch(): void {
     section.dataset['searchState'] = 'loading';
     const pressed = document.activeElement === showMore;
     await readStep(search);
+    // The rows are written in a task of their own: on a slow phone, reading the step's files and
+    // writing its rows in one were one long task, in which the page answered nothing.
+    await new Promise((resolve) => setTimeout(resolve));
     if (search !== current) return;
     const next = search.matches.slice(search.shown, search.shown + RESULTS_PER_STEP);
     const shownBefore = body.rows.length;
