@@ -4,7 +4,7 @@
  * framework-free floor, validation alone, and the preview server's throughput against nginx, then
  * writes the figures into BENCHMARKS.md between its bench markers.
  *
- *   node bench/run.ts [--sizes=10000,100000,1000000] [--runs=3] [--no-throughput] [--only=build,peers,incremental,search] [--search-sizes=100000] [--no-rest]
+ *   node bench/run.ts [--sizes=10000,100000,1000000] [--runs=3] [--no-throughput] [--only=build,peers,incremental,search] [--search-sizes=100000] [--search-shape=wide] [--no-rest]
  *
  * It first removes what earlier runs left and waits six minutes for the disk (see `clearOutputs`), then,
  * before that wait, stops where the build, peers and incremental sections would not fit on the disk (`ensureRoomFor`).
@@ -231,5 +231,9 @@ if (sections.includes('incremental')) {
   if (incrementalSmoke) console.error('a smoke run (other sizes or shapes than the targets name): BENCHMARKS.md left as it was');
   else writeBlock('incremental', lines);
 }
-// In a phone's browser: 100k rows unless --search-sizes says otherwise (the 1M site takes 5 GiB).
-if (sections.includes('search')) writeBlock('search', await searchSection((option('search-sizes') ?? '100000').split(',').map(Number)));
+// In a phone's browser: 100k rows unless --search-sizes says otherwise (the 1M site takes 5 GiB); the wide shape's figures in their own block.
+if (sections.includes('search'))
+  writeBlock(
+    option('search-shape') === 'wide' ? 'search-wide' : 'search',
+    await searchSection((option('search-sizes') ?? '100000').split(',').map(Number)),
+  );
