@@ -244,6 +244,8 @@ interface Candidate {
   share: number;
   /** A filter value's list: read a step at a time, never whole (its count is in its document). */
   filter?: boolean;
+  /** A make's: its rows are together in name order. */
+  make?: boolean;
 }
 
 /**
@@ -306,6 +308,7 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
           rows: filterRows,
           share: filterRows / rows,
           filter: true,
+          make: filter === filterId.make(criteria.make ?? ''),
         });
     }
     if (filters.length > 1) {
@@ -339,9 +342,12 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
       } else if (wordLists.length === 1) heads.push(wordLists[0]!);
     }
   }
-  const best = candidates.sort((a, b) => a.rows - b.rows)[0];
-  const ranged = (criteria.priceMin !== undefined || criteria.priceMax !== undefined) && rows > WHOLE_LISTING_UP_TO;
   const { order, descending } = orderOf(sort ?? 'price');
+  // The smallest list; by name a make's, whose rows are together in that order, where another filter's
+  // list holds them in one stretch of its own, which its reader could only find by reading up to it.
+  const first = ({ make = false }: Candidate) => (order === 'name' && make ? 0 : 1);
+  const best = candidates.sort((a, b) => first(a) - first(b) || a.rows - b.rows)[0];
+  const ranged = (criteria.priceMin !== undefined || criteria.priceMax !== undefined) && rows > WHOLE_LISTING_UP_TO;
   if (best?.filter && best.rows > CHUNK_ROWS && sort !== undefined && !(ranged && (order === 'price' || order === 'high-price'))) {
     // The filter value's own list in the order asked for (a price range in price order is found from the price's steps instead).
     const [{ name, rows: listRows }] = best.lists as [{ name: string; rows: number }];

@@ -91,22 +91,36 @@ export const sortedListChunkPath = (list: string, order: Order, chunk: number): 
 /** Rows in each file of a sorted list's middle (`sortedListStarts`). */
 const SORTED_MIDDLE_ROWS = 8 * CHUNK_ROWS;
 
+/** The sizes of a sorted list's files from either end, in rows: a step reads one, and each step further twice the rows. */
+const SORTED_EDGE_ROWS = [1, 1, 2, 4].map((files) => files * CHUNK_ROWS);
+
 /**
- * Where each file of a filter value's sorted list of `rows` rows starts, then `rows`: files of
- * CHUNK_ROWS for the first two and the last two (a step of results, the first in either direction,
- * reads one whole file, also where a second filter drops some of its rows, and no more), files of
- * at most SORTED_MIDDLE_ROWS between them (a step further in reads one for several steps), so that
- * a long list costs about an eighth of the files it would at CHUNK_ROWS each. Under 256 rows the
- * files from the start are whole, and the last where there are two or more before it.
+ * Where each file of a filter value's sorted list of `rows` rows starts, then `rows`: from each end
+ * files of 64, 64, 128 and 256 rows (SORTED_EDGE_ROWS: a step of results, the first in either
+ * direction, reads one whole file where every row is a result, and where a second filter drops
+ * most rows, about the rows it needs, not a file of 512), between them files of SORTED_MIDDLE_ROWS
+ * (a step further in reads one for several steps), so that a long list costs about an eighth of
+ * the files it would at CHUNK_ROWS each. Where the list is short the files from the start are
+ * whole, and those from the end as far as they do not reach into them.
  */
 export function sortedListStarts(rows: number): number[] {
-  const head = Math.min(rows, 2 * CHUNK_ROWS);
-  const tail = Math.max(head, rows - 2 * CHUNK_ROWS);
-  const starts = [0, CHUNK_ROWS].filter((start) => start < head);
-  for (let start = head; start < tail; start += SORTED_MIDDLE_ROWS) starts.push(start);
-  if (rows - tail > CHUNK_ROWS) starts.push(tail);
-  if (rows > tail) starts.push(Math.max(tail, rows - CHUNK_ROWS));
-  return [...starts, rows];
+  const front: number[] = [];
+  let middle = 0;
+  for (const size of SORTED_EDGE_ROWS) {
+    if (middle >= rows) break;
+    front.push(middle);
+    middle += size;
+  }
+  const back: number[] = [];
+  let end = rows;
+  for (const size of SORTED_EDGE_ROWS) {
+    if (end - size < middle) break;
+    end -= size;
+    back.unshift(end);
+  }
+  const between: number[] = [];
+  for (let start = middle; start < end; start += SORTED_MIDDLE_ROWS) between.push(start);
+  return [...front, ...between, ...back, rows];
 }
 
 /** The word shards there are (`shardOf`), in code point order: none up to WHOLE_LISTING_UP_TO rows, where words are not looked up. */

@@ -11,6 +11,7 @@ import {
   nameSortKey,
   queryFromCriteria,
   shardOf,
+  sortedListStarts,
   sortEntries,
   tokensOf,
   wordShardPath,
@@ -157,6 +158,33 @@ describe('orders', () => {
     expect(effectiveSort({ priceMin: 1 })).toBe('price');
     expect(effectiveSort({ priceMax: 1, sort: 'name' })).toBe('name');
     expect(effectiveSort({ seats: 4 })).toBeUndefined();
+  });
+});
+
+describe("a filter value's sorted lists", () => {
+  const sizesOf = (rows: number) => {
+    const starts = sortedListStarts(rows);
+    return starts.slice(1).map((end, at) => end - starts[at]!);
+  };
+
+  it.each([65, 101, 200, 300, 513, 1_000, 1_025, 4_321, 30_000])('cut %i rows into files that hold each row once, in order', (rows) => {
+    const starts = sortedListStarts(rows);
+    expect(starts[0]).toBe(0);
+    expect(starts.at(-1)).toBe(rows);
+    expect(sizesOf(rows).every((size) => size > 0 && size <= 512)).toBe(true);
+  });
+
+  it('have files of 64, 64, 128 and 256 rows from each end of a long list, and of 512 between', () => {
+    const sizes = sizesOf(30_000);
+    expect(sizes.slice(0, 4)).toEqual([64, 64, 128, 256]);
+    expect(sizes.slice(-4)).toEqual([256, 128, 64, 64]);
+    expect(sizes.slice(4, -5).every((size) => size === 512)).toBe(true);
+    expect(sizes.length).toBe(65);
+  });
+
+  it('keep the files from the start whole where a list is short, and those from the end as far as they do not reach into them', () => {
+    expect(sizesOf(101)).toEqual([64, 37]);
+    expect(sizesOf(1_000)).toEqual([64, 64, 128, 256, 232, 128, 64, 64]);
   });
 });
 

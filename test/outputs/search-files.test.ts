@@ -99,7 +99,8 @@ function writtenIndex(records: CarModel[], name: string) {
     return action().then(() => paths.size);
   };
   const bytesRead = () => [...paths.values()].reduce((sum, bytes) => sum + bytes, 0);
-  return { dir, hashes, read, readSince, bytesRead, entries: records.map(entryOf) };
+  const pathsRead = () => [...paths.keys()];
+  return { dir, hashes, read, readSince, bytesRead, pathsRead, entries: records.map(entryOf) };
 }
 
 const criteriaArbitrary = fc.record(
@@ -311,6 +312,20 @@ describe.each([
     });
     expect(files).toBeLessThanOrEqual(filesFor(criteria.sort!));
     expect(index.bytesRead()).toBeLessThanOrEqual(5_000);
+  });
+
+  it("a make and a seat count sorted by name read the make's list in name order, where its rows are together", async () => {
+    const [make] = chosen as [string];
+    const [list] = documentOf(filterId.make(make));
+    await index.readSince(async () => {
+      const search = await startSearch(index.read, { make, seats: 5, sort: '-name' }, listed.length);
+      await readStep(search);
+      expect(search.matches.length).toBeGreaterThanOrEqual(50);
+    });
+    expect(index.pathsRead().filter((path) => path.startsWith('/search/in/'))).toEqual(
+      expect.arrayContaining([expect.stringMatching(new RegExp(`^/search/in/${list}/name/`))]),
+    );
+    expect(index.pathsRead().every((path) => !path.startsWith('/search/in/') || path.startsWith(`/search/in/${list}/name/`))).toBe(true);
   });
 
   it('finds the rows a make and a sort meet, in their order, step by step to the end', async () => {
