@@ -3,8 +3,9 @@
  * messages (languages.ts, whose MESSAGES hold these too) that the search script needs, kept apart
  * so that the script carries these and not every word of the pages in both languages.
  */
-import type { Language } from './languages.ts';
-import type { SortKey } from './search.ts';
+// It imports nothing of the listing: the language tables (languages.ts) hold it, and the search's
+// sort keys reach it only where a sort's label is read (`says.sorts[sort]`, typed by the sort key),
+// which holds it to every key.
 
 const en = {
   columns: { logo: 'Logo', model: 'Model', seats: 'Seats', engine: 'Engine size', price: 'Price', transmission: 'Transmission' },
@@ -25,7 +26,7 @@ const en = {
     '-seats': 'Seats, most first',
     engine: 'Engine size, smallest first',
     '-engine': 'Engine size, largest first',
-  } satisfies Record<SortKey, string>,
+  },
   showMore: 'Show more',
   showMoreLeft: (left: string) => `Show more (${left} left)`,
   loading: 'Searching…',
@@ -80,4 +81,5 @@ const zhHk: ResultMessages = {
   sortedBy: (label) => `排序：${label}。`,
 };
 
-export const RESULT_MESSAGES: Record<Language, ResultMessages> = { en, 'zh-hk': zhHk };
+/** By language (languages.ts holds it to every language: `MESSAGES`). */
+export const RESULT_MESSAGES = { en, 'zh-hk': zhHk } satisfies Record<string, ResultMessages>;
