@@ -221,7 +221,7 @@ export async function prepareDataSide(
     const earlierKeys =
       baselineKeys && compared.changedInPlace ? { keys: baselineKeys, changedPositions: compared.changedInPlace } : undefined;
     // Without keys to compare with, every page is rendered whatever its key: they are made later,
-    // beside Astro, as the JSON pages are written (json-pages.ts), and Astro may start now.
+    // beside Astro, as the listing's pages are written (listing-pages.ts), and Astro may start now.
     if (baselineKeys !== undefined)
       keys = baseline?.dataKey === preparation.key ? baselineKeys : pageKeysOf(records.listing(), input.addresses, earlierKeys);
   } finally {

@@ -42,7 +42,7 @@ export function keysOfListing(listing: Pick<ListingPages, 'count' | 'makeTable'>
 
 /**
  * Page `page`'s keys where its JSON page is being written anyway: from its models and its JSON
- * page's text (`serialisePageOf`'s), the same keys `pageKeysOf` gives (see src/outputs/json-pages.ts).
+ * page's text (`serialisePageOf`'s), the same keys `pageKeysOf` gives (see src/outputs/listing-pages.ts).
  */
 export function keysOfWrittenPage(
   of: KeysOfListing,

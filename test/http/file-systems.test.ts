@@ -137,7 +137,7 @@ describe('a full disk', () => {
   if (reason) console.warn(`Skipping the full-disk tests: ${reason}`);
 
   // How much room is left decides which step runs out: the store's folders, the records, the
-  // pages copied in, the downloads, the host files, the Vercel copy. One site through the sizes in
+  // pages copied in, the downloads, the host files. One site through the sizes in
   // turn, each starting from the build the size before published, its kept previous build removed
   // (a first build only for the first size run): a first build of its own took each size about 5 s.
   describe('one site, through each size in turn', () => {

@@ -77,8 +77,8 @@ describe('valid data carrying HTML and JavaScript', () => {
     expect(html).toContain('&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).toContain('&amp;amp; &amp;lt;b&amp;gt; &amp; &lt; &gt;');
     expect(html).not.toMatch(/<script>alert|<img src=x|<svg onload|onmouseover="alert/);
-    // A make carrying markup, in the search form's make filter, rendered once and placed in every page
-    // (SameOnEveryPage.astro): text in the option, and in its quoted value, never an element.
+    // A make carrying markup, in the search form's make filter, rendered in the frame every listing
+    // page is written in (Search.astro): text in the option, and in its quoted value, never an element.
     for (const file of ['index.html', 'page/2/index.html', 'zh-hk/index.html']) {
       const makeFilter = /<select id="search-make".*?<\/select>/s.exec(readFileSync(join(payloadSite, file), 'utf8'))?.[0] ?? '';
       const option = /<option value="<b>Make<\/b>"((?:\s[\w-]+="[^"]*")*)>([^<]*)<\/option>/.exec(makeFilter);

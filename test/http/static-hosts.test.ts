@@ -3,7 +3,7 @@
  * Netlify's redirect rules on `netlify dev --offline`, Vercel's `vercel.json` through
  * `@vercel/routing-utils`' own route list, `.htaccess` on Debian's apache2. Their answers to every
  * listing URL of the behaviour suite are compared with the origin's (the preview server over the
- * same build): the differences are asserted, one by one, and listed in README.
+ * same build): the differences are asserted, one by one, and listed in docs/hosting.md.
  */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,9 +50,9 @@ for (const [name, available, start, ownCacheControl] of hosts) {
       await host?.stop();
     });
 
-    it('answers every listing URL as the origin does, but for the differences README lists', async () => {
+    it('answers every listing URL as the origin does, but for the differences docs/hosting.md lists', async () => {
       const differences = await differencesFrom(inject('origin'), host?.origin ?? '', inject('outDir'));
-      // What was measured, beside the screenshots, for README's per-host table.
+      // What was measured, beside the screenshots, for docs/hosting.md's per-host table.
       mkdirSync(join(projectRoot, 'test-results'), { recursive: true });
       writeFileSync(
         join(projectRoot, `test-results/differences-${name.split(' ')[0]!.toLowerCase()}.json`),

@@ -1,7 +1,7 @@
 /**
  * How a host's answers to the listing's URLs differ from the origin's, as the preview server gives
  * them: for the function-free configurations, whose differences are measured and asserted (and
- * listed in README), not skipped.
+ * listed in docs/hosting.md), not skipped.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
