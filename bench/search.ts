@@ -31,8 +31,11 @@ const TARGETS = {
   paintedSeconds: 1,
   /** The page's script, compressed as the server sends it. */
   scriptBytes: 10_000,
-  /** The shipped 259 rows' first search, no heavier than before issue 60 (docs/search.md's "Small listings"). */
-  shippedFirstSearchBytes: 6_400,
+  /**
+   * The shipped 259 rows' first search, no heavier than before issue 60: it read the same five
+   * listing files, byte for byte the same, 6,407 bytes as the preview server compresses them.
+   */
+  shippedFirstSearchBytes: 6_407,
 };
 
 interface Interaction {
