@@ -19,6 +19,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FIELDS, type CarModel } from '../src/data/schema.ts';
 import { wideRecords } from './lib/wide-shape.ts';
+import { random } from './lib/random.ts';
 
 export const QUOTE_SHAPES = ['none', 'shipped', 'all'] as const;
 export type QuoteShape = (typeof QUOTE_SHAPES)[number];
@@ -83,18 +84,6 @@ const SHIPPED_QUOTED = { rows: 2, of: 259 };
 const TEXT_FIELDS = new Set<number>([FIELDS.indexOf('combined_car_model'), FIELDS.indexOf('logo')]);
 /** Lines a chunk: one stream chunk a line makes writing a million rows several times slower. */
 const LINES_PER_CHUNK = 1000;
-
-/** A small fast PRNG (mulberry32): the same seed gives the same file on every machine. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** Whether row `index` is one of the shipped ratio's quoted rows: the ratio holds in every stretch of 259 rows. */
 const shippedQuoted = (index: number) =>

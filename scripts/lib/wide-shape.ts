@@ -7,6 +7,7 @@
  * million, almost all distinct; seats from 1 to 12 with wide ranges.
  */
 import type { CarModel } from '../../src/data/schema.ts';
+import { random } from './random.ts';
 
 const HAN = [
   ...'雷鋒豐凱途星輝騰龍華安瑞祥晨曦遠航宏達盛世天嘉悅銳捷翔雲麒麟鳳凰吉利長城海洋藍鯨金鷹銀河紫光青山綠水東風南方北辰西嶺明遠志誠恒信泰和康寧永順福興隆昌德勝威振飛揚奔馳寶駿啟源',
@@ -17,18 +18,6 @@ const HAN_VARIANTS = ['豪華版', '運動版', '油電混合', '七座', '長�
 const MAKES = 600;
 /** The share of the rows of the first make. */
 const LARGEST_MAKE = 0.3;
-
-/** A small fast PRNG (mulberry32), as generate.ts's: the same seed, the same rows. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const capitalised = (word: string) => `${word[0]!.toUpperCase()}${word.slice(1)}`;
 
