@@ -19,7 +19,7 @@ import { makeTableFrom } from '../listing/makes.ts';
 import { keysOfListing, keysOfWrittenPage, type PageKeys } from '../listing/page-keys.ts';
 import { frameOf, pageInPieces, type PageFrame } from '../listing/page-frame.ts';
 import { pageRange } from '../listing/pagination.ts';
-import { htmlPageFile, pageFile } from '../listing/routes.ts';
+import { htmlPageFile, htmlPageFiles, pageFile } from '../listing/routes.ts';
 import { pageAssetsUrl, serialisePageOf, type Addresses } from '../listing/serialise.ts';
 import { summaryFrom } from '../listing/summary.ts';
 import { runOnThread } from '../threads.ts';
@@ -165,7 +165,7 @@ function publishedOfRun(
 ): NonNullable<ListingPagesInput['published']> {
   const sha256: Record<string, string> = {};
   for (let page = from; page < to; page += 1)
-    for (const path of [pageFile(page), ...LANGUAGES.map((language) => htmlPageFile(page, language))]) {
+    for (const path of [pageFile(page), ...htmlPageFiles(page)]) {
       const hash = published.sha256[path];
       if (hash !== undefined) sha256[path] = hash;
     }
