@@ -78,17 +78,18 @@ export class FilterLists {
     this.makeOf.push(makeAt);
     this.minSeat.push(minSeat);
     this.maxSeat.push(maxSeat);
-    this.kinds.push(transmissions | (electric ? ELECTRIC : 0));
-    this.eachFilterOf(position, (id) => (this.rowsOf.get(id) ?? this.rowsOf.set(id, positionList()).get(id)!).push(position));
+    const kind = transmissions | (electric ? ELECTRIC : 0);
+    this.kinds.push(kind);
+    this.eachFilterOf(makeAt, minSeat, maxSeat, kind, (id) =>
+      (this.rowsOf.get(id) ?? this.rowsOf.set(id, positionList()).get(id)!).push(position),
+    );
     this.combinations.add(make, minSeat, maxSeat, transmissions, electric);
   }
 
-  /** Calls `visit` with each filter the row at `position` meets. */
-  private eachFilterOf(position: number, visit: (id: string) => void): void {
-    visit(this.makes[this.makeOf.all[position]!]!);
-    for (let seats = this.minSeat.all[position]!; seats <= this.maxSeat.all[position]!; seats += 1)
-      visit((this.seatIds[seats] ??= filterId.seats(seats)));
-    const kind = this.kinds.all[position]!;
+  /** Calls `visit` with each filter a row of this make, seat range and kind (transmissions and ELECTRIC) meets. */
+  private eachFilterOf(makeAt: number, minSeat: number, maxSeat: number, kind: number, visit: (id: string) => void): void {
+    visit(this.makes[makeAt]!);
+    for (let seats = minSeat; seats <= maxSeat; seats += 1) visit((this.seatIds[seats] ??= filterId.seats(seats)));
     if (kind & AUTO) visit(filterId.auto);
     if (kind & MANUAL) visit(filterId.manual);
     if (kind & ELECTRIC) visit(filterId.electric);
@@ -111,7 +112,12 @@ export class FilterLists {
   writeSorted(order: Order, positions: Uint32Array, writeList: WriteList): void {
     const sorted = new Map<string, Growing<Uint32Array>>();
     for (const [id, list] of this.listOf) if (list !== null && this.rowsOf.get(id)!.length > CHUNK_ROWS) sorted.set(id, positionList());
-    for (const position of positions) this.eachFilterOf(position, (id) => sorted.get(id)?.push(position));
+    if (sorted.size === 0) return;
+    // The rows' columns read once, and one visitor for every row: this runs for every row in each order.
+    const [makeOf, minSeat, maxSeat, kinds] = [this.makeOf.all, this.minSeat.all, this.maxSeat.all, this.kinds.all];
+    let position = 0;
+    const visit = (id: string) => sorted.get(id)?.push(position);
+    for (position of positions) this.eachFilterOf(makeOf[position]!, minSeat[position]!, maxSeat[position]!, kinds[position]!, visit);
     for (const [id, rows] of sorted) {
       const list = this.listOf.get(id)!;
       writeList((chunk) => sortedListChunkPath(list, order, chunk), rows.all, sortedListStarts(rows.length));
