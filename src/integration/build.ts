@@ -9,7 +9,8 @@
  * 3. `finishBuild` (astro:build:done): sitemaps, downloads, host files, file times, manifest,
  *    changes, the record; then publication, one rename. It returns once the build
  *    is published, and only then: that is how the integration knows.
- * 4. `closeBuild`: after publication, older builds pruned, the lock released, and the report.
+ * 4. `closeBuild`: after publication, older builds pruned, the lock released, the report, and
+ *    the cached preparations pruned meanwhile deleted.
  *
  * Each step hands the next an immutable value. Whatever happens before publication (a refusal, a
  * failure, the process killed), what is published does not change.
@@ -29,6 +30,7 @@ import { summariseChanges } from '../outputs/changes.ts';
 import { VERCEL_STATIC_DIR } from '../serve/hosts/vercel.ts';
 import { startListingPages, type ListingPagesRun } from '../outputs/listing-pages.ts';
 import { withDownloads } from '../outputs/downloads-cache.ts';
+import { removeSetAside } from '../outputs/preparation.ts';
 import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
 import { baselineOf, readPublishedBuild, UnreadableManifest, type PublishedBuild } from '../publish/baseline.ts';
 import { linkOrCopy } from '../files/links.ts';
@@ -96,14 +98,15 @@ function newFolder(store: string, published: PublishedBuild | undefined, root: s
 
 /** Starts the data side on its worker thread; the data once it is ready, with the downloads under way. */
 function startData(
-  build: Pick<StartedBuild, 'config' | 'folder' | 'clock' | 'baseline'>,
+  build: Pick<StartedBuild, 'config' | 'folder' | 'clock' | 'baseline' | 'warn'>,
   root: string,
   cacheDir: string,
-): Pick<StartedBuild, 'data' | 'stopData'> {
+): Pick<StartedBuild, 'data' | 'stopData' | 'setAsideRemoved'> {
   const { config, folder, clock } = build;
+  const preparationsDir = join(cacheDir, PREPARATIONS_DIR);
   const run = startDataSide({
     root,
-    preparationsDir: join(cacheDir, PREPARATIONS_DIR),
+    preparationsDir,
     dataFile: config.dataFile,
     addresses: { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl },
     outDir: config.outDir,
@@ -135,7 +138,9 @@ function startData(
   // Awaited before the pages are rendered; if Astro fails before that, its error is the one to
   // report, but for a refusal under `npm run build`, said as soon as it comes (index.ts).
   data.catch(() => undefined);
-  return { data, stopData: run.stop };
+  // Pruned as the records were prepared, and deleted while the build goes on.
+  const setAsideRemoved = run.records.then(() => removeSetAside(preparationsDir, build.warn));
+  return { data, stopData: run.stop, setAsideRemoved };
 }
 
 /**
@@ -308,6 +313,7 @@ export async function closeBuild(build: StartedBuild, publication: Publication):
   const report = reportBuild(clock, { ...outcome, outDir: config.outDir, dataFile: config.dataFile, built: true }, config);
   writeBuildReport(config.reportFile, report);
   console.error(formatBuildReport(report));
+  await build.setAsideRemoved;
 }
 
 /** A build that did not publish: its folder goes (the lock goes with the process). */

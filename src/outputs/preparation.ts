@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { serialize } from 'node:v8';
 import { z } from 'zod';
@@ -229,9 +230,11 @@ export function readEarlier(dir: string): (z.infer<typeof earlierSchema> & { dow
 }
 
 /**
- * Removes all but the most recently used preparations, and what was left written aside
+ * Sets aside all but the most recently used preparations, and what was left written aside
  * (`<name>.<pid>.tmp`) an hour ago or more: a younger one may be being written, and so may the
- * preparation holding one (its downloads, see downloads-cache.ts), which is kept.
+ * preparation holding one (its downloads, see downloads-cache.ts), which is kept. Set aside is
+ * renamed (REMOVED_SUFFIX), at once: deleting a preparation's files takes seconds at 100,000 rows
+ * and more at a million, which `removeSetAside` does while the build goes on.
  */
 function prune(preparationsDir: string, keep: string): void {
   const staleTemporary = Date.now() - 60 * 60_000;
@@ -239,13 +242,42 @@ function prune(preparationsDir: string, keep: string): void {
   const beingWritten = (dir: string) =>
     (ifPresent(() => readdirSync(dir)) ?? []).some((name) => name.endsWith('.tmp') && usedAt(join(dir, name)) >= staleTemporary);
   const entries = readdirSync(preparationsDir)
-    .filter((name) => name !== keep && !beingWritten(join(preparationsDir, name)))
+    .filter((name) => name !== keep && !name.endsWith(REMOVED_SUFFIX) && !beingWritten(join(preparationsDir, name)))
     .map((name) => ({ name, used: usedAt(join(preparationsDir, name)) }))
     .sort((a, b) => b.used - a.used);
   for (const [position, { name, used }] of entries.entries()) {
-    if (name.endsWith('.tmp') ? used < staleTemporary : position >= CACHED_PREPARATIONS)
-      rmSync(join(preparationsDir, name), { recursive: true, force: true });
+    if (!(name.endsWith('.tmp') ? used < staleTemporary : position >= CACHED_PREPARATIONS)) continue;
+    try {
+      renameSync(join(preparationsDir, name), join(preparationsDir, `${name}.${process.pid}.${Date.now()}${REMOVED_SUFFIX}`));
+    } catch (error) {
+      // Gone (another process pruned it), or held open where that forbids a rename (Windows): a later prune takes it.
+      if (!KEPT_FOR_LATER.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    }
   }
+}
+
+/** Why a preparation to prune is left for a later prune. */
+const KEPT_FOR_LATER = new Set(['ENOENT', 'EBUSY', 'EPERM', 'EACCES']);
+
+/** The ending of a preparation's name once pruned: no key ends so, and its files are being deleted. */
+const REMOVED_SUFFIX = '.removed';
+
+/**
+ * Deletes the preparations set aside by pruning, this process's and those of any process stopped
+ * before it had deleted them. Never rejects: a cache folder that cannot be deleted now is said in
+ * a line through `warn`, and the next build deletes it.
+ */
+export async function removeSetAside(preparationsDir: string, warn: (line: string) => void): Promise<void> {
+  const setAside = (ifPresent(() => readdirSync(preparationsDir)) ?? []).filter((name) => name.endsWith(REMOVED_SUFFIX));
+  await Promise.all(
+    setAside.map((name) =>
+      rm(join(preparationsDir, name), { recursive: true, force: true, maxRetries: 3 }).catch((error: NodeJS.ErrnoException) =>
+        warn(
+          `${join(preparationsDir, name)}, an old cached preparation, could not be deleted (${error.code ?? error.message}): the next build tries again.`,
+        ),
+      ),
+    ),
+  );
 }
 
 /** The records file of the preparation named `key`, where it is still cached and whole (see `wholePreparation`). */

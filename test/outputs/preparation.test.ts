@@ -8,7 +8,13 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { prepareRecords, preparedRecordsFile, type PrepareOptions, type PreparationResult } from '../../src/outputs/preparation.ts';
+import {
+  prepareRecords,
+  preparedRecordsFile,
+  removeSetAside,
+  type PrepareOptions,
+  type PreparationResult,
+} from '../../src/outputs/preparation.ts';
 import { readRecordFile } from '../../src/data/records-file.ts';
 import { fixture, tempDir } from '../support/site.ts';
 import { summaryOf } from '../../src/listing/summary.ts';
@@ -178,12 +184,25 @@ describe('prepared data', () => {
     const aside = join(options.preparationsDir, keys[0]!, 'downloads.4711.tmp');
     mkdirSync(aside);
     for (const row of [2, 3, 4]) await prepare(row);
-    const cached = () => readdirSync(options.preparationsDir).sort();
+    const cached = () =>
+      readdirSync(options.preparationsDir)
+        .filter((name) => !name.endsWith('.removed'))
+        .sort();
     expect(cached()).toEqual([keys[0], keys[1], keys[2], keys[3]].sort());
     // Left an hour ago: a killed process's, not one at work.
     const hoursAgo = new Date(Date.now() - 2 * 60 * 60_000);
     utimesSync(aside, hoursAgo, hoursAgo);
     await prepare(5);
     expect(cached()).toEqual([keys[2], keys[3], keys[4]].sort());
+    // Pruned preparations are renamed at once and deleted after, while the build goes on.
+    const all = () => readdirSync(options.preparationsDir).sort();
+    expect(
+      all()
+        .filter((name) => name.endsWith('.removed'))
+        .map((name) => name.split('.')[0]),
+    ).toEqual([keys[0], keys[1]].sort());
+    const warned: string[] = [];
+    await removeSetAside(options.preparationsDir, (line) => warned.push(line));
+    expect([all(), warned]).toEqual([[keys[2], keys[3], keys[4]].sort(), []]);
   });
 });
