@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { damagedCacheLine, readChecked, withHash } from '../files/checked-files.ts';
+import { damagedCacheLine, OTHER_VERSION, readChecked, withHash } from '../files/checked-files.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
 import { replaceAside } from './replace-aside.ts';
 
@@ -41,17 +41,13 @@ export interface BuildRecord {
  */
 export function readRecord(buildDir: string): BuildRecord | undefined {
   // A record of another version is no record, and not damaged: it is a build of other code.
-  let otherVersion = false;
   return readChecked(
     join(buildDir, BUILD_RECORD_FILE),
     (body) => {
       const value = deserialize(body) as Partial<BuildRecord>;
-      otherVersion = value.version !== VERSION;
-      return otherVersion ? undefined : (value as BuildRecord);
+      return value.version === VERSION ? (value as BuildRecord) : OTHER_VERSION;
     },
-    (path) => {
-      if (!otherVersion) console.error(damagedCacheLine(path));
-    },
+    (path) => console.error(damagedCacheLine(path)),
   );
 }
 
