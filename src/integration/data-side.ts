@@ -68,22 +68,22 @@ function dataSideBaseline({ siteDir, dataSha256, assetsUrl, dataKey, keys, rende
   return { siteDir, dataSha256, assetsUrl, dataKey, keys, rendered };
 }
 
-type DataSide =
-  | { kind: 'problems'; problems: Problem[] }
-  | { kind: 'refused'; message: string }
-  | {
-      kind: 'ready';
-      preparation: Preparation;
-      rows: RowChanges;
-      /** Undefined where every page is rendered (nothing to take pages from): the JSON pages' thread makes them as it writes them, beside Astro. */
-      keys: PageKeys | undefined;
-      /** How many JSON and HTML pages Astro renders. */
-      toRender: { json: number; html: number };
-      /** The size of the pages taken from the baseline, in bytes. */
-      takenBytes: number;
-      /** How long validating (with the comparison) and the page keys (with the pages to render) took. */
-      phases: [string, number][];
-    };
+/** The data side's answer where the build goes on. */
+export interface DataReady {
+  kind: 'ready';
+  preparation: Preparation;
+  rows: RowChanges;
+  /** Undefined where every page is rendered (nothing to take pages from): the JSON pages' thread makes them as it writes them, beside Astro. */
+  keys: PageKeys | undefined;
+  /** How many JSON and HTML pages Astro renders. */
+  toRender: { json: number; html: number };
+  /** The size of the pages taken from the baseline, in bytes. */
+  takenBytes: number;
+  /** How long validating (with the comparison) and the page keys (with the pages to render) took. */
+  phases: [string, number][];
+}
+
+type DataSide = { kind: 'problems'; problems: Problem[] } | { kind: 'refused'; message: string } | DataReady;
 
 /**
  * Rows added, removed and changed against the published site. Nothing to compare when the data

@@ -24,7 +24,7 @@ import { pageAssetsUrl, serialisePageOf, type Addresses } from '../listing/seria
 import { summaryFrom } from '../listing/summary.ts';
 import { runOnThread } from '../threads.ts';
 
-/** Which page files to write: `json[n - 1]` / `html[n - 1]` is 1 for page n's JSON page / HTML pages (src/publish/reuse.ts). */
+/** Which page files to write: `json[n - 1]` / `html[n - 1]` is 1 for page n's JSON page / HTML page in every language (src/publish/reuse.ts). */
 export interface PageFlags {
   json: Uint8Array;
   html: Uint8Array;

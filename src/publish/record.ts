@@ -8,17 +8,15 @@ import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { damagedCacheLine, OTHER_VERSION, readChecked, withHash } from '../files/checked-files.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
+import type { PageFlags } from '../outputs/listing-pages.ts';
 import { replaceAside } from './replace-aside.ts';
 
 const BUILD_RECORD_FILE = 'build-record.v8';
 /** Bumped when the record's shape changes: a record of another version is no record. */
 const VERSION = 3;
 
-/** Which pages a build writes: `json[n - 1]` / `html[n - 1]` is 1 for page n's JSON page / HTML page in every language. */
-export interface RenderSet {
-  json: Uint8Array;
-  html: Uint8Array;
-}
+/** Which pages a build writes, as its listing pages' writers take them. */
+export type RenderSet = PageFlags;
 
 export interface BuildRecord {
   version: typeof VERSION;
