@@ -29,7 +29,7 @@ import { summariseChanges } from '../outputs/changes.ts';
 import { VERCEL_STATIC_DIR } from '../serve/hosts/vercel.ts';
 import { startListingPages, type ListingPagesRun } from '../outputs/listing-pages.ts';
 import { withDownloads } from '../outputs/downloads-cache.ts';
-import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
+import { PhaseClock, reportBuild, reportPagesWritten } from '../outputs/report.ts';
 import { baselineOf, readPublishedBuild, UnreadableManifest, type PublishedBuild } from '../publish/baseline.ts';
 import { linkOrCopy } from '../files/links.ts';
 import { sourceFingerprint } from '../files/source-fingerprint.ts';
@@ -305,9 +305,7 @@ export async function closeBuild(build: StartedBuild, publication: Publication):
   }
   clock.end('stamp');
 
-  const report = reportBuild(clock, { ...outcome, outDir: config.outDir, dataFile: config.dataFile, built: true }, config);
-  writeBuildReport(config.reportFile, report);
-  console.error(formatBuildReport(report));
+  reportBuild(clock, { ...outcome, outDir: config.outDir, dataFile: config.dataFile, built: true }, config);
 }
 
 /** A build that did not publish: its folder goes (the lock goes with the process). */
