@@ -24,7 +24,6 @@ import { formatReport } from '../data/problems.ts';
 import { counted } from '../listing/format.ts';
 import { LANGUAGES, type Language } from '../listing/languages.ts';
 import { pageCount } from '../listing/pagination.ts';
-import { htmlPageFile, pageFile } from '../listing/routes.ts';
 import { summariseChanges } from '../outputs/changes.ts';
 import { VERCEL_STATIC_DIR } from '../serve/hosts/vercel.ts';
 import { startListingPages, type ListingPagesRun } from '../outputs/listing-pages.ts';
@@ -204,16 +203,6 @@ export async function awaitData(build: StartedBuild): Promise<Rendering> {
 /** The listing's pages of `build`: which to write, from what, and where the published ones are. */
 function listingPagesOf(build: StartedBuild, data: ReadyData, render: RenderSet): ListingPagesOfBuild {
   const { config, folder, baseline } = build;
-  // Only the published hashes of the pages to write cross to the writers' threads.
-  const published: Record<string, string> = {};
-  if (baseline)
-    for (let index = 0; index < render.json.length; index += 1) {
-      const paths = [
-        ...(render.json[index] === 1 ? [pageFile(index + 1)] : []),
-        ...(render.html[index] === 1 ? LANGUAGES.map((language) => htmlPageFile(index + 1, language)) : []),
-      ];
-      for (const path of paths) if (baseline.hashes[path] !== undefined) published[path] = baseline.hashes[path];
-    }
   let run: ListingPagesRun | undefined;
   let begin: (frames: Record<Language, string>) => void = () => undefined;
   const written = new Promise<ListingPagesRun>((started) => {
@@ -228,7 +217,7 @@ function listingPagesOf(build: StartedBuild, data: ReadyData, render: RenderSet)
         // Where no keys were made before (nothing to take pages from), every page is written: its keys are made as it is.
         makeKeys: data.keys === undefined,
         // The store is one folder on one file system: a page may be the published file.
-        ...(baseline && { published: { siteDir: baseline.siteDir, sha256: published } }),
+        ...(baseline && { published: { siteDir: baseline.siteDir, sha256: baseline.hashes } }),
       });
       if (run.threads > 0)
         console.error(`Listing pages: written from Astro's frames on ${run.threads === 1 ? 'one thread' : `${run.threads} threads`}`);

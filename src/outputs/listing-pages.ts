@@ -158,14 +158,18 @@ export interface ListingPagesRun {
   stop: () => void;
 }
 
-/** Of the published pages' hashes, those of a run's pages: each thread is given its own alone (300,000 at a million rows). */
+/** Of the published pages' hashes, those of the pages a run writes: each thread is given its own alone (300,000 at a million rows). */
 function publishedOfRun(
   published: NonNullable<ListingPagesInput['published']>,
+  flags: PageFlags,
   { from, to }: { from: number; to: number },
 ): NonNullable<ListingPagesInput['published']> {
   const sha256: Record<string, string> = {};
   for (let page = from; page < to; page += 1)
-    for (const path of [pageFile(page), ...htmlPageFiles(page)]) {
+    for (const path of [
+      ...(flags.json[page - 1] === 1 ? [pageFile(page)] : []),
+      ...(flags.html[page - 1] === 1 ? htmlPageFiles(page) : []),
+    ]) {
       const hash = published.sha256[path];
       if (hash !== undefined) sha256[path] = hash;
     }
@@ -205,7 +209,7 @@ export function startListingPages(input: Omit<ListingPagesInput, 'from' | 'to'>)
     runOnThread<WrittenListingPages, number>(
       `listing pages ${index + 1}`,
       new URL('./listing-pages-worker.ts', import.meta.url),
-      { ...input, ...run, ...(input.published && { published: publishedOfRun(input.published, run) }) },
+      { ...input, ...run, ...(input.published && { published: publishedOfRun(input.published, input.flags, run) }) },
       {
         onNote: (done) => (progress[index] = done),
       },
