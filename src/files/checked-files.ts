@@ -40,15 +40,7 @@ const stamp = (path: string) => {
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
 };
 
-/** SHA-256 of a file this process has just written (and will not write again), remembered for `firstDamaged`. */
-export function writtenFileSha256(path: string): string {
-  const before = stamp(path);
-  const sha256 = fileSha256(path);
-  known.set(before, sha256);
-  return sha256;
-}
-
-/** Remembers for `firstDamaged` the SHA-256 of a file this process has just written and hashed as it wrote it (and will not write again). */
+/** Remembers for `firstDamaged` the SHA-256 of a file this process has just written (and will not write again). */
 export function rememberSha256(path: string, sha256: string): void {
   known.set(stamp(path), sha256);
 }

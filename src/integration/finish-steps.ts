@@ -23,7 +23,7 @@ import { killPoint } from '../publish/kill-points.ts';
 import { writeRecord } from '../publish/record.ts';
 import { moveRendered } from '../publish/render-folder.ts';
 import { takenPages } from '../publish/reuse.ts';
-import { bytesOf, filesIn, siteFilesOf } from '../publish/site-files.ts';
+import { bytesOf, contentsOf, siteFilesOf } from '../publish/site-files.ts';
 import { linkSiteForHostFiles, publish } from '../publish/store.ts';
 import type { HostFile } from '../serve/hosts/index.ts';
 import type { Rendering, StartedBuild } from './hand-offs.ts';
@@ -146,7 +146,7 @@ export function unchangedFilesKept(
   const configuration = new Set(hostFiles.filter((file) => file.place === 'site').map((file) => file.path));
   const served = new Map([...hashes].filter(([path]) => !configuration.has(path)));
   const newFiles = new Set(files);
-  const publishedFiles = baseline ? (baseline.files ?? filesIn(baseline.siteDir)) : [];
+  const publishedFiles = baseline ? (baseline.files ?? contentsOf(baseline.siteDir, new Set()).files) : [];
   const describing = new Set<string>([MANIFEST_FILE, CHANGES_FILE]);
   return {
     files,

@@ -1,7 +1,7 @@
 /**
  * A listing page's frame: the page Astro renders once per language per build with a marker where
  * each part that differs from page to page goes (listing-page.ts), cut at the markers. Every page
- * of that language is the frame with its own parts put in (`pageInFrame`), byte for byte the page
+ * of that language is the frame with its own parts put in (`pageInPieces`), byte for byte the page
  * Astro renders with those parts (src/integration/page-check.ts compares them in every build).
  */
 import { LISTING_PAGE_PARTS, type ListingPageParts } from './listing-page.ts';
@@ -54,6 +54,3 @@ export function pageInPieces<Text>(
   for (let index = 0; index < order.length; index += 1) pieces.push(encode(parts[order[index]!]), text[index + 1]!);
   return pieces;
 }
-
-/** The page: the frame with `parts` in it. */
-export const pageInFrame = (frame: PageFrame, parts: ListingPageParts): string => pageInPieces(frame, parts, (part) => part).join('');

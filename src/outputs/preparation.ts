@@ -15,7 +15,7 @@ import { formatName } from '../data/load.ts';
 import { readDataFile, type DataFileRead, type ReadProgress } from '../data/read.ts';
 import type { EarlierValidation } from '../data/edit.ts';
 import type { Problem } from '../data/problems.ts';
-import { checkedJson, readCheckedJson, rememberSha256, wholeFolder, writtenFileSha256 } from '../files/checked-files.ts';
+import { checkedJson, fileSha256, readCheckedJson, rememberSha256, wholeFolder } from '../files/checked-files.ts';
 import { isRecordFile, openRecordFile, writeRecordFile } from '../data/records-file.ts';
 import type { CarModel } from '../data/schema.ts';
 import { summaryFrom, summaryOf, type EarlierSummary } from '../listing/summary.ts';
@@ -169,9 +169,9 @@ export async function prepareRecords({
   const textIsTheFile = text.format.encoding === 'UTF-8';
   const sha256Of = (name: string) => {
     const path = join(staging, name);
-    if (!(textIsTheFile && name === TEXT_FILE)) return writtenFileSha256(path);
-    rememberSha256(path, dataSha256);
-    return dataSha256;
+    const sha256 = textIsTheFile && name === TEXT_FILE ? dataSha256 : fileSha256(path);
+    rememberSha256(path, sha256);
+    return sha256;
   };
   const files = Object.fromEntries(written.map((name) => [name, sha256Of(name)]));
   const prepared = {
