@@ -33,16 +33,14 @@ function shrinkVerdict(changes: LiveChanges, { allowShrink }: Pick<LiveCheck, 'a
   return `refuses: ${measured}. Is the export cut short? If those rows are really gone, set ALLOW_SHRINK=1`;
 }
 
-/** The rows added, removed and changed, each kind with its ids (up to SHOWN): `[what, ids]`. */
-function rowLines(changes: LiveChanges): [string, string][] {
-  const { added, removed, changed } = changes.rows;
-  return [
-    ...(added.length > 0 ? [['added (id)', listed(added)] as [string, string]] : []),
-    ...(removed.length > 0 ? [['removed (id)', listed(removed)] as [string, string]] : []),
-    ...(changed.length > 0
-      ? [['changed (id: fields)', listed(changed.map(({ id, fields }) => `${id}: ${fields.join(' ')}`))] as [string, string]]
-      : []),
+/** The rows added, removed and changed, each kind that has any with its ids (up to SHOWN): `[what, ids]`. */
+function rowLines({ rows: { added, removed, changed } }: LiveChanges): [string, string][] {
+  const kinds: [string, readonly (string | number)[]][] = [
+    ['added (id)', added],
+    ['removed (id)', removed],
+    ['changed (id: fields)', changed.map(({ id, fields }) => `${id}: ${fields.join(' ')}`)],
   ];
+  return kinds.filter(([, ids]) => ids.length > 0).map(([what, ids]) => [what, listed(ids)]);
 }
 
 const rowsLine = ({ rows }: LiveChanges) =>
