@@ -17,10 +17,8 @@
  * reused row's.
  */
 import { loadText, type CsvText } from './load.ts';
-import { CR, LF, recordDelimiterOf } from './lines.ts';
+import { CR, LF, QUOTE, recordDelimiterOf } from './lines.ts';
 import type { CarModel } from './schema.ts';
-
-const QUOTE = 0x22;
 
 /** An earlier version of the file: its text (as `decodeCsv` gives it) and its records, in order. */
 export interface EarlierValidation {

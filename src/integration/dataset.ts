@@ -31,14 +31,12 @@ export function getDataset(): Dataset {
   // The dev server's records are in memory in its own process; a build's pages read theirs from
   // the records file (held open for the rest of the build).
   if (loaded?.file !== recordsFile) {
-    loaded = { file: recordsFile, listing: records ? listingInMemory(records) : listingFroms(recordsFile, summaryFile) };
+    const listing = records
+      ? listingInMemory(records)
+      : listingFrom(openRecordFile(recordsFile), summaryFrom(dataReadyBeforePages(() => readFileSync(summaryFile))));
+    loaded = { file: recordsFile, listing };
   }
   return { addresses, ...loaded.listing, problemReport };
-}
-
-function listingFroms(recordsFile: string, summaryFile: string): ListingPages {
-  const summary = summaryFrom(dataReadyBeforePages(() => readFileSync(summaryFile)));
-  return listingFrom(openRecordFile(recordsFile), summary);
 }
 
 /**

@@ -11,7 +11,7 @@ import type { PageKeys } from '../listing/page-keys.ts';
 import { counted } from '../listing/format.ts';
 import { pageCount } from '../listing/pagination.ts';
 import { changedDownloads, changedUrls, type ChangeSummary } from '../outputs/changes.ts';
-import { CHANGES_FILE, CHANGES_FILES_FOLDER, changeDocumentFile, publishedHistory } from '../outputs/history.ts';
+import { CHANGES_FILE, changeDocumentFile, publishedHistory } from '../outputs/history.ts';
 import { writeJsonFile } from '../outputs/json-file.ts';
 import { MANIFEST_FILE, manifestOf, manifestPath } from '../outputs/manifest.ts';
 import { takeSitemaps, writeSitemaps } from '../outputs/sitemap.ts';
@@ -208,7 +208,7 @@ export function buildDescribed({ config, baseline, folder }: StartedBuild, { dat
       files: { changed: [...changedFiles].sort(), removed: removedFiles.sort() },
       urls,
     };
-    mkdirSync(join(site, CHANGES_FILES_FOLDER), { recursive: true });
+    mkdirSync(dirname(join(site, entry.file)), { recursive: true });
     // Each document as its own published file, followed by a new line.
     for (const [file, content] of [
       [entry.file, document],
