@@ -5,6 +5,7 @@
  * (`src/integration/index.ts`) names them in the virtual module `virtual:listing/dataset`; a page
  * never reads the CSV itself.
  */
+import type { GetStaticPaths } from 'astro';
 import { addresses, checkAllPages, datasetState, live } from 'virtual:listing/dataset';
 import { readFileSync } from 'node:fs';
 import { openRecordFile } from '../data/records-file.ts';
@@ -51,6 +52,12 @@ export function pagesAstroRenders(): number[] {
   const pages = pageCount(count);
   return [...new Set([1, 2, Math.ceil(pages / 2), pages])].filter((page) => page <= pages).sort((a, b) => a - b);
 }
+
+/** The routes of the listing's pages after the first (`/page/N/` in each language), with each page's number. */
+export const laterPagePaths = (() =>
+  pagesAstroRenders()
+    .filter((page) => page > 1)
+    .map((page) => ({ params: { page: String(page) }, props: { page } }))) satisfies GetStaticPaths;
 
 /** The languages whose listing page's frame Astro renders: each, in a build; none in dev, which renders each page whole. */
 export function framesToRender(): Language[] {
