@@ -10,10 +10,8 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { QUIET_MS, readSettled, StillChanging } from '../files/settled-read.ts';
 import { loadAgainstEarlier, type EarlierValidation, type RowCounts, type ValidatedAgainstEarlier } from './edit.ts';
-import { decodeCsv, type CsvText, type LoadProgress } from './load.ts';
+import { decodeCsv, type CsvText, type LoadProgress, type LoadResult } from './load.ts';
 import { loadTextOnThreads } from './load-threads.ts';
-import type { Problem } from './problems.ts';
-import type { CarModel } from './schema.ts';
 
 export interface ReadProgress extends LoadProgress {
   /** Called instead of `onRows` where only the rows that differ from the earlier version were validated. */
@@ -40,13 +38,8 @@ export interface ReadOptions {
   against?: (sha256: string) => EarlierValidation | 'known' | undefined;
 }
 
-export interface DataFileRead {
-  /** The valid records, in file order: none where any row has a problem, or the records were not wanted or not validated. */
-  records: CarModel[];
-  /** Every problem, in the order of the file; none for a valid file. */
-  problems: Problem[];
-  /** Rows read, blank ones aside. */
-  rows: number;
+/** What reading a data file found (none of its records where they were not validated: `known`). */
+export interface DataFileRead extends LoadResult {
   /** SHA-256 of the bytes read; none where the file could not be read. */
   sha256?: string;
   /** The file as text, and how it is written, where it is text this reads. */

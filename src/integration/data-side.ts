@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { serialize } from 'node:v8';
 import { runOnThread } from '../threads.ts';
 import { cachedDownloads } from '../outputs/downloads-cache.ts';
-import { preparedRecordsFile, prepareRecords, readEarlier, type Preparation } from '../outputs/preparation.ts';
+import { preparedRecordsFile, prepareRecords, readEarlier, type Preparation, type PrepareOptions } from '../outputs/preparation.ts';
 import type { Problem } from '../data/problems.ts';
 import { isRecordFile, openRecordFile, type OpenRecordFile, type RecordSlices } from '../data/records-file.ts';
 import type { CarModel } from '../data/schema.ts';
@@ -41,12 +41,7 @@ import { PUBLISHED } from '../listing/routes.ts';
  */
 type DataSideBaseline = Pick<Baseline, 'siteDir' | 'dataSha256' | 'assetsUrl' | 'dataKey' | 'keys' | 'rendered'>;
 
-export interface DataSideInput {
-  /** The project folder (for the code fingerprint of preparations). */
-  root: string;
-  /** Where preparations are cached (see src/outputs/preparation.ts). */
-  preparationsDir: string;
-  dataFile: string;
+export interface DataSideInput extends Pick<PrepareOptions, 'root' | 'preparationsDir' | 'dataFile'> {
   addresses: Addresses;
   /** The published site's folder as the maintainer names it, for messages. */
   outDir: string;

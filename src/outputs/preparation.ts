@@ -12,7 +12,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { serialize } from 'node:v8';
 import { z } from 'zod';
 import { formatName } from '../data/load.ts';
-import { readDataFile, type DataFileRead, type ReadProgress } from '../data/read.ts';
+import { readDataFile, type DataFileRead, type ReadOptions } from '../data/read.ts';
 import type { EarlierValidation } from '../data/edit.ts';
 import type { Problem } from '../data/problems.ts';
 import { checkedJson, fileSha256, readCheckedJson, rememberSha256, wholeFolder } from '../files/checked-files.ts';
@@ -73,14 +73,14 @@ export interface Preparation extends z.infer<typeof preparedSchema> {
 /** What preparing gives: the preparation (with the records where they were validated now), or every problem of the data. */
 export type PreparationResult = { preparation: Preparation; records?: readonly CarModel[] } | { problems: Problem[] };
 
-export interface PrepareOptions {
+/** What to prepare, and where; `progress` and `quietMs` as `readDataFile` takes them. */
+export interface PrepareOptions extends Pick<ReadOptions, 'progress' | 'quietMs'> {
   /** The project folder (where `src/` and the lock file are). */
   root: string;
   /** Where preparations are cached. */
   preparationsDir: string;
   dataFile: string;
   assetsUrl: string;
-  progress?: ReadProgress;
   /**
    * The key of the earlier preparation (the published site's) the file is likely an edit of: its
    * unchanged rows keep their records (see edit.ts).
@@ -88,8 +88,6 @@ export interface PrepareOptions {
   earlier?: string;
   /** Told a line for each cached file found damaged (and not used), and where the data file is being saved. */
   warn?: (line: string) => void;
-  /** How long the data file must have been still before it is read as saved (src/data/read.ts). */
-  quietMs?: number;
 }
 
 /**
