@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config.ts';
 import type { Language } from '../listing/languages.ts';
-import type { WrittenPages } from '../outputs/listing-pages.ts';
+import type { ListingPagesRun } from '../outputs/listing-pages.ts';
 import type { PreparationWithDownloads } from '../outputs/downloads-cache.ts';
 import type { BuildReport, PhaseClock } from '../outputs/report.ts';
 import type { Baseline } from '../publish/baseline.ts';
@@ -61,12 +61,8 @@ export interface ReadyData extends Omit<DataReady, 'preparation'> {
  * each language (`begin`, from listing-prerenderer.ts), and checked against the pages Astro
  * rendered to check them by (`checked`, page-check.ts).
  */
-export interface ListingPagesOfBuild {
+export interface ListingPagesOfBuild extends Omit<ListingPagesRun, 'threads'> {
   begin: (frames: Record<Language, string>) => void;
-  /** Every page written, once all are. */
-  written: Promise<WrittenPages>;
-  progress: () => number;
-  stop: () => void;
   checked: AstroPage[];
 }
 
