@@ -23,7 +23,6 @@ import type { CarModel } from './schema.ts';
 /** An earlier version of the file: its text (as `decodeCsv` gives it) and its records, in order. */
 export interface EarlierValidation {
   body: Buffer;
-  /** How many records it has. */
   rows: number;
   records: () => Iterable<readonly CarModel[]>;
 }
@@ -57,7 +56,6 @@ export interface RowCounts {
 
 /** A file validated against the earlier version (see `loadAgainstEarlier`). */
 export interface ValidatedAgainstEarlier {
-  /** Every record of the file, in order. */
   records: CarModel[];
   /** Positions (0-based, ascending) of the rows that were validated. */
   changed: number[];

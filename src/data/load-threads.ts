@@ -181,7 +181,6 @@ function joinParts(
   return { records, problems, rows };
 }
 
-/** A part read on a worker thread. */
 function readOnWorker(input: PartInput): Promise<PartRead> {
   return runOnThread<PartRead>('validation', new URL('./load-part-worker.ts', import.meta.url), input, { transfer: [input.text] }).answer;
 }

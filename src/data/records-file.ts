@@ -224,7 +224,6 @@ function startsWithFormat(fd: number): boolean {
   return readAll(fd, start, 0) === FORMAT.length && start.equals(FORMAT);
 }
 
-/** Every record of `file`, in order. */
 export function readRecordFile(file: string): CarModel[] {
   const opened = openRecordFile(file);
   try {

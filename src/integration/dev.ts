@@ -54,7 +54,6 @@ export function devData(config: Config, root: string, preparationsDir: string, l
       },
     };
   };
-  /** The records of the current data. */
   const records = (preparation: PreparationWithDownloads): readonly CarModel[] => {
     if (held?.key !== preparation.key) held = { key: preparation.key, records: readRecordFile(preparation.recordsFile) };
     return held.records;

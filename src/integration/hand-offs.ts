@@ -34,7 +34,6 @@ export interface StartedBuild {
   readonly folder: NewFolder;
   /** A hash of the code and addresses that make the site (see `startBuild`). */
   readonly fingerprint: string;
-  /** The project folder. */
   readonly root: string;
   /** The settings, code and runtime it is built from, as it starts: for its stamp once published (src/publish/current.ts). */
   readonly settings: string;

@@ -16,9 +16,7 @@ import { htmlPagePath, pageFile } from './routes.ts';
 /** One page of the listing in one language, and what it needs of the whole listing. */
 export interface ListingPageOf {
   page: number;
-  /** The listing's size. */
   count: number;
-  /** The page's models. */
   models: readonly CarModel[];
   /** A model's make in Latin script, for its logo's text. */
   makeOf: (model: CarModel) => string;
@@ -79,7 +77,6 @@ function paginationHtml(page: number, pages: number, language: Language): string
   return html;
 }
 
-/** The parts of page `page` of the listing in `language`. */
 export function listingPageParts({ page, count, models, makeOf, assetsUrl, site, language }: ListingPageOf): ListingPageParts {
   const says = MESSAGES[language];
   const counted = (value: number) => countIn(language, value);

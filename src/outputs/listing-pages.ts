@@ -37,7 +37,6 @@ export interface ListingPagesInput {
   recordsFile: string;
   summaryFile: string;
   addresses: Addresses;
-  /** The pages to write. */
   flags: PageFlags;
   /** Astro's frame of a listing page in each language, as rendered (with its markers). */
   frames: Record<Language, string>;
@@ -58,7 +57,6 @@ export interface WrittenListingPages {
   keys?: PageKeys;
 }
 
-/** Pages between two notes of progress. */
 const PAGES_A_NOTE = 1000;
 
 /** Writes the pages `from` … `to - 1` of `input` that its flags name; notes how many pages it has gone through. */
@@ -142,7 +140,6 @@ export function writeListingPages(input: ListingPagesInput, note: (pages: number
 export interface WrittenPages {
   /** The SHA-256 of every page file written, by site path. */
   hashes: Map<string, string>;
-  /** Their bytes, all together. */
   bytes: number;
   /** Every page's keys, where they were made here. */
   keys?: PageKeys;
@@ -150,7 +147,6 @@ export interface WrittenPages {
 
 export interface ListingPagesRun {
   written: Promise<WrittenPages>;
-  /** How many threads write them. */
   threads: number;
   /** How many pages the writers have gone through so far. */
   progress: () => number;

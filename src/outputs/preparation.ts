@@ -43,7 +43,6 @@ const earlierSchema = z.object({ key: z.string(), changed: z.array(z.int().min(0
 const CACHED_PREPARATIONS = 2;
 
 const preparedSchema = z.object({
-  /** SHA-256 of the data file's bytes. */
   dataSha256: z.string(),
   rows: z.int().min(0),
   /** How the file was read, for people ("UTF-8, comma-separated"). */
@@ -60,7 +59,6 @@ export interface Preparation extends z.infer<typeof preparedSchema> {
   key: string;
   /** The data file as the manifest names it: relative to the project, `/`-separated. */
   dataFile: string;
-  /** The records (see records-file.ts). */
   recordsFile: string;
   /** The listing's summary (`summaryOf`), V8-serialised. */
   summaryFile: string;
@@ -77,7 +75,6 @@ export type PreparationResult = { preparation: Preparation; records?: readonly C
 export interface PrepareOptions extends Pick<ReadOptions, 'progress' | 'quietMs'> {
   /** The project folder (where `src/` and the lock file are). */
   root: string;
-  /** Where preparations are cached. */
   preparationsDir: string;
   dataFile: string;
   assetsUrl: string;

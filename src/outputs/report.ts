@@ -13,7 +13,6 @@ const buildReportSchema = z.object({
   /** The build's id (the manifest's `buildId`), and the build that last changed a published file (`changedBy`: this one, unless it changed none). */
   buildId: z.string(),
   changedBy: z.string(),
-  /** The published site's folder. */
   outDir: z.string(),
   dataFile: z.string(),
   rows: z.number().int().nonnegative(),
@@ -56,7 +55,6 @@ export class PhaseClock {
     this.besidePhases.push([name, seconds]);
   }
 
-  /** Ends the phase under way, naming it. */
   end(name: string): void {
     const now = performance.now();
     this.phases.push([name, (now - this.phaseStarted) / 1000]);

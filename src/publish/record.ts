@@ -29,7 +29,6 @@ export interface BuildRecord {
   rendered: RenderSet;
   /** Every file of its site (site paths). */
   files: readonly string[];
-  /** Its site's size in bytes. */
   bytes: number;
 }
 
