@@ -5,7 +5,7 @@
  * where a hard link between them cannot be made (EXDEV). Files inside the store are always linked:
  * the store is one folder on one file system.
  */
-import { closeSync, constants, copyFileSync, linkSync, lstatSync, openSync, writeSync, writevSync, type BigIntStats } from 'node:fs';
+import { closeSync, constants, copyFileSync, linkSync, lstatSync, openSync, writeFileSync, writevSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 
 /** The errors of a hard link that a copy answers: another file system, or one without hard links (or out of them). */
@@ -89,11 +89,8 @@ function writeNewFile(file: string, bytes: Uint8Array | readonly Uint8Array[]): 
   try {
     const total = pieces.reduce((sum, piece) => sum + piece.length, 0);
     const written = writevSync(fd, pieces);
-    // A short write (a file system that takes part of it, a disk nearly full) is finished a piece at a time; a full disk throws.
-    if (written < total) {
-      const rest = Buffer.concat(pieces).subarray(written);
-      for (let at = 0; at < rest.length;) at += writeSync(fd, rest, at);
-    }
+    // A short write (a file system that takes part of it, a disk nearly full) is finished with the rest; a full disk throws.
+    if (written < total) writeFileSync(fd, Buffer.concat(pieces).subarray(written));
   } finally {
     closeSync(fd);
   }
