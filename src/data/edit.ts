@@ -73,21 +73,15 @@ export interface ValidatedAgainstEarlier {
   counts: RowCounts;
 }
 
-/** csv-parse's record delimiter for `body` (`recordDelimiterOf`); undefined for a lone CR (classic Mac line ends), which `recordSpans` does not split on. */
-function lineEndOf(body: Buffer): LineEnd | undefined {
-  const delimiter = recordDelimiterOf(body);
-  return delimiter === '\r' ? undefined : delimiter;
-}
-
 /**
  * The records of `body`. A record ends at its line break outside quotes; in a CRLF file, a lone LF
  * or CR is content, as csv-parse reads it. Empty lines between records are none (csv-parse skips
  * them). Sound for a file csv-parse reads without a problem, which is when it is used. Undefined
- * where the line ends are lone CRs.
+ * where the line ends are lone CRs (classic Mac line ends), which this does not split on.
  */
 export function recordSpans(body: Buffer): RecordSpans | undefined {
-  const lineEnd = lineEndOf(body);
-  if (lineEnd === undefined) return undefined;
+  const lineEnd = recordDelimiterOf(body);
+  if (lineEnd === '\r') return undefined;
   const spans: RecordSpans = { lineEnd, starts: [], ends: [] };
   const add = (start: number, end: number) => {
     spans.starts.push(start);
