@@ -172,12 +172,8 @@ export function buildDescribed({ config, baseline, folder }: StartedBuild, { dat
     compared.served.set(CHANGES_FILE, baseline.hashes[CHANGES_FILE] ?? fileSha256(join(site, CHANGES_FILE)));
     compared.files.push(CHANGES_FILE);
   } else {
-    const entry = {
-      buildId: folder.id,
-      previousBuildId: baseline?.changedBy ?? null,
-      builtAt: builtAt.toISOString(),
-      file: changeDocumentFile(folder.id),
-    };
+    const chained = { buildId: folder.id, previousBuildId: baseline?.changedBy ?? null, builtAt: builtAt.toISOString() };
+    const entry = { ...chained, file: changeDocumentFile(folder.id) };
     const history = [entry, ...compared.history].slice(0, config.changesKept);
     const pruned = compared.history.slice(history.length - 1).map((old) => old.file);
     for (const file of pruned) {
@@ -195,9 +191,7 @@ export function buildDescribed({ config, baseline, folder }: StartedBuild, { dat
       removedFiles,
     });
     const document: ChangeDocument = {
-      buildId: entry.buildId,
-      previousBuildId: entry.previousBuildId,
-      builtAt: entry.builtAt,
+      ...chained,
       dataSha256: preparation.dataSha256,
       previousDataSha256: baseline?.dataSha256 ?? null,
       rows: data.rows,
