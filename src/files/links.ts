@@ -46,29 +46,18 @@ export function linkedFrom(fromSite: string, name: string, toSite: string): bool
   }
 }
 
-/** A page's file in the published site, and its SHA-256 as the published manifest gives it. */
-export interface PublishedFile {
-  file: string;
-  sha256: string;
-}
-
 /**
- * Makes `file` a new file with `bytes` (whose SHA-256 is `sha256`): the published file itself (a
- * hard link) where `published` has the same bytes, else written. A page rendered again with
- * nothing changed in it (every page, after a change of code that changes no page) then costs no
- * write and no disk, and the file stays the published one, with its time, for uploaders (see
- * src/publish/file-times.ts). A file already at `file` is an error either way: a page to render was
- * removed first, never written through.
+ * Makes `file` a new file with `bytes`: the published file itself (a hard link) where `published`
+ * names one with the same bytes (the caller compared their hashes), else written. A page rendered
+ * again with nothing changed in it (every page, after a change of code that changes no page) then
+ * costs no write and no disk, and the file stays the published one, with its time, for uploaders
+ * (see src/publish/file-times.ts). A file already at `file` is an error either way: a page to
+ * render was removed first, never written through.
  */
-export function writeOrLinkPublished(
-  file: string,
-  bytes: Uint8Array | readonly Uint8Array[],
-  sha256: string,
-  published: PublishedFile | undefined,
-): void {
-  if (published !== undefined && published.sha256 === sha256) {
+export function writeOrLinkPublished(file: string, bytes: Uint8Array | readonly Uint8Array[], published: string | undefined): void {
+  if (published !== undefined) {
     try {
-      linkSync(published.file, file);
+      linkSync(published, file);
       return;
     } catch (error) {
       // The published file gone (removed by hand), or no hard link to be made here: the page's own bytes are written instead.

@@ -95,14 +95,8 @@ export function writeListingPages(input: ListingPagesInput, note: (pages: number
       bytes += piece.length;
     }
     const sha256 = hash.digest('hex');
-    const publishedSha256 = published?.sha256[path];
     // A new file: one already there is an error, never written through (reuse.ts removed every page to write).
-    writeOrLinkPublished(
-      file,
-      content,
-      sha256,
-      publishedSha256 === undefined ? undefined : { file: join(published!.siteDir, path), sha256: publishedSha256 },
-    );
+    writeOrLinkPublished(file, content, published?.sha256[path] === sha256 ? join(published.siteDir, path) : undefined);
     hashes.push([path, sha256]);
   };
   const records = openRecordFile(input.recordsFile);
