@@ -58,7 +58,6 @@ export interface DataSideInput extends Pick<PrepareOptions, 'root' | 'preparatio
   baseline: DataSideBaseline | undefined;
 }
 
-/** Only what the data side needs of `baseline`, whatever else the value holds: all of it crosses to the worker thread. */
 function dataSideBaseline({ siteDir, dataSha256, assetsUrl, dataKey, keys, rendered }: DataSideBaseline): DataSideBaseline {
   return { siteDir, dataSha256, assetsUrl, dataKey, keys, rendered };
 }
