@@ -13,7 +13,7 @@ import { loadAgainstEarlier, type EarlierValidation, type RowCounts, type Valida
 import { decodeCsv, type CsvText, type LoadProgress, type LoadResult } from './load.ts';
 import { loadTextOnThreads } from './load-threads.ts';
 
-export interface ReadProgress extends LoadProgress {
+interface ReadProgress extends LoadProgress {
   /** Called instead of `onRows` where only the rows that differ from the earlier version were validated. */
   onChangedRows?: (rows: RowCounts) => void;
 }

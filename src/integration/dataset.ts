@@ -46,7 +46,7 @@ export function getDataset(): Dataset {
  * Astro's own rendering (src/integration/page-check.ts): the first, second, middle and last pages,
  * or every page with CHECK_PAGES=all.
  */
-export function pagesAstroRenders(): number[] {
+function pagesAstroRenders(): number[] {
   const { count } = getDataset();
   if (live || checkAllPages) return pageNumbers(count);
   const pages = pageCount(count);
