@@ -13,17 +13,16 @@ const COPY_INSTEAD = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK
 
 /**
  * Makes `to` a file with `from`'s bytes: a hard link where it can be made, else a copy (a
- * copy-on-write clone where the file system has them). Says which.
+ * copy-on-write clone where the file system has them).
  */
-export function linkOrCopy(from: string, to: string): 'linked' | 'copied' {
+export function linkOrCopy(from: string, to: string): void {
   try {
     linkSync(from, to);
-    return 'linked';
+    return;
   } catch (error) {
     if (!COPY_INSTEAD.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
   }
   copyFileSync(from, to, constants.COPYFILE_FICLONE);
-  return 'copied';
 }
 
 /**

@@ -24,15 +24,13 @@ export function contentsOf(dir: string, skip: ReadonlySet<string>): { files: str
   return { files, folders };
 }
 
-/** Removes `folder` where it is empty; false where it is not. */
-export function removeIfEmpty(folder: string): boolean {
+/** Removes `folder` where it is empty. */
+export function removeIfEmpty(folder: string): void {
   try {
     rmdirSync(folder);
-    return true;
   } catch (error) {
     // Not empty: what it holds keeps it.
     if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw error;
-    return false;
   }
 }
 
