@@ -11,17 +11,15 @@ import { statSync } from 'node:fs';
 import { QUIET_MS, readSettled, StillChanging } from '../files/settled-read.ts';
 import { loadAgainstEarlier, type EarlierValidation, type RowCounts, type ValidatedAgainstEarlier } from './edit.ts';
 import { decodeCsv, type CsvText, type LoadProgress, type LoadResult } from './load.ts';
-import { loadTextOnThreads } from './load-threads.ts';
+import { loadTextOnThreads, type SplitOptions } from './load-threads.ts';
 
 interface ReadProgress extends LoadProgress {
   /** Called instead of `onRows` where only the rows that differ from the earlier version were validated. */
   onChangedRows?: (rows: RowCounts) => void;
 }
 
-export interface ReadOptions {
+export interface ReadOptions extends Pick<SplitOptions, 'keepRecords'> {
   progress?: ReadProgress | undefined;
-  /** Whether the records are wanted (default: true); where not (`check-data` only validates), `records` is empty and `rows` counts them. */
-  keepRecords?: boolean;
   /** Told once where the file is being saved and the read waits until it is still. */
   warn?: ((line: string) => void) | undefined;
   /**

@@ -78,9 +78,7 @@ export function changedUrls(
 export interface ChangeSummary {
   rows: RowChanges;
   pages: { json: number; html: number };
-  /** The downloads' URL paths that changed. */
   downloads: string[];
-  /** How many of the search index's files changed. */
   searchFiles: number;
 }
 

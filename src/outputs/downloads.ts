@@ -48,7 +48,6 @@ const PENDING_RECORDS = 1000;
 /** Where each record's text is in an earlier download, for copying runs of unchanged rows. */
 interface EarlierText {
   file: string;
-  /** Byte offset of each record's text. */
   offsets: Float64Array;
   lengths: Uint32Array;
 }

@@ -55,7 +55,6 @@ const preparedSchema = z.object({
 
 /** A preparation: its records, without its downloads (downloads-cache.ts); plain data, so a worker thread can hand it over. */
 export interface Preparation extends z.infer<typeof preparedSchema> {
-  /** The hash that names this preparation. */
   key: string;
   /** The data file as the manifest names it: relative to the project, `/`-separated. */
   dataFile: string;
