@@ -3,18 +3,16 @@
  * of a pull request, and as JSON for a program. Long lists are cut in the text and the Markdown
  * (the JSON holds them whole): a change of the row count changes every page.
  */
+import type { Config } from '../config.ts';
 import { counted } from '../listing/format.ts';
 import { SHRINK_LIMIT_PERCENT } from '../publish/shrink-guard.ts';
 import { markdownCell } from './job-summary.ts';
 import type { LiveChanges } from './live-changes.ts';
 
 /** What the check compared: the live site's address and build, and the data file built. */
-export interface LiveCheck {
+export interface LiveCheck extends Pick<Config, 'dataFile' | 'allowShrink'> {
   liveUrl: string;
   liveBuild: string | undefined;
-  dataFile: string;
-  /** Whether ALLOW_SHRINK=1 lets a shrink through. */
-  allowShrink: boolean;
 }
 
 /** URLs and ids shown in the text and the summary, at most. */

@@ -9,6 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { serialize } from 'node:v8';
+import type { Config } from '../config.ts';
 import { runOnThread } from '../threads.ts';
 import { cachedDownloads } from '../outputs/downloads-cache.ts';
 import { preparedRecordsFile, prepareRecords, readEarlier, type Preparation, type PrepareOptions } from '../outputs/preparation.ts';
@@ -41,11 +42,9 @@ import { PUBLISHED } from '../listing/routes.ts';
  */
 type DataSideBaseline = Pick<Baseline, 'siteDir' | 'dataSha256' | 'assetsUrl' | 'dataKey' | 'keys' | 'rendered'>;
 
-export interface DataSideInput extends Pick<PrepareOptions, 'root' | 'preparationsDir' | 'dataFile'> {
+export interface DataSideInput
+  extends Pick<PrepareOptions, 'root' | 'preparationsDir' | 'dataFile'>, Pick<Config, 'outDir' | 'allowShrink'> {
   addresses: Addresses;
-  /** The published site's folder as the maintainer names it, for messages. */
-  outDir: string;
-  allowShrink: boolean;
   /** Where the pages to render are written for the pages' routes to read (see dataset.ts). */
   renderFile: string;
   /**

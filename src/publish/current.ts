@@ -26,7 +26,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { checkedJson, damagedCacheLine, fileSha256, jsonOf, OTHER_VERSION, readChecked } from '../files/checked-files.ts';
 import { ifPresent } from '../files/missing.ts';
-import type { Contact, License } from '../listing/publisher.ts';
+import type { Publisher } from '../listing/publisher.ts';
+import type { Addresses } from '../listing/serialise.ts';
 import { sourceFingerprint } from '../files/source-fingerprint.ts';
 import { replaceAside } from './replace-aside.ts';
 import { publishedBuild, showsPublishedDeploy, type BuildFolder } from './store.ts';
@@ -53,17 +54,12 @@ const stampSchema = z.object({
 export type CurrentBuild = Omit<z.infer<typeof stampSchema>, 'version' | 'inputs' | 'tree'>;
 
 /** What of a build's configuration (src/config.ts) shapes what it publishes. */
-interface SiteSettings {
-  baseUrl: string;
-  assetsUrl: string;
+interface SiteSettings extends Addresses, Publisher {
   dataFile: string;
   outDir: string;
   deployDir: string;
   changesKept: number;
   checkAllPages: boolean;
-  /** The contact and licence /openapi.json states. */
-  contact: Contact | undefined;
-  license: License | undefined;
 }
 
 /**
