@@ -6,7 +6,7 @@
  * (src/components/ListingPage.astro), so that the two cannot differ. Pure text.
  */
 import type { CarModel } from '../data/schema.ts';
-import { languageSwitchHtml, pageHeadHtml } from './head.ts';
+import { languageSwitchHtml, pageHeadHtml, type PageHead } from './head.ts';
 import { attribute, escapeHtml } from './html.ts';
 import { countIn, LANGUAGES, MESSAGES, type Language } from './languages.ts';
 import { modelRowHtml, modelTableHtml, rowOf } from './model-table.ts';
@@ -14,7 +14,7 @@ import { neighbours, pageCount, pageRange } from './pagination.ts';
 import { htmlPagePath, pageFile } from './routes.ts';
 
 /** One page of the listing in one language, and what it needs of the whole listing. */
-export interface ListingPageOf {
+export interface ListingPageOf extends Pick<PageHead, 'site'> {
   page: number;
   count: number;
   models: readonly CarModel[];
@@ -22,8 +22,6 @@ export interface ListingPageOf {
   makeOf: (model: CarModel) => string;
   /** The pages' assets address (`pageAssetsUrl`): a path for the shipped logos. */
   assetsUrl: string;
-  /** The site's address, which canonical and alternate links start with. */
-  site: URL | undefined;
   language: Language;
 }
 

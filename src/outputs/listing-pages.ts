@@ -23,6 +23,7 @@ import { htmlPageFile, htmlPageFiles, pageFile } from '../listing/routes.ts';
 import { pageAssetsUrl, serialisePageOf, type Addresses } from '../listing/serialise.ts';
 import { summaryFrom } from '../listing/summary.ts';
 import { runOnThread } from '../threads.ts';
+import type { Preparation } from './preparation.ts';
 
 /** Which page files to write: `json[n - 1]` / `html[n - 1]` is 1 for page n's JSON page / HTML page in every language (src/publish/reuse.ts). */
 export interface PageFlags {
@@ -30,12 +31,9 @@ export interface PageFlags {
   html: Uint8Array;
 }
 
-/** What a writer is given: plain data (it crosses to a worker thread). */
-export interface ListingPagesInput {
+/** What a writer is given: plain data (it crosses to a worker thread), the prepared records and summary among it. */
+export interface ListingPagesInput extends Pick<Preparation, 'recordsFile' | 'summaryFile'> {
   siteDir: string;
-  /** The prepared records (src/data/records-file.ts) and the listing's summary made with them (src/listing/summary.ts). */
-  recordsFile: string;
-  summaryFile: string;
   addresses: Addresses;
   flags: PageFlags;
   /** Astro's frame of a listing page in each language, as rendered (with its markers). */
