@@ -98,9 +98,7 @@ function compareRows(
   let comparison: RowComparison;
   try {
     comparison =
-      (baseline &&
-        fromPreparation &&
-        editedInPlace({ preparation, baseline, publishedRecordsFile, records, assetsUrl: addresses.assetsUrl })) ||
+      (fromPreparation && editedInPlace(input, preparation, records, publishedRecordsFile)) ||
       rowChanges(
         baseline ? publishedRecords(baseline, publishedRecordsFile, join(input.outDir, PUBLISHED.allJson.slice(1))) : undefined,
         records.all(),
@@ -125,21 +123,14 @@ function compareRows(
  * Where the preparation was validated against the published build's (an edit in place, see
  * src/data/edit.ts), the rows that changed, reading only the rows it validated from either side.
  */
-function editedInPlace({
-  preparation,
-  baseline,
-  publishedRecordsFile,
-  records,
-  assetsUrl,
-}: {
-  preparation: Preparation;
-  baseline: DataSideBaseline;
-  publishedRecordsFile: string;
-  records: RecordsOfPreparation;
-  assetsUrl: string;
-}): RowComparison | undefined {
+function editedInPlace(
+  { baseline, addresses: { assetsUrl } }: DataSideInput,
+  preparation: Preparation,
+  records: RecordsOfPreparation,
+  publishedRecordsFile: string,
+): RowComparison | undefined {
   // Under another assets address every logo's URL changed, whatever rows the edit validated again.
-  if (baseline.assetsUrl !== assetsUrl) return undefined;
+  if (baseline === undefined || baseline.assetsUrl !== assetsUrl) return undefined;
   const earlier = readEarlier(dirname(preparation.recordsFile));
   if (earlier === undefined || earlier.key !== baseline.dataKey) return undefined;
   const published = openRecordFile(publishedRecordsFile);
