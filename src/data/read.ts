@@ -70,8 +70,7 @@ export async function readDataFile(file: string, options: ReadOptions = {}): Pro
     progress.onChangedRows?.(edit.counts);
     return { records: keepRecords ? edit.records : [], problems: [], rows: edit.records.length, sha256, text, edit };
   }
-  const { records, problems, rows } = await loadTextOnThreads(text, file, progress, { keepRecords });
-  return { records, problems, rows, sha256, text };
+  return { ...(await loadTextOnThreads(text, file, progress, { keepRecords })), sha256, text };
 }
 
 const cannotBeRead = (error: unknown) => `cannot be read: ${error instanceof Error ? error.message : String(error)}`;

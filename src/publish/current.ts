@@ -139,7 +139,6 @@ export function stampPublished(
  * any damaged cache (a stamp of another version is none, and not damaged).
  */
 export function currentBuild(config: SiteSettings, root: string, store: string): CurrentBuild | undefined {
-  // A stamp of another version is no stamp, and not damaged: its hash held.
   const stamp = readChecked(
     join(store, STAMP_FILE),
     (body) => jsonOf(body.toString('utf8'), stampSchema) ?? OTHER_VERSION,
