@@ -25,15 +25,9 @@ export interface ListingPageOf extends Pick<PageHead, 'site'> {
   language: Language;
 }
 
-/** The parts of a listing page that differ from page to page, as markup, in the order the page has them. */
-export interface ListingPageParts {
-  head: string;
-  languageSwitch: string;
-  pageOf: string;
-  listing: string;
-}
-
-export const LISTING_PAGE_PARTS = ['head', 'languageSwitch', 'pageOf', 'listing'] as const satisfies readonly (keyof ListingPageParts)[];
+/** The parts of a listing page that differ from page to page, in the order the page has them; each as markup (`ListingPageParts`). */
+export const LISTING_PAGE_PARTS = ['head', 'languageSwitch', 'pageOf', 'listing'] as const;
+export type ListingPageParts = Record<(typeof LISTING_PAGE_PARTS)[number], string>;
 
 /** The pages a pagination links to: the first and last, and those 1, 2, 10, 100 and 1000 away on either side. */
 const OFFSETS = [-1000, -100, -10, -2, -1, 0, 1, 2, 10, 100, 1000];

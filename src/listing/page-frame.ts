@@ -10,12 +10,7 @@ import { LISTING_PAGE_PARTS, type ListingPageParts } from './listing-page.ts';
 const markerOf = (part: keyof ListingPageParts) => `<!--listing-page:${part}-->`;
 
 /** The parts the frame is rendered with. */
-export const FRAME_MARKERS: ListingPageParts = {
-  head: markerOf('head'),
-  languageSwitch: markerOf('languageSwitch'),
-  pageOf: markerOf('pageOf'),
-  listing: markerOf('listing'),
-};
+export const FRAME_MARKERS = Object.fromEntries(LISTING_PAGE_PARTS.map((part) => [part, markerOf(part)])) as ListingPageParts;
 
 /** A frame cut at its markers: `text[i]` comes before part `parts[i]`, and the last text after every part (as strings, or encoded once). */
 export interface PageFrame<Text = string> {
