@@ -65,7 +65,6 @@ export function liveReportText(changes: LiveChanges, check: LiveCheck): string {
   return lines.join('\n');
 }
 
-/** The report as the job summary's Markdown. */
 export function liveReportMarkdown(changes: LiveChanges, check: LiveCheck): string {
   const cell = (text: string) => markdownCell(text);
   const lines = [

@@ -13,9 +13,7 @@ import { storeDirOf } from '../publish/store.ts';
 import { unchangedSite } from './refusals.ts';
 
 interface Cause {
-  /** What went wrong, in words. */
   cause: string;
-  /** What the maintainer can do about it. */
   remedy: string;
   /** Whether the folder itself went (then choosing another is no remedy, and what was published may have gone with it). */
   vanished?: true;

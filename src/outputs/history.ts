@@ -26,8 +26,7 @@ export const changeDocumentFile = (buildId: string): string => changeDocumentPat
  * one that cannot be read is said (`warn`), and the history starts again.
  */
 export function publishedHistory(siteDir: string, warn: (message: string) => void): HistoryEntry[] {
-  const file = join(siteDir, CHANGES_FILE);
-  const text = ifPresent(() => readFileSync(file, 'utf8'));
+  const text = ifPresent(() => readFileSync(join(siteDir, CHANGES_FILE), 'utf8'));
   if (text === undefined) return [];
   let json: unknown;
   try {
