@@ -41,23 +41,18 @@ export function getDataset(): Dataset {
 }
 
 /**
- * The listing's pages Astro renders: in dev, every page asked for; in a build, where the build
- * writes every page from Astro's frame (src/outputs/listing-pages.ts), those it compares with
- * Astro's own rendering (src/integration/page-check.ts): the first, second, middle and last pages,
- * or every page with CHECK_PAGES=all.
+ * The routes of the listing's pages after the first (`/page/N/` in each language; the first is the
+ * home page), with each page's number: the pages Astro renders. In dev, every page asked for; in a
+ * build, where the build writes every page from Astro's frame (src/outputs/listing-pages.ts), those
+ * it compares with Astro's own rendering (src/integration/page-check.ts): the first, second, middle
+ * and last pages, or every page with CHECK_PAGES=all.
  */
-function pagesAstroRenders(): number[] {
+export const laterPagePaths = (() => {
   const { count } = getDataset();
-  if (live || checkAllPages) return pageNumbers(count);
   const pages = pageCount(count);
-  return [...new Set([1, 2, Math.ceil(pages / 2), pages])].filter((page) => page <= pages).sort((a, b) => a - b);
-}
-
-/** The routes of the listing's pages after the first (`/page/N/` in each language), with each page's number. */
-export const laterPagePaths = (() =>
-  pagesAstroRenders()
-    .filter((page) => page > 1)
-    .map((page) => ({ params: { page: String(page) }, props: { page } }))) satisfies GetStaticPaths;
+  const rendered = live || checkAllPages ? pageNumbers(count) : [...new Set([2, Math.ceil(pages / 2), pages])];
+  return rendered.filter((page) => page > 1 && page <= pages).map((page) => ({ params: { page: String(page) }, props: { page } }));
+}) satisfies GetStaticPaths;
 
 /** The languages whose listing page's frame Astro renders: each, in a build; none in dev, which renders each page whole. */
 export function framesToRender(): Language[] {
