@@ -10,9 +10,8 @@ import type { Problem } from './problems.ts';
 import { CR, LF, lineBreaksOf, lineCounter, recordDelimiterOf } from './lines.ts';
 
 export interface LoadResult {
-  /** The valid records, in file order: none where any row has a problem, or the records were not wanted. */
+  /** The valid records, in file order: none where any row has a problem (all in `problems`, in the order of the file), or they were not wanted. */
   records: CarModel[];
-  /** Every problem, in the order of the file; none for a valid file. */
   problems: Problem[];
   /** Rows read, blank ones aside: as many as `records` where there is no problem, unless the records were not kept (load-threads.ts). */
   rows: number;
