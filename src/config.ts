@@ -117,7 +117,6 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** The configuration, as `loadConfig` gives it. */
 export type Config = ReturnType<typeof loadConfig>;
 
 /** Reads and validates the configuration. Empty variables count as unset. */
@@ -145,7 +144,6 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     contact: variables.API_CONTACT,
     license: variables.API_LICENSE,
     dataFile: variables.DATA_FILE,
-    /** The published site's folder. */
     outDir,
     /** Host configurations kept outside the site (nginx, Cloudflare worker). */
     deployDir: variables.DEPLOY_DIR,

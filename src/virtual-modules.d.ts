@@ -8,10 +8,6 @@ declare module 'virtual:listing/dataset' {
   export const live: boolean;
   /** Whether a build compares every listing page with Astro's rendering of it (CHECK_PAGES=all), not a few. */
   export const checkAllPages: boolean;
-  /**
-   * The data the pages show now: the prepared records file and the listing's summary made with
-   * them (both null in `astro dev` before any good data was read) and, in dev, the records themselves and the problem report of the
-   * data file on disk.
-   */
+  /** The data the pages show now (its files both null in `astro dev` before any good data was read). */
   export const datasetState: () => import('./integration/virtual-module.ts').DatasetState;
 }

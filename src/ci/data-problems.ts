@@ -26,17 +26,13 @@ const PROBLEMS_LISTED = 500;
 
 /** A data file's problems as the job summary's Markdown: a table of every problem (up to PROBLEMS_LISTED), line, column, field and what is wrong. */
 export function problemsSummary(problems: readonly Problem[], summaryLine: string): string {
-  const rows = problems.slice(0, PROBLEMS_LISTED).map((problem) => {
+  const rows = problems.slice(0, PROBLEMS_LISTED).map(({ column, field, ...problem }) => {
+    // The rule and the value alone: the line, the column and the field have cells of their own.
     const cells = [
       problem.line > 0 ? String(problem.line) : '',
-      problem.column !== undefined ? String(problem.column) : '',
-      problem.field ?? '',
-      describeProblem({
-        file: problem.file,
-        line: problem.line,
-        rule: problem.rule,
-        ...(problem.value === undefined ? {} : { value: problem.value }),
-      }),
+      column !== undefined ? String(column) : '',
+      field ?? '',
+      describeProblem(problem),
     ];
     return `| ${cells.map(markdownCell).join(' | ')} |`;
   });

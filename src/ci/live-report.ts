@@ -3,18 +3,16 @@
  * of a pull request, and as JSON for a program. Long lists are cut in the text and the Markdown
  * (the JSON holds them whole): a change of the row count changes every page.
  */
+import type { Config } from '../config.ts';
 import { counted } from '../listing/format.ts';
 import { SHRINK_LIMIT_PERCENT } from '../publish/shrink-guard.ts';
 import { markdownCell } from './job-summary.ts';
 import type { LiveChanges } from './live-changes.ts';
 
 /** What the check compared: the live site's address and build, and the data file built. */
-export interface LiveCheck {
+export interface LiveCheck extends Pick<Config, 'dataFile' | 'allowShrink'> {
   liveUrl: string;
   liveBuild: string | undefined;
-  dataFile: string;
-  /** Whether ALLOW_SHRINK=1 lets a shrink through. */
-  allowShrink: boolean;
 }
 
 /** URLs and ids shown in the text and the summary, at most. */
@@ -33,16 +31,14 @@ function shrinkVerdict(changes: LiveChanges, { allowShrink }: Pick<LiveCheck, 'a
   return `refuses: ${measured}. Is the export cut short? If those rows are really gone, set ALLOW_SHRINK=1`;
 }
 
-/** The rows added, removed and changed, each kind with its ids (up to SHOWN): `[what, ids]`. */
-function rowLines(changes: LiveChanges): [string, string][] {
-  const { added, removed, changed } = changes.rows;
-  return [
-    ...(added.length > 0 ? [['added (id)', listed(added)] as [string, string]] : []),
-    ...(removed.length > 0 ? [['removed (id)', listed(removed)] as [string, string]] : []),
-    ...(changed.length > 0
-      ? [['changed (id: fields)', listed(changed.map(({ id, fields }) => `${id}: ${fields.join(' ')}`))] as [string, string]]
-      : []),
+/** The rows added, removed and changed, each kind that has any with its ids (up to SHOWN): `[what, ids]`. */
+function rowLines({ rows: { added, removed, changed } }: LiveChanges): [string, string][] {
+  const kinds: [string, readonly (string | number)[]][] = [
+    ['added (id)', added],
+    ['removed (id)', removed],
+    ['changed (id: fields)', changed.map(({ id, fields }) => `${id}: ${fields.join(' ')}`)],
   ];
+  return kinds.filter(([, ids]) => ids.length > 0).map(([what, ids]) => [what, listed(ids)]);
 }
 
 const rowsLine = ({ rows }: LiveChanges) =>
@@ -69,7 +65,6 @@ export function liveReportText(changes: LiveChanges, check: LiveCheck): string {
   return lines.join('\n');
 }
 
-/** The report as the job summary's Markdown. */
 export function liveReportMarkdown(changes: LiveChanges, check: LiveCheck): string {
   const cell = (text: string) => markdownCell(text);
   const lines = [

@@ -17,15 +17,12 @@
  * reused row's.
  */
 import { loadText, type CsvText } from './load.ts';
-import { CR, LF, recordDelimiterOf } from './lines.ts';
+import { CR, LF, QUOTE, recordDelimiterOf } from './lines.ts';
 import type { CarModel } from './schema.ts';
-
-const QUOTE = 0x22;
 
 /** An earlier version of the file: its text (as `decodeCsv` gives it) and its records, in order. */
 export interface EarlierValidation {
   body: Buffer;
-  /** How many records it has. */
   rows: number;
   records: () => Iterable<readonly CarModel[]>;
 }
@@ -59,7 +56,6 @@ export interface RowCounts {
 
 /** A file validated against the earlier version (see `loadAgainstEarlier`). */
 export interface ValidatedAgainstEarlier {
-  /** Every record of the file, in order. */
   records: CarModel[];
   /** Positions (0-based, ascending) of the rows that were validated. */
   changed: number[];
@@ -77,21 +73,15 @@ export interface ValidatedAgainstEarlier {
   counts: RowCounts;
 }
 
-/** csv-parse's record delimiter for `body` (`recordDelimiterOf`); undefined for a lone CR (classic Mac line ends), which `recordSpans` does not split on. */
-function lineEndOf(body: Buffer): LineEnd | undefined {
-  const delimiter = recordDelimiterOf(body);
-  return delimiter === '\r' ? undefined : delimiter;
-}
-
 /**
  * The records of `body`. A record ends at its line break outside quotes; in a CRLF file, a lone LF
  * or CR is content, as csv-parse reads it. Empty lines between records are none (csv-parse skips
  * them). Sound for a file csv-parse reads without a problem, which is when it is used. Undefined
- * where the line ends are lone CRs.
+ * where the line ends are lone CRs (classic Mac line ends), which this does not split on.
  */
 export function recordSpans(body: Buffer): RecordSpans | undefined {
-  const lineEnd = lineEndOf(body);
-  if (lineEnd === undefined) return undefined;
+  const lineEnd = recordDelimiterOf(body);
+  if (lineEnd === '\r') return undefined;
   const spans: RecordSpans = { lineEnd, starts: [], ends: [] };
   const add = (start: number, end: number) => {
     spans.starts.push(start);

@@ -5,7 +5,7 @@
 
 export const LF = 0x0a;
 export const CR = 0x0d;
-const QUOTE = 0x22;
+export const QUOTE = 0x22;
 
 /** A file's record delimiter, as csv-parse discovers it: its first line break outside quotes (CR LF before LF). */
 export function recordDelimiterOf(body: Buffer): '\n' | '\r\n' | '\r' {

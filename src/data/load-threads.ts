@@ -19,8 +19,8 @@ const MIN_PART_BYTES = 2 * 2 ** 20;
 /** How often another part's thread says how many rows it has read (for the progress lines). */
 const ROWS_BETWEEN_COUNTS = 1000;
 
-/** What another part's thread is given (see load-part-worker.ts). */
-export interface PartInput {
+/** What another part's thread is given (see load-part-worker.ts), `keepRecords` as the whole file's. */
+export interface PartInput extends Required<Pick<SplitOptions, 'keepRecords'>> {
   /** The file's header row, as the file writes it, followed by the part's rows. */
   text: ArrayBuffer;
   format: CsvFormat;
@@ -30,8 +30,6 @@ export interface PartInput {
   /** One 32-bit cell a part's thread keeps the count of rows it has read in, at `cell`. */
   rowsRead: SharedArrayBuffer;
   cell: number;
-  /** Whether the part's records are wanted (not by `npm run check-data`, which only validates). */
-  keepRecords: boolean;
 }
 
 /** What another part's thread answers (see `readPart`). */
@@ -181,7 +179,6 @@ function joinParts(
   return { records, problems, rows };
 }
 
-/** A part read on a worker thread. */
 function readOnWorker(input: PartInput): Promise<PartRead> {
   return runOnThread<PartRead>('validation', new URL('./load-part-worker.ts', import.meta.url), input, { transfer: [input.text] }).answer;
 }

@@ -10,7 +10,7 @@ import type { Problem } from './problems.ts';
 import { CR, LF, lineBreaksOf, lineCounter, recordDelimiterOf } from './lines.ts';
 
 export interface LoadResult {
-  /** The valid records, in file order. Empty when any problem was found. */
+  /** The valid records, in file order: none where any row has a problem (all in `problems`, in the order of the file), or they were not wanted. */
   records: CarModel[];
   problems: Problem[];
   /** Rows read, blank ones aside: as many as `records` where there is no problem, unless the records were not kept (load-threads.ts). */

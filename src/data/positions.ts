@@ -4,7 +4,7 @@
  * with a quoted line break may begin on a later line. Workflow annotations point there.
  */
 import type { CsvText } from './load.ts';
-import { CR, LF } from './lines.ts';
+import { CR, LF, QUOTE } from './lines.ts';
 
 export interface TextPosition {
   /** 1-based. */
@@ -13,7 +13,6 @@ export interface TextPosition {
   column: number;
 }
 
-const QUOTE = 0x22;
 /** A UTF-8 byte that continues a character rather than beginning one. */
 const continues = (byte: number) => (byte & 0xc0) === 0x80;
 

@@ -10,20 +10,16 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { QUIET_MS, readSettled, StillChanging } from '../files/settled-read.ts';
 import { loadAgainstEarlier, type EarlierValidation, type RowCounts, type ValidatedAgainstEarlier } from './edit.ts';
-import { decodeCsv, type CsvText, type LoadProgress } from './load.ts';
-import { loadTextOnThreads } from './load-threads.ts';
-import type { Problem } from './problems.ts';
-import type { CarModel } from './schema.ts';
+import { decodeCsv, type CsvText, type LoadProgress, type LoadResult } from './load.ts';
+import { loadTextOnThreads, type SplitOptions } from './load-threads.ts';
 
-export interface ReadProgress extends LoadProgress {
+interface ReadProgress extends LoadProgress {
   /** Called instead of `onRows` where only the rows that differ from the earlier version were validated. */
   onChangedRows?: (rows: RowCounts) => void;
 }
 
-export interface ReadOptions {
+export interface ReadOptions extends Pick<SplitOptions, 'keepRecords'> {
   progress?: ReadProgress | undefined;
-  /** Whether the records are wanted (default: true); where not (`check-data` only validates), `records` is empty and `rows` counts them. */
-  keepRecords?: boolean;
   /** Told once where the file is being saved and the read waits until it is still. */
   warn?: ((line: string) => void) | undefined;
   /**
@@ -40,13 +36,8 @@ export interface ReadOptions {
   against?: (sha256: string) => EarlierValidation | 'known' | undefined;
 }
 
-export interface DataFileRead {
-  /** The valid records, in file order: none where any row has a problem, or the records were not wanted or not validated. */
-  records: CarModel[];
-  /** Every problem, in the order of the file; none for a valid file. */
-  problems: Problem[];
-  /** Rows read, blank ones aside. */
-  rows: number;
+/** What reading a data file found (none of its records where they were not validated: `known`). */
+export interface DataFileRead extends LoadResult {
   /** SHA-256 of the bytes read; none where the file could not be read. */
   sha256?: string;
   /** The file as text, and how it is written, where it is text this reads. */
@@ -79,8 +70,7 @@ export async function readDataFile(file: string, options: ReadOptions = {}): Pro
     progress.onChangedRows?.(edit.counts);
     return { records: keepRecords ? edit.records : [], problems: [], rows: edit.records.length, sha256, text, edit };
   }
-  const { records, problems, rows } = await loadTextOnThreads(text, file, progress, { keepRecords });
-  return { records, problems, rows, sha256, text };
+  return { ...(await loadTextOnThreads(text, file, progress, { keepRecords })), sha256, text };
 }
 
 const cannotBeRead = (error: unknown) => `cannot be read: ${error instanceof Error ? error.message : String(error)}`;

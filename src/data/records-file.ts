@@ -7,7 +7,7 @@
  * would repeat its thirteen field names, and every build and every edit in `npm run dev` reads the
  * file several times.
  */
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import type { CarModel } from './schema.ts';
 import { ifPresent } from '../files/missing.ts';
@@ -95,13 +95,13 @@ export function addFromColumns({ fields, kinds, columns, length }: RecordColumns
 export function writeRecordFile(file: string, records: readonly CarModel[]): void {
   const fd = openSync(file, 'w');
   try {
-    writeAll(fd, FORMAT);
+    writeFileSync(fd, FORMAT);
     for (const records_ of inChunks(records)) {
       const chunk = serialize(toColumns(records_));
       const length = Buffer.alloc(LENGTH_BYTES);
       length.writeUInt32LE(chunk.length);
-      writeAll(fd, length);
-      writeAll(fd, chunk);
+      writeFileSync(fd, length);
+      writeFileSync(fd, chunk);
     }
   } finally {
     closeSync(fd);
@@ -224,7 +224,6 @@ function startsWithFormat(fd: number): boolean {
   return readAll(fd, start, 0) === FORMAT.length && start.equals(FORMAT);
 }
 
-/** Every record of `file`, in order. */
 export function readRecordFile(file: string): CarModel[] {
   const opened = openRecordFile(file);
   try {
@@ -234,12 +233,8 @@ export function readRecordFile(file: string): CarModel[] {
   }
 }
 
-function writeAll(fd: number, buffer: Buffer): void {
-  for (let written = 0; written < buffer.length;) written += writeSync(fd, buffer, written);
-}
-
 /** Reads into all of `buffer` from `position`, short only at the end of the file; returns the bytes read. */
-function readAll(fd: number, buffer: Buffer, position: number): number {
+export function readAll(fd: number, buffer: Buffer, position: number): number {
   let total = 0;
   while (total < buffer.length) {
     const read = readSync(fd, buffer, total, buffer.length - total, position + total);

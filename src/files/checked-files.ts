@@ -40,15 +40,7 @@ const stamp = (path: string) => {
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
 };
 
-/** SHA-256 of a file this process has just written (and will not write again), remembered for `firstDamaged`. */
-export function writtenFileSha256(path: string): string {
-  const before = stamp(path);
-  const sha256 = fileSha256(path);
-  known.set(before, sha256);
-  return sha256;
-}
-
-/** Remembers for `firstDamaged` the SHA-256 of a file this process has just written and hashed as it wrote it (and will not write again). */
+/** Remembers for `firstDamaged` the SHA-256 of a file this process has just written (and will not write again). */
 export function rememberSha256(path: string, sha256: string): void {
   known.set(stamp(path), sha256);
 }
@@ -85,34 +77,41 @@ export function withoutHash(file: Buffer): Buffer | undefined {
 /** JSON with its own hash, for the cached files that are JSON. */
 export const checkedJson = (value: unknown): Buffer => withHash(Buffer.from(JSON.stringify(value)));
 
+/** What `decode` answers for bytes that are whole but written by another version: no value, and not damaged. */
+export const OTHER_VERSION = Symbol('another version');
+
 /**
  * What `decode` makes of the bytes a `withHash` file wrapped, if the file is there, still has its
  * hash and `decode` accepts it (undefined: it does not); else undefined (`damaged` is told when a
- * file is there but not whole).
+ * file is there but not whole, or `decode` refuses it, but not for OTHER_VERSION).
  */
-export function readChecked<T>(path: string, decode: (body: Buffer) => T | undefined, damaged?: (path: string) => void): T | undefined {
+export function readChecked<T>(
+  path: string,
+  decode: (body: Buffer) => T | typeof OTHER_VERSION | undefined,
+  damaged?: (path: string) => void,
+): T | undefined {
   const file = ifPresent(() => readFileSync(path));
   if (file === undefined) return undefined;
   const body = withoutHash(file);
   const value = body && decode(body);
+  if (value === OTHER_VERSION) return undefined;
   if (value === undefined) damaged?.(path);
   return value;
 }
 
+/** `text` as JSON that fits `schema`; undefined where it is not JSON or does not fit. */
+export function jsonOf<T>(text: string, schema: z.ZodType<T>): T | undefined {
+  try {
+    return schema.safeParse(JSON.parse(text)).data;
+  } catch {
+    // Not JSON: no value, as for JSON of another shape (the caller says what that means).
+    return undefined;
+  }
+}
+
 /** The value of a `checkedJson` file that fits `schema` (see `readChecked`). */
 export function readCheckedJson<T>(path: string, schema: z.ZodType<T>, damaged?: (path: string) => void): T | undefined {
-  const decode = (body: Buffer) => {
-    let json: unknown;
-    try {
-      json = JSON.parse(body.toString('utf8'));
-    } catch {
-      // Its hash held, so another version wrote it: a file of another version is no file.
-      return undefined;
-    }
-    const parsed = schema.safeParse(json);
-    return parsed.success ? parsed.data : undefined;
-  };
-  return readChecked(path, decode, damaged);
+  return readChecked(path, (body) => jsonOf(body.toString('utf8'), schema), damaged);
 }
 
 /** The one line a build says of a damaged cache file. */

@@ -5,7 +5,7 @@
  * where a hard link between them cannot be made (EXDEV). Files inside the store are always linked:
  * the store is one folder on one file system.
  */
-import { closeSync, constants, copyFileSync, linkSync, lstatSync, openSync, writeSync, writevSync, type BigIntStats } from 'node:fs';
+import { closeSync, constants, copyFileSync, linkSync, lstatSync, openSync, writeFileSync, writevSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 
 /** The errors of a hard link that a copy answers: another file system, or one without hard links (or out of them). */
@@ -13,17 +13,16 @@ const COPY_INSTEAD = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK
 
 /**
  * Makes `to` a file with `from`'s bytes: a hard link where it can be made, else a copy (a
- * copy-on-write clone where the file system has them). Says which.
+ * copy-on-write clone where the file system has them).
  */
-export function linkOrCopy(from: string, to: string): 'linked' | 'copied' {
+export function linkOrCopy(from: string, to: string): void {
   try {
     linkSync(from, to);
-    return 'linked';
+    return;
   } catch (error) {
     if (!COPY_INSTEAD.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
   }
   copyFileSync(from, to, constants.COPYFILE_FICLONE);
-  return 'copied';
 }
 
 /**
@@ -46,29 +45,18 @@ export function linkedFrom(fromSite: string, name: string, toSite: string): bool
   }
 }
 
-/** A page's file in the published site, and its SHA-256 as the published manifest gives it. */
-export interface PublishedFile {
-  file: string;
-  sha256: string;
-}
-
 /**
- * Makes `file` a new file with `bytes` (whose SHA-256 is `sha256`): the published file itself (a
- * hard link) where `published` has the same bytes, else written. A page rendered again with
- * nothing changed in it (every page, after a change of code that changes no page) then costs no
- * write and no disk, and the file stays the published one, with its time, for uploaders (see
- * src/publish/file-times.ts). A file already at `file` is an error either way: a page to render was
- * removed first, never written through.
+ * Makes `file` a new file with `bytes`: the published file itself (a hard link) where `published`
+ * names one with the same bytes (the caller compared their hashes), else written. A page rendered
+ * again with nothing changed in it (every page, after a change of code that changes no page) then
+ * costs no write and no disk, and the file stays the published one, with its time, for uploaders
+ * (see src/publish/file-times.ts). A file already at `file` is an error either way: a page to
+ * render was removed first, never written through.
  */
-export function writeOrLinkPublished(
-  file: string,
-  bytes: Uint8Array | readonly Uint8Array[],
-  sha256: string,
-  published: PublishedFile | undefined,
-): void {
-  if (published !== undefined && published.sha256 === sha256) {
+export function writeOrLinkPublished(file: string, bytes: Uint8Array | readonly Uint8Array[], published: string | undefined): void {
+  if (published !== undefined) {
     try {
-      linkSync(published.file, file);
+      linkSync(published, file);
       return;
     } catch (error) {
       // The published file gone (removed by hand), or no hard link to be made here: the page's own bytes are written instead.
@@ -89,11 +77,8 @@ function writeNewFile(file: string, bytes: Uint8Array | readonly Uint8Array[]): 
   try {
     const total = pieces.reduce((sum, piece) => sum + piece.length, 0);
     const written = writevSync(fd, pieces);
-    // A short write (a file system that takes part of it, a disk nearly full) is finished a piece at a time; a full disk throws.
-    if (written < total) {
-      const rest = Buffer.concat(pieces).subarray(written);
-      for (let at = 0; at < rest.length;) at += writeSync(fd, rest, at);
-    }
+    // A short write (a file system that takes part of it, a disk nearly full) is finished with the rest; a full disk throws.
+    if (written < total) writeFileSync(fd, Buffer.concat(pieces).subarray(written));
   } finally {
     closeSync(fd);
   }

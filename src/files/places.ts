@@ -24,18 +24,11 @@ interface Name {
 /** Names compared as a disk that ignores case compares them (Unicode's simple lower case, composed as macOS's disks store them). */
 const folded = (name: string) => name.normalize('NFC').toLowerCase();
 
-/** Whether `path` names something (following links): "not there" where it or a folder on the way is missing. */
-function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // ENOTDIR: a name on the way is a file, so nothing is there either.
-    if (code === 'ENOENT' || code === 'ENOTDIR') return false;
-    throw error;
-  }
-}
+/**
+ * Whether `path` names something (following links): "not there" where it or a folder on the way is
+ * missing, or a name on the way is a file (ENOTDIR, which `statSync` answers as it does ENOENT).
+ */
+const exists = (path: string): boolean => statSync(path, { throwIfNoEntry: false }) !== undefined;
 
 /** The entries of a folder, or undefined where it may be passed through but not listed (EACCES): its names are then taken as written. */
 function entriesOf(folder: string): string[] | undefined {

@@ -26,15 +26,8 @@ export const BROKEN_ASSUMPTION =
   'an Astro upgrade broke an assumption. Astro renders pages only after an ordinary Vite plugin\'s buildApp hook of order "post" has settled (src/integration/astro-internals.ts)';
 
 /** The plugin hook that holds Astro's page rendering until `ready` settles. */
-export function awaitDataBeforePages(ready: () => Promise<unknown>): Pick<Plugin, 'buildApp'> {
-  return {
-    buildApp: {
-      order: 'post',
-      handler: async () => {
-        await ready();
-      },
-    },
-  };
+export function awaitDataBeforePages(ready: () => Promise<void>): Pick<Plugin, 'buildApp'> {
+  return { buildApp: { order: 'post', handler: ready } };
 }
 
 /**

@@ -25,13 +25,12 @@ import { formatReport } from '../data/problems.ts';
 import { counted } from '../listing/format.ts';
 import { LANGUAGES, type Language } from '../listing/languages.ts';
 import { pageCount } from '../listing/pagination.ts';
-import { htmlPageFile, pageFile } from '../listing/routes.ts';
 import { summariseChanges } from '../outputs/changes.ts';
 import { VERCEL_STATIC_DIR } from '../serve/hosts/vercel.ts';
 import { startListingPages, type ListingPagesRun } from '../outputs/listing-pages.ts';
 import { withDownloads } from '../outputs/downloads-cache.ts';
 import { removeSetAside } from '../outputs/preparation.ts';
-import { formatBuildReport, PhaseClock, reportBuild, reportPagesWritten, writeBuildReport } from '../outputs/report.ts';
+import { PhaseClock, reportBuild, reportPagesWritten } from '../outputs/report.ts';
 import { baselineOf, readPublishedBuild, UnreadableManifest, type PublishedBuild } from '../publish/baseline.ts';
 import { linkOrCopy } from '../files/links.ts';
 import { sourceFingerprint } from '../files/source-fingerprint.ts';
@@ -209,16 +208,6 @@ export async function awaitData(build: StartedBuild): Promise<Rendering> {
 /** The listing's pages of `build`: which to write, from what, and where the published ones are. */
 function listingPagesOf(build: StartedBuild, data: ReadyData, render: RenderSet): ListingPagesOfBuild {
   const { config, folder, baseline } = build;
-  // Only the published hashes of the pages to write cross to the writers' threads.
-  const published: Record<string, string> = {};
-  if (baseline)
-    for (let index = 0; index < render.json.length; index += 1) {
-      const paths = [
-        ...(render.json[index] === 1 ? [pageFile(index + 1)] : []),
-        ...(render.html[index] === 1 ? LANGUAGES.map((language) => htmlPageFile(index + 1, language)) : []),
-      ];
-      for (const path of paths) if (baseline.hashes[path] !== undefined) published[path] = baseline.hashes[path];
-    }
   let run: ListingPagesRun | undefined;
   let begin: (frames: Record<Language, string>) => void = () => undefined;
   const written = new Promise<ListingPagesRun>((started) => {
@@ -233,7 +222,7 @@ function listingPagesOf(build: StartedBuild, data: ReadyData, render: RenderSet)
         // Where no keys were made before (nothing to take pages from), every page is written: its keys are made as it is.
         makeKeys: data.keys === undefined,
         // The store is one folder on one file system: a page may be the published file.
-        ...(baseline && { published: { siteDir: baseline.siteDir, sha256: published } }),
+        ...(baseline && { published: { siteDir: baseline.siteDir, sha256: baseline.hashes } }),
       });
       if (run.threads > 0)
         console.error(`Listing pages: written from Astro's frames on ${run.threads === 1 ? 'one thread' : `${run.threads} threads`}`);
@@ -310,9 +299,7 @@ export async function closeBuild(build: StartedBuild, publication: Publication):
   }
   clock.end('stamp');
 
-  const report = reportBuild(clock, { ...outcome, outDir: config.outDir, dataFile: config.dataFile, built: true }, config);
-  writeBuildReport(config.reportFile, report);
-  console.error(formatBuildReport(report));
+  reportBuild(clock, { ...outcome, outDir: config.outDir, dataFile: config.dataFile, built: true }, config);
   await build.setAsideRemoved;
 }
 

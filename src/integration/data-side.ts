@@ -9,9 +9,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { serialize } from 'node:v8';
+import type { Config } from '../config.ts';
 import { runOnThread } from '../threads.ts';
 import { cachedDownloads } from '../outputs/downloads-cache.ts';
-import { preparedRecordsFile, prepareRecords, readEarlier, type Preparation } from '../outputs/preparation.ts';
+import { preparedRecordsFile, prepareRecords, readEarlier, type Preparation, type PrepareOptions } from '../outputs/preparation.ts';
 import type { Problem } from '../data/problems.ts';
 import { isRecordFile, openRecordFile, type OpenRecordFile, type RecordSlices } from '../data/records-file.ts';
 import type { CarModel } from '../data/schema.ts';
@@ -41,16 +42,9 @@ import { PUBLISHED } from '../listing/routes.ts';
  */
 type DataSideBaseline = Pick<Baseline, 'siteDir' | 'dataSha256' | 'assetsUrl' | 'dataKey' | 'keys' | 'rendered'>;
 
-export interface DataSideInput {
-  /** The project folder (for the code fingerprint of preparations). */
-  root: string;
-  /** Where preparations are cached (see src/outputs/preparation.ts). */
-  preparationsDir: string;
-  dataFile: string;
+export interface DataSideInput
+  extends Pick<PrepareOptions, 'root' | 'preparationsDir' | 'dataFile'>, Pick<Config, 'outDir' | 'allowShrink'> {
   addresses: Addresses;
-  /** The published site's folder as the maintainer names it, for messages. */
-  outDir: string;
-  allowShrink: boolean;
   /** Where the pages to render are written for the pages' routes to read (see dataset.ts). */
   renderFile: string;
   /**
@@ -63,27 +57,26 @@ export interface DataSideInput {
   baseline: DataSideBaseline | undefined;
 }
 
-/** Only what the data side needs of `baseline`, whatever else the value holds: all of it crosses to the worker thread. */
 function dataSideBaseline({ siteDir, dataSha256, assetsUrl, dataKey, keys, rendered }: DataSideBaseline): DataSideBaseline {
   return { siteDir, dataSha256, assetsUrl, dataKey, keys, rendered };
 }
 
-type DataSide =
-  | { kind: 'problems'; problems: Problem[] }
-  | { kind: 'refused'; message: string }
-  | {
-      kind: 'ready';
-      preparation: Preparation;
-      rows: RowChanges;
-      /** Undefined where every page is rendered (nothing to take pages from): the JSON pages' thread makes them as it writes them, beside Astro. */
-      keys: PageKeys | undefined;
-      /** How many JSON and HTML pages Astro renders. */
-      toRender: { json: number; html: number };
-      /** The size of the pages taken from the baseline, in bytes. */
-      takenBytes: number;
-      /** How long validating (with the comparison) and the page keys (with the pages to render) took. */
-      phases: [string, number][];
-    };
+/** The data side's answer where the build goes on. */
+export interface DataReady {
+  kind: 'ready';
+  preparation: Preparation;
+  rows: RowChanges;
+  /** Undefined where every page is rendered (nothing to take pages from): the JSON pages' thread makes them as it writes them, beside Astro. */
+  keys: PageKeys | undefined;
+  /** How many JSON and HTML pages Astro renders. */
+  toRender: { json: number; html: number };
+  /** The size of the pages taken from the baseline, in bytes. */
+  takenBytes: number;
+  /** How long validating (with the comparison) and the page keys (with the pages to render) took. */
+  phases: [string, number][];
+}
+
+type DataSide = { kind: 'problems'; problems: Problem[] } | { kind: 'refused'; message: string } | DataReady;
 
 /**
  * Rows added, removed and changed against the published site. Nothing to compare when the data
@@ -105,9 +98,7 @@ function compareRows(
   let comparison: RowComparison;
   try {
     comparison =
-      (baseline &&
-        fromPreparation &&
-        editedInPlace({ preparation, baseline, publishedRecordsFile, records, assetsUrl: addresses.assetsUrl })) ||
+      (fromPreparation && editedInPlace(input, preparation, records, publishedRecordsFile)) ||
       rowChanges(
         baseline ? publishedRecords(baseline, publishedRecordsFile, join(input.outDir, PUBLISHED.allJson.slice(1))) : undefined,
         records.all(),
@@ -132,21 +123,14 @@ function compareRows(
  * Where the preparation was validated against the published build's (an edit in place, see
  * src/data/edit.ts), the rows that changed, reading only the rows it validated from either side.
  */
-function editedInPlace({
-  preparation,
-  baseline,
-  publishedRecordsFile,
-  records,
-  assetsUrl,
-}: {
-  preparation: Preparation;
-  baseline: DataSideBaseline;
-  publishedRecordsFile: string;
-  records: RecordsOfPreparation;
-  assetsUrl: string;
-}): RowComparison | undefined {
+function editedInPlace(
+  { baseline, addresses: { assetsUrl } }: DataSideInput,
+  preparation: Preparation,
+  records: RecordsOfPreparation,
+  publishedRecordsFile: string,
+): RowComparison | undefined {
   // Under another assets address every logo's URL changed, whatever rows the edit validated again.
-  if (baseline.assetsUrl !== assetsUrl) return undefined;
+  if (baseline === undefined || baseline.assetsUrl !== assetsUrl) return undefined;
   const earlier = readEarlier(dirname(preparation.recordsFile));
   if (earlier === undefined || earlier.key !== baseline.dataKey) return undefined;
   const published = openRecordFile(publishedRecordsFile);

@@ -5,6 +5,7 @@
  * (`src/integration/index.ts`) names them in the virtual module `virtual:listing/dataset`; a page
  * never reads the CSV itself.
  */
+import type { GetStaticPaths } from 'astro';
 import { addresses, checkAllPages, datasetState, live } from 'virtual:listing/dataset';
 import { readFileSync } from 'node:fs';
 import { openRecordFile } from '../data/records-file.ts';
@@ -31,28 +32,27 @@ export function getDataset(): Dataset {
   // The dev server's records are in memory in its own process; a build's pages read theirs from
   // the records file (held open for the rest of the build).
   if (loaded?.file !== recordsFile) {
-    loaded = { file: recordsFile, listing: records ? listingInMemory(records) : listingFroms(recordsFile, summaryFile) };
+    const listing = records
+      ? listingInMemory(records)
+      : listingFrom(openRecordFile(recordsFile), summaryFrom(dataReadyBeforePages(() => readFileSync(summaryFile))));
+    loaded = { file: recordsFile, listing };
   }
   return { addresses, ...loaded.listing, problemReport };
 }
 
-function listingFroms(recordsFile: string, summaryFile: string): ListingPages {
-  const summary = summaryFrom(dataReadyBeforePages(() => readFileSync(summaryFile)));
-  return listingFrom(openRecordFile(recordsFile), summary);
-}
-
 /**
- * The listing's pages Astro renders: in dev, every page asked for; in a build, where the build
- * writes every page from Astro's frame (src/outputs/listing-pages.ts), those it compares with
- * Astro's own rendering (src/integration/page-check.ts): the first, second, middle and last pages,
- * or every page with CHECK_PAGES=all.
+ * The routes of the listing's pages after the first (`/page/N/` in each language; the first is the
+ * home page), with each page's number: the pages Astro renders. In dev, every page asked for; in a
+ * build, where the build writes every page from Astro's frame (src/outputs/listing-pages.ts), those
+ * it compares with Astro's own rendering (src/integration/page-check.ts): the first, second, middle
+ * and last pages, or every page with CHECK_PAGES=all.
  */
-export function pagesAstroRenders(): number[] {
+export const laterPagePaths = (() => {
   const { count } = getDataset();
-  if (live || checkAllPages) return pageNumbers(count);
   const pages = pageCount(count);
-  return [...new Set([1, 2, Math.ceil(pages / 2), pages])].filter((page) => page <= pages).sort((a, b) => a - b);
-}
+  const rendered = live || checkAllPages ? pageNumbers(count) : [...new Set([2, Math.ceil(pages / 2), pages])];
+  return rendered.filter((page) => page > 1 && page <= pages).map((page) => ({ params: { page: String(page) }, props: { page } }));
+}) satisfies GetStaticPaths;
 
 /** The languages whose listing page's frame Astro renders: each, in a build; none in dev, which renders each page whole. */
 export function framesToRender(): Language[] {

@@ -6,13 +6,12 @@
  * run beside a build.
  */
 import type { AstroIntegrationLogger } from 'astro';
-import type { ViteDevServer } from 'vite';
 import type { Config } from '../config.ts';
 import { withDownloads, type Downloads, type PreparationWithDownloads } from '../outputs/downloads-cache.ts';
 import { prepareRecords, removeSetAside, type Preparation } from '../outputs/preparation.ts';
 import { formatReport } from '../data/problems.ts';
 import { counted } from '../listing/format.ts';
-import { serveListingInDev, WATCH_SETTLE_MS } from '../serve/dev-server.ts';
+import { WATCH_SETTLE_MS } from '../serve/dev-server.ts';
 import { resolve } from 'node:path';
 import { readRecordFile } from '../data/records-file.ts';
 import type { CarModel } from '../data/schema.ts';
@@ -55,7 +54,6 @@ export function devData(config: Config, root: string, preparationsDir: string, l
       },
     };
   };
-  /** The records of the current data. */
   const records = (preparation: PreparationWithDownloads): readonly CarModel[] => {
     if (held?.key !== preparation.key) held = { key: preparation.key, records: readRecordFile(preparation.recordsFile) };
     return held.records;
@@ -96,15 +94,6 @@ export function devData(config: Config, root: string, preparationsDir: string, l
     ...(current && { records: records(current) }),
   });
   shareWithDevPages(state);
-  return { state, refresh, current: () => current, records };
-}
-
-export function serveDev(server: ViteDevServer, config: Config, data: DevData): void {
-  serveListingInDev(server, {
-    dataFile: resolve(config.dataFile),
-    current: data.current,
-    records: data.records,
-    addresses: { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl },
-    refresh: data.refresh,
-  });
+  const addresses = { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl };
+  return { state, refresh, current: () => current, records, dataFile: resolve(config.dataFile), addresses };
 }

@@ -13,9 +13,7 @@ import { storeDirOf } from '../publish/store.ts';
 import { unchangedSite } from './refusals.ts';
 
 interface Cause {
-  /** What went wrong, in words. */
   cause: string;
-  /** What the maintainer can do about it. */
   remedy: string;
   /** Whether the folder itself went (then choosing another is no remedy, and what was published may have gone with it). */
   vanished?: true;
@@ -146,17 +144,17 @@ function errorInMessage(message: string): NodeJS.ErrnoException | undefined {
   return Object.assign(new Error(message), { code, ...(path !== undefined && { path }) });
 }
 
-/** The fault of the machine (a file-system error of the kinds above) in `error`, if it is one: anything else is a bug. */
-export const machineFault = (error: unknown): NodeJS.ErrnoException | undefined => fileSystemError(error);
-
-/** The file-system error in `error` (itself, its cause or the errors it gathers, as Astro and Vite wrap them), if any. */
-function fileSystemError(error: unknown, depth = 0): NodeJS.ErrnoException | undefined {
+/**
+ * The fault of the machine (a file-system error of the kinds above) in `error`, if it is one
+ * (itself, its cause or the errors it gathers, as Astro and Vite wrap them): anything else is a bug.
+ */
+export function machineFault(error: unknown, depth = 0): NodeJS.ErrnoException | undefined {
   if (!(error instanceof Error) || depth > 5) return undefined;
   const code = (error as NodeJS.ErrnoException).code;
   if (typeof code === 'string' && code in CAUSES) return error as NodeJS.ErrnoException;
   const gathered = (error as { errors?: unknown }).errors;
   for (const inner of [error.cause, ...(Array.isArray(gathered) ? gathered : [])]) {
-    const found = fileSystemError(inner, depth + 1);
+    const found = machineFault(inner, depth + 1);
     if (found) return found;
   }
   return errorInMessage(error.message);
@@ -175,7 +173,7 @@ export function faultMessage(
   outDir: string,
   { published = false } = {},
 ): string | undefined {
-  const fault = fileSystemError(error);
+  const fault = machineFault(error);
   if (!fault) return undefined;
   const folder = faultFolder(fault, folders);
   const code = folder && causeCode(fault, folder);

@@ -7,14 +7,14 @@ import { linkSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { damagedCacheLine, fileSha256 } from '../files/checked-files.ts';
 import type { ChangeDocument, Changes, HistoryEntry } from '../listing/documents.ts';
-import type { PageKeys } from '../listing/page-keys.ts';
 import { counted } from '../listing/format.ts';
 import { pageCount } from '../listing/pagination.ts';
 import { changedDownloads, changedUrls, type ChangeSummary } from '../outputs/changes.ts';
-import { CHANGES_FILE, CHANGES_FILES_FOLDER, changeDocumentFile, publishedHistory } from '../outputs/history.ts';
+import { CHANGES_FILE, changeDocumentFile, publishedHistory } from '../outputs/history.ts';
 import { writeJsonFile } from '../outputs/json-file.ts';
 import { MANIFEST_FILE, manifestOf, manifestPath } from '../outputs/manifest.ts';
 import { takeSitemaps, writeSitemaps } from '../outputs/sitemap.ts';
+import type { WrittenPages } from '../outputs/listing-pages.ts';
 import { linkUnchangedFiles } from '../publish/file-times.ts';
 import { DamagedDownload, placeDownloads, type PlacedDownloads } from '../publish/downloads-placed.ts';
 import { removeDownloads } from '../outputs/downloads-cache.ts';
@@ -23,7 +23,7 @@ import { killPoint } from '../publish/kill-points.ts';
 import { writeRecord } from '../publish/record.ts';
 import { moveRendered } from '../publish/render-folder.ts';
 import { takenPages } from '../publish/reuse.ts';
-import { bytesOf, filesIn, siteFilesOf } from '../publish/site-files.ts';
+import { bytesOf, contentsOf, siteFilesOf } from '../publish/site-files.ts';
 import { linkSiteForHostFiles, publish } from '../publish/store.ts';
 import type { HostFile } from '../serve/hosts/index.ts';
 import type { Rendering, StartedBuild } from './hand-offs.ts';
@@ -31,12 +31,8 @@ import { cachedHostFiles, writeHostFiles } from './host-files.ts';
 import { checkPages } from './page-check.ts';
 import { Refusal, unchangedSite } from './refusals.ts';
 
-/** The pages as written: every page's keys, the SHA-256 of each page file written by site path, the files taken from the baseline. */
-export interface WrittenPages {
-  keys: PageKeys;
-  hashes: ReadonlyMap<string, string>;
-  /** The bytes of the page files written. */
-  bytes: number;
+/** The pages as their writers wrote them, with every page's keys, and the files taken from the baseline. */
+interface PagesOfSite extends Required<WrittenPages> {
   /** Site paths of the files that are the published ones already: the pages taken, then the search index files kept (`downloadsPlaced`). */
   taken: Set<string>;
 }
@@ -45,7 +41,7 @@ export interface WrittenPages {
  * The listing's pages, written on their threads while Astro rendered the rest, checked against the
  * pages Astro rendered to check them by (page-check.ts), and Astro's pages moved into the site.
  */
-export async function pagesWritten(build: StartedBuild, { data, render, pages, progress }: Rendering): Promise<WrittenPages> {
+export async function pagesWritten(build: StartedBuild, { data, render, pages, progress }: Rendering): Promise<PagesOfSite> {
   const { hashes, bytes, keys: writtenKeys } = await pages.written;
   const keys = data.keys ?? writtenKeys;
   if (keys === undefined) throw new Error("no page keys: neither the data side nor the listing pages' writers made them");
@@ -74,7 +70,7 @@ export async function sitemapsPlaced({ config, baseline, folder }: StartedBuild,
 export async function downloadsPlaced(
   { config, baseline, folder }: StartedBuild,
   preparation: Rendering['data']['preparation'],
-  pages: WrittenPages,
+  pages: PagesOfSite,
 ): Promise<{ downloads: Record<string, string>; placed: PlacedDownloads }> {
   const { hashes: downloads, unread } = await preparation.downloads;
   let placed: PlacedDownloads;
@@ -122,7 +118,7 @@ export interface ComparedFiles {
 export function unchangedFilesKept(
   { config, baseline, folder, warn }: StartedBuild,
   { data }: Rendering,
-  { pages, downloads, hostFiles }: { pages: WrittenPages; downloads: Record<string, string>; hostFiles: HostFile[] },
+  { pages, downloads, hostFiles }: { pages: PagesOfSite; downloads: Record<string, string>; hostFiles: HostFile[] },
 ): ComparedFiles {
   const history = baseline ? publishedHistory(baseline.siteDir, warn).slice(0, config.changesKept) : [];
   for (const entry of history) {
@@ -146,7 +142,7 @@ export function unchangedFilesKept(
   const configuration = new Set(hostFiles.filter((file) => file.place === 'site').map((file) => file.path));
   const served = new Map([...hashes].filter(([path]) => !configuration.has(path)));
   const newFiles = new Set(files);
-  const publishedFiles = baseline ? (baseline.files ?? filesIn(baseline.siteDir)) : [];
+  const publishedFiles = baseline ? (baseline.files ?? contentsOf(baseline.siteDir, new Set()).files) : [];
   const describing = new Set<string>([MANIFEST_FILE, CHANGES_FILE]);
   return {
     files,
@@ -176,12 +172,8 @@ export function buildDescribed({ config, baseline, folder }: StartedBuild, { dat
     compared.served.set(CHANGES_FILE, baseline.hashes[CHANGES_FILE] ?? fileSha256(join(site, CHANGES_FILE)));
     compared.files.push(CHANGES_FILE);
   } else {
-    const entry = {
-      buildId: folder.id,
-      previousBuildId: baseline?.changedBy ?? null,
-      builtAt: builtAt.toISOString(),
-      file: changeDocumentFile(folder.id),
-    };
+    const chained = { buildId: folder.id, previousBuildId: baseline?.changedBy ?? null, builtAt: builtAt.toISOString() };
+    const entry = { ...chained, file: changeDocumentFile(folder.id) };
     const history = [entry, ...compared.history].slice(0, config.changesKept);
     const pruned = compared.history.slice(history.length - 1).map((old) => old.file);
     for (const file of pruned) {
@@ -199,16 +191,14 @@ export function buildDescribed({ config, baseline, folder }: StartedBuild, { dat
       removedFiles,
     });
     const document: ChangeDocument = {
-      buildId: entry.buildId,
-      previousBuildId: entry.previousBuildId,
-      builtAt: entry.builtAt,
+      ...chained,
       dataSha256: preparation.dataSha256,
       previousDataSha256: baseline?.dataSha256 ?? null,
       rows: data.rows,
       files: { changed: [...changedFiles].sort(), removed: removedFiles.sort() },
       urls,
     };
-    mkdirSync(join(site, CHANGES_FILES_FOLDER), { recursive: true });
+    mkdirSync(dirname(join(site, entry.file)), { recursive: true });
     // Each document as its own published file, followed by a new line.
     for (const [file, content] of [
       [entry.file, document],
@@ -234,19 +224,16 @@ export function buildDescribed({ config, baseline, folder }: StartedBuild, { dat
   return { changes: summary, manifest };
 }
 
-/** The site's files this build wrote: all but the files taken from the baseline. */
-const writtenNow = (files: readonly string[], pages: WrittenPages) => files.filter((path) => !pages.taken.has(path));
-
 /** The build's record (what the next build needs), written into its folder; gives the site's size in bytes. */
 export function recordWritten(
   { folder, fingerprint }: StartedBuild,
   { data, render }: Rendering,
-  pages: WrittenPages,
+  pages: PagesOfSite,
   placed: PlacedDownloads,
   { files }: ComparedFiles,
 ): number {
-  // The pages written are counted as they were written: the others looked up (hundreds of thousands of pages at a million rows).
-  const others = writtenNow(files, pages).filter((path) => !pages.hashes.has(path));
+  // Of the files this build wrote, the pages (hundreds of thousands at 1M rows) were counted as they were written: the others looked up.
+  const others = files.filter((path) => !pages.taken.has(path) && !pages.hashes.has(path));
   const bytes = data.takenBytes + placed.keptBytes + pages.bytes + bytesOf(folder.siteDir, others);
   killPoint('site complete');
   writeRecord(folder.dir, { fingerprint, dataKey: data.preparation.key, keys: pages.keys, rendered: render, files, bytes });

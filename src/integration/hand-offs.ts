@@ -3,16 +3,15 @@
  * Astro has rendered), written out: each value is immutable once handed on.
  */
 import type { Config } from '../config.ts';
-import type { RowChanges } from '../listing/documents.ts';
 import type { Language } from '../listing/languages.ts';
-import type { PageKeys } from '../listing/page-keys.ts';
-import type { WrittenPages } from '../outputs/listing-pages.ts';
+import type { ListingPagesRun } from '../outputs/listing-pages.ts';
 import type { PreparationWithDownloads } from '../outputs/downloads-cache.ts';
-import type { PhaseClock } from '../outputs/report.ts';
+import type { BuildReport, PhaseClock } from '../outputs/report.ts';
 import type { Baseline } from '../publish/baseline.ts';
 import type { BuildLock } from '../publish/lock.ts';
 import type { RenderSet } from '../publish/record.ts';
 import type { BuildFolder } from '../publish/store.ts';
+import type { DataReady } from './data-side.ts';
 import type { AstroPage } from './page-check.ts';
 
 /** The new build's folder, where Astro renders into it, and the files the data side hands the pages. */
@@ -35,7 +34,6 @@ export interface StartedBuild {
   readonly folder: NewFolder;
   /** A hash of the code and addresses that make the site (see `startBuild`). */
   readonly fingerprint: string;
-  /** The project folder. */
   readonly root: string;
   /** The settings, code and runtime it is built from, as it starts: for its stamp once published (src/publish/current.ts). */
   readonly settings: string;
@@ -53,15 +51,8 @@ export interface StartedBuild {
 }
 
 /** The data side's answer (data-side.ts), and its downloads, written from when Astro renders (`beginDownloads`) where they are not cached. */
-export interface ReadyData {
+export interface ReadyData extends Omit<DataReady, 'preparation'> {
   preparation: PreparationWithDownloads;
-  rows: RowChanges;
-  /** Undefined where every page is rendered: the listing pages' writers make them. */
-  keys: PageKeys | undefined;
-  /** How many JSON and HTML pages Astro renders. */
-  toRender: { json: number; html: number };
-  /** The size of the pages taken from the baseline, in bytes. */
-  takenBytes: number;
   /** Lets the downloads' worker thread begin as Astro begins to render, where no core was free for it before (see `startData`). */
   beginDownloads: () => void;
 }
@@ -71,12 +62,8 @@ export interface ReadyData {
  * each language (`begin`, from listing-prerenderer.ts), and checked against the pages Astro
  * rendered to check them by (`checked`, page-check.ts).
  */
-export interface ListingPagesOfBuild {
+export interface ListingPagesOfBuild extends Omit<ListingPagesRun, 'threads'> {
   begin: (frames: Record<Language, string>) => void;
-  /** Every page written, once all are. */
-  written: Promise<WrittenPages>;
-  progress: () => number;
-  stop: () => void;
   checked: AstroPage[];
 }
 
@@ -89,17 +76,7 @@ export interface Rendering {
 }
 
 /** Step 3's: what the published build holds and changed, for the report, and the SHA-256 of the data it read, for its stamp. */
-export interface Publication {
-  buildId: string;
-  /** The build that last changed a published file: this one, unless it changed none. */
-  changedBy: string;
-  rows: number;
-  rendered: { json: number; html: number };
-  files: number;
-  bytes: number;
-  /** What changed against the site it replaced, for people. */
-  changes: string;
-  unchangedFiles: number;
-  dataValidated: boolean;
-  dataSha256: string;
-}
+export type Publication = Pick<
+  BuildReport,
+  'buildId' | 'changedBy' | 'rows' | 'rendered' | 'files' | 'bytes' | 'changes' | 'unchangedFiles' | 'dataValidated'
+> & { dataSha256: string };

@@ -20,14 +20,11 @@ const cacheSchema = z.object({
   files: z.array(z.object({ place: z.enum(['site', 'deploy']), path: z.string(), content: z.string() })),
 });
 
-/** What a build's host files are made from, and whether a cached copy may be taken. */
-export interface HostFilesOf {
-  fingerprint: string;
-  input: HostInput;
-  deployDir: string;
-}
-
-export async function cachedHostFiles(store: string, { fingerprint, input, deployDir }: HostFilesOf): Promise<HostFile[]> {
+/** The host files of a build of code and addresses `fingerprint` for `input` and `deployDir`: the cached copy where it was made of the same. */
+export async function cachedHostFiles(
+  store: string,
+  { fingerprint, input, deployDir }: { fingerprint: string; input: HostInput; deployDir: string },
+): Promise<HostFile[]> {
   const key = createHash('sha256')
     .update(JSON.stringify([fingerprint, input, deployDir]))
     .digest('hex');

@@ -12,7 +12,8 @@ import { loadConfig, type Config } from '../config.ts';
 import { awaitDataBeforePages, BROKEN_ASSUMPTION } from './astro-internals.ts';
 import { awaitData, closeBuild, finishBuild, PREPARATIONS_DIR } from './build.ts';
 import type { Rendering, StartedBuild } from './hand-offs.ts';
-import { devData, serveDev, type DevData } from './dev.ts';
+import { serveListingInDev } from '../serve/dev-server.ts';
+import { devData, type DevData } from './dev.ts';
 import { buildFolders, faultMessage } from './faults.ts';
 import { isRefusal, Refusal, stopWith } from './refusals.ts';
 import { takeSession, type BuildSession } from './session.ts';
@@ -98,7 +99,7 @@ export default function listing(): AstroIntegration {
         });
       },
       'astro:server:setup': ({ server }) => {
-        if (dev) serveDev(server as unknown as ViteDevServer, config, dev);
+        if (dev) serveListingInDev(server as unknown as ViteDevServer, dev);
       },
       'astro:build:start': ({ setPrerenderer }) => {
         if (!build) return;

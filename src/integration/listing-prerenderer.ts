@@ -18,7 +18,6 @@ const LISTING_PAGES = new Set([
   'src/pages/zh-hk/index.astro',
   'src/pages/zh-hk/page/[page].astro',
 ]);
-/** The route of the listing page's frames. */
 const FRAME_ROUTE = 'src/pages/listing-frame/[language].astro';
 
 /** Astro renders pages of this size before it keeps only their hash for the check (CHECK_PAGES=all on a large listing). */

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import nodeLogDestination from 'astro/logger/node';
 import type { Config } from '../config.ts';
-import { formatBuildReport, PhaseClock, reportBuild, writeBuildReport } from '../outputs/report.ts';
+import { PhaseClock, reportBuild } from '../outputs/report.ts';
 import { currentBuild } from '../publish/current.ts';
 import { machineFault } from './faults.ts';
 import { acquireBuildLocks, PROJECT_CACHE_DIR } from '../publish/lock.ts';
@@ -44,7 +44,7 @@ export async function nothingToBuild(config: Config, root: string): Promise<bool
     pruneBuilds(store);
     clearRenderFolders(join(root, PROJECT_CACHE_DIR));
     clock.end('compare with the published build');
-    const report = reportBuild(
+    reportBuild(
       clock,
       {
         ...current,
@@ -58,8 +58,6 @@ export async function nothingToBuild(config: Config, root: string): Promise<bool
       },
       config,
     );
-    writeBuildReport(config.reportFile, report);
-    console.error(formatBuildReport(report));
     return true;
   } catch (error) {
     // A file that cannot be read or written here (the stamp, a folder of the site, the report): said,

@@ -41,10 +41,7 @@ export interface BuildSession {
 }
 
 /** A session, and what it is for. */
-interface KeyedSession {
-  key: string;
-  session: BuildSession;
-}
+type KeyedSession = ReturnType<typeof begin>;
 
 const EARLY_SESSION = Symbol.for('listing:early-build-session');
 const handover = globalThis as { [EARLY_SESSION]?: KeyedSession };
@@ -56,7 +53,7 @@ const keyOf = (config: Config, root: string, cacheDir: string) => JSON.stringify
  * A session: the build started, and the handlers that end it from outside. `root` and `cacheDir`
  * are taken as absolute paths without a trailing separator, however given (Astro's end with one).
  */
-function begin(config: Config, givenRoot: string, givenCacheDir: string, firstWarn: Warn): KeyedSession {
+function begin(config: Config, givenRoot: string, givenCacheDir: string, firstWarn: Warn) {
   const [root, cacheDir] = [resolve(givenRoot), resolve(givenCacheDir)];
   let build: StartedBuild | undefined;
   let warnTo = firstWarn;

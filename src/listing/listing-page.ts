@@ -6,7 +6,7 @@
  * (src/components/ListingPage.astro), so that the two cannot differ. Pure text.
  */
 import type { CarModel } from '../data/schema.ts';
-import { languageSwitchHtml, pageHeadHtml } from './head.ts';
+import { languageSwitchHtml, pageHeadHtml, type PageHead } from './head.ts';
 import { attribute, escapeHtml } from './html.ts';
 import { countIn, LANGUAGES, MESSAGES, type Language } from './languages.ts';
 import { modelRowHtml, modelTableHtml, rowOf } from './model-table.ts';
@@ -14,30 +14,20 @@ import { neighbours, pageCount, pageRange } from './pagination.ts';
 import { htmlPagePath, pageFile } from './routes.ts';
 
 /** One page of the listing in one language, and what it needs of the whole listing. */
-export interface ListingPageOf {
+export interface ListingPageOf extends Pick<PageHead, 'site'> {
   page: number;
-  /** The listing's size. */
   count: number;
-  /** The page's models. */
   models: readonly CarModel[];
   /** A model's make in Latin script, for its logo's text. */
   makeOf: (model: CarModel) => string;
   /** The pages' assets address (`pageAssetsUrl`): a path for the shipped logos. */
   assetsUrl: string;
-  /** The site's address, which canonical and alternate links start with. */
-  site: URL | undefined;
   language: Language;
 }
 
-/** The parts of a listing page that differ from page to page, as markup, in the order the page has them. */
-export interface ListingPageParts {
-  head: string;
-  languageSwitch: string;
-  pageOf: string;
-  listing: string;
-}
-
-export const LISTING_PAGE_PARTS = ['head', 'languageSwitch', 'pageOf', 'listing'] as const satisfies readonly (keyof ListingPageParts)[];
+/** The parts of a listing page that differ from page to page, in the order the page has them; each as markup (`ListingPageParts`). */
+export const LISTING_PAGE_PARTS = ['head', 'languageSwitch', 'pageOf', 'listing'] as const;
+export type ListingPageParts = Record<(typeof LISTING_PAGE_PARTS)[number], string>;
 
 /** The pages a pagination links to: the first and last, and those 1, 2, 10, 100 and 1000 away on either side. */
 const OFFSETS = [-1000, -100, -10, -2, -1, 0, 1, 2, 10, 100, 1000];
@@ -79,7 +69,6 @@ function paginationHtml(page: number, pages: number, language: Language): string
   return html;
 }
 
-/** The parts of page `page` of the listing in `language`. */
 export function listingPageParts({ page, count, models, makeOf, assetsUrl, site, language }: ListingPageOf): ListingPageParts {
   const says = MESSAGES[language];
   const counted = (value: number) => countIn(language, value);

@@ -68,7 +68,6 @@ interface MakeModels {
   count: number;
   /** The first model's Latin words after the local make. */
   first: string[];
-  /** The first logo among the models. */
   logo: string | undefined;
   /** How many leading words every model so far shares with the first. */
   common: number;

@@ -82,7 +82,6 @@ function nameHtml(name: string, language: Language): string {
   return `<span class="model-name">${localPart}<span class="name-latin"${rowWords[language].latinLang}>${escapeHtml(latin)}</span></span>`;
 }
 
-/** One model's row. */
 export function modelRowHtml(row: ModelRow, language: Language): string {
   const says = RESULT_MESSAGES[language];
   const { labels } = rowWords[language];

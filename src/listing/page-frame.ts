@@ -1,7 +1,7 @@
 /**
  * A listing page's frame: the page Astro renders once per language per build with a marker where
  * each part that differs from page to page goes (listing-page.ts), cut at the markers. Every page
- * of that language is the frame with its own parts put in (`pageInFrame`), byte for byte the page
+ * of that language is the frame with its own parts put in (`pageInPieces`), byte for byte the page
  * Astro renders with those parts (src/integration/page-check.ts compares them in every build).
  */
 import { LISTING_PAGE_PARTS, type ListingPageParts } from './listing-page.ts';
@@ -10,12 +10,7 @@ import { LISTING_PAGE_PARTS, type ListingPageParts } from './listing-page.ts';
 const markerOf = (part: keyof ListingPageParts) => `<!--listing-page:${part}-->`;
 
 /** The parts the frame is rendered with. */
-export const FRAME_MARKERS: ListingPageParts = {
-  head: markerOf('head'),
-  languageSwitch: markerOf('languageSwitch'),
-  pageOf: markerOf('pageOf'),
-  listing: markerOf('listing'),
-};
+export const FRAME_MARKERS = Object.fromEntries(LISTING_PAGE_PARTS.map((part) => [part, markerOf(part)])) as ListingPageParts;
 
 /** A frame cut at its markers: `text[i]` comes before part `parts[i]`, and the last text after every part (as strings, or encoded once). */
 export interface PageFrame<Text = string> {
@@ -54,6 +49,3 @@ export function pageInPieces<Text>(
   for (let index = 0; index < order.length; index += 1) pieces.push(encode(parts[order[index]!]), text[index + 1]!);
   return pieces;
 }
-
-/** The page: the frame with `parts` in it. */
-export const pageInFrame = (frame: PageFrame, parts: ListingPageParts): string => pageInPieces(frame, parts, (part) => part).join('');

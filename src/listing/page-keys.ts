@@ -30,13 +30,9 @@ function htmlPageKey(
 }
 
 /** What every page's key covers of the whole listing (its size and make filter) and the addresses. */
-export interface KeysOfListing {
-  listing: Pick<ListingPages, 'count' | 'makeTable'>;
-  listingDigest: string;
-  addresses: Addresses;
-}
+type KeysOfListing = ReturnType<typeof keysOfListing>;
 
-export function keysOfListing(listing: Pick<ListingPages, 'count' | 'makeTable'>, addresses: Addresses): KeysOfListing {
+export function keysOfListing(listing: Pick<ListingPages, 'count' | 'makeTable'>, addresses: Addresses) {
   return { listing, listingDigest: digest(JSON.stringify(listing.makeTable.makes)), addresses };
 }
 

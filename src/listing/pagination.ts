@@ -11,7 +11,6 @@ export function pageCount(count: number): number {
   return Math.max(1, Math.ceil(count / PAGE_SIZE));
 }
 
-/** Every page number, 1 to the last. */
 export function pageNumbers(count: number): number[] {
   return Array.from({ length: pageCount(count) }, (_, index) => index + 1);
 }

@@ -50,17 +50,20 @@ function contactOf(text: string, variable: string): Contact | { problem: string 
   return { ...(name && { name }), ...(url !== undefined && { url }), ...(email !== undefined && { email }) };
 }
 
-/** The configuration's contact variable `variable`: `Name <email> (URL)`, any of the parts, in that order. */
-export const contactVariable = (variable: string) =>
+/** A configuration variable's trimmed text, read by `read`: what it states, or its problem, said as zod says any. */
+const variableOf = <T extends object>(read: (text: string) => T | { problem: string }) =>
   z
     .string()
     .trim()
-    .transform((text, context): Contact => {
-      const contact = contactOf(text, variable);
-      if (!('problem' in contact)) return contact;
-      context.addIssue({ code: 'custom', message: contact.problem, input: text });
+    .transform((text, context): T => {
+      const value = read(text);
+      if (!('problem' in value)) return value;
+      context.addIssue({ code: 'custom', message: value.problem, input: text });
       return z.NEVER;
     });
+
+/** The configuration's contact variable `variable`: `Name <email> (URL)`, any of the parts, in that order. */
+export const contactVariable = (variable: string) => variableOf((text) => contactOf(text, variable));
 
 /** SPDX licence identifiers by their lower case: SPDX matches identifiers without regard to case. */
 const SPDX_IDS = new Map(Object.keys(spdxLicenses).map((id) => [id.toLowerCase(), id]));
@@ -70,23 +73,17 @@ const SPDX_IDS = new Map(Object.keys(spdxLicenses).map((id) => [id.toLowerCase()
  * SPDX list, its URL the licence's page on spdx.org), or a name and the URL of other terms, `Name (URL)`.
  */
 export const licenseVariable = (variable: string) =>
-  z
-    .string()
-    .trim()
-    .transform((text, context): License => {
-      const id = SPDX_IDS.get(text.toLowerCase());
-      const license = spdxLicenses[id ?? ''];
-      if (id !== undefined && license !== undefined) return { name: license.name, url: `https://spdx.org/licenses/${id}.html` };
-      const terms = /^(?<name>[^()]+?)\s*\((?<url>[^()]+)\)$/.exec(text)?.groups;
-      if (terms?.['name'] !== undefined && terms['url'] !== undefined && isHttpUrl(terms['url'].trim()))
-        return { name: terms['name'], url: terms['url'].trim() };
-      context.addIssue({
-        code: 'custom',
-        message: `${variable} must be an SPDX licence identifier such as CC-BY-4.0 (https://spdx.org/licenses/), or a name and the absolute http(s) URL of other terms, such as "Cars HK data terms (https://cars.example.com/terms)"`,
-        input: text,
-      });
-      return z.NEVER;
-    });
+  variableOf((text): License | { problem: string } => {
+    const id = SPDX_IDS.get(text.toLowerCase());
+    const license = spdxLicenses[id ?? ''];
+    if (id !== undefined && license !== undefined) return { name: license.name, url: `https://spdx.org/licenses/${id}.html` };
+    const terms = /^(?<name>[^()]+?)\s*\((?<url>[^()]+)\)$/.exec(text)?.groups;
+    if (terms?.['name'] !== undefined && terms['url'] !== undefined && isHttpUrl(terms['url'].trim()))
+      return { name: terms['name'], url: terms['url'].trim() };
+    return {
+      problem: `${variable} must be an SPDX licence identifier such as CC-BY-4.0 (https://spdx.org/licenses/), or a name and the absolute http(s) URL of other terms, such as "Cars HK data terms (https://cars.example.com/terms)"`,
+    };
+  });
 
 /**
  * What the document lacks that the linters' default rules ask for, as `info` paths: Redocly's

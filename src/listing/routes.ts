@@ -63,7 +63,7 @@ const SCHEMA_FOLDER = '/schema/';
 /** The URL path of the JSON Schema `name` (src/listing/contract.ts names them). */
 export const schemaPath = (name: string): string => `${SCHEMA_FOLDER}${name}.schema.json`;
 /** The folder of each build's change document. */
-export const CHANGES_FOLDER = '/history/';
+const CHANGES_FOLDER = '/history/';
 /** The URL path of the change document of build `buildId`. */
 export const changeDocumentPath = (buildId: string): string => `${CHANGES_FOLDER}${buildId}.json`;
 

@@ -78,17 +78,13 @@ export function changedUrls(
 export interface ChangeSummary {
   rows: RowChanges;
   pages: { json: number; html: number };
-  /** The downloads' URL paths that changed. */
   downloads: string[];
-  /** How many of the search index's files changed. */
   searchFiles: number;
 }
 
 /** The downloads and search index files among `changedFiles` (site paths). */
 export function changedDownloads(changedFiles: ReadonlySet<string>): Pick<ChangeSummary, 'downloads' | 'searchFiles'> {
-  const searchFolder = SEARCH_FOLDER.slice(1);
-  let searchFiles = 0;
-  for (const file of changedFiles) if (file.startsWith(searchFolder)) searchFiles += 1;
+  const searchFiles = [...changedFiles].filter((file) => file.startsWith(SEARCH_FOLDER.slice(1))).length;
   return { downloads: DOWNLOADS.filter((path) => changedFiles.has(path.slice(1))), searchFiles };
 }
 

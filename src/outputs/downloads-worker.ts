@@ -4,10 +4,9 @@
  * downloads it copies unchanged rows from. Answers with what it wrote (the search index's files are
  * downloads of the site too), and which files it took from the earlier index without reading them.
  */
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveThread } from '../threads.ts';
-import { damagedCacheLine, firstDamaged } from '../files/checked-files.ts';
+import { firstDamaged, removeDamaged } from '../files/checked-files.ts';
 import { openRecordFile } from '../data/records-file.ts';
 import { writeDownloadFiles, type WrittenDownloads } from './downloads.ts';
 import { SLICES_FILE, writeSearchFiles } from './search-files.ts';
@@ -22,10 +21,7 @@ await serveThread(({ recordsFile, dir, assetsUrl, earlier }: DownloadsWork): Wri
   // and they are checked before any is copied into a site (src/publish/downloads-placed.ts).
   const copiedFrom = Object.entries(earlier?.files ?? {}).filter(([name]) => !name.startsWith(SEARCH_FILES));
   const damaged = earlier && firstDamaged(earlier.dir, Object.fromEntries(copiedFrom));
-  if (earlier && damaged !== undefined) {
-    console.error(damagedCacheLine(join(earlier.dir, damaged)));
-    rmSync(earlier.dir, { recursive: true, force: true });
-  }
+  if (earlier && damaged !== undefined) removeDamaged(earlier.dir, join(earlier.dir, damaged));
   const whole = damaged === undefined ? earlier : undefined;
   const records = openRecordFile(recordsFile);
   try {

@@ -3,11 +3,11 @@
  * one string, made once per distinct data file (see downloads-cache.ts).
  */
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { allCsv, allJson } from '../listing/export.ts';
-import type { RecordChunks, RecordSlices, RecordText } from '../data/records-file.ts';
+import { readAll, type RecordChunks, type RecordSlices, type RecordText } from '../data/records-file.ts';
 import type { CarModel } from '../data/schema.ts';
 import { PUBLISHED } from '../listing/routes.ts';
 import { ifPresent } from '../files/missing.ts';
@@ -48,7 +48,6 @@ const PENDING_RECORDS = 1000;
 /** Where each record's text is in an earlier download, for copying runs of unchanged rows. */
 interface EarlierText {
   file: string;
-  /** Byte offset of each record's text. */
   offsets: Float64Array;
   lengths: Uint32Array;
 }
@@ -142,11 +141,7 @@ class DownloadFile {
     this.flush();
     const from = this.earlier.offsets[first]!;
     const bytes = Buffer.allocUnsafe(this.earlier.offsets[last]! + this.earlier.lengths[last]! - from);
-    for (let read = 0; read < bytes.length;) {
-      const count = readSync(this.earlierFd, bytes, read, bytes.length - read, from + read);
-      if (count === 0) throw new Error(`${this.earlier.file} is shorter than its record lengths say`);
-      read += count;
-    }
+    if (readAll(this.earlierFd, bytes, from) < bytes.length) throw new Error(`${this.earlier.file} is shorter than its record lengths say`);
     this.write(bytes);
   }
 

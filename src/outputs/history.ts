@@ -11,12 +11,10 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { ifPresent } from '../files/missing.ts';
 import { changesSchema, type HistoryEntry } from '../listing/documents.ts';
-import { changeDocumentPath, CHANGES_FOLDER, PUBLISHED } from '../listing/routes.ts';
+import { changeDocumentPath, PUBLISHED } from '../listing/routes.ts';
 
 /** `changes.json` in the site. */
 export const CHANGES_FILE = PUBLISHED.changes.slice(1);
-/** The folder of the change documents in the site. */
-export const CHANGES_FILES_FOLDER = CHANGES_FOLDER.slice(1, -1);
 
 /** The path in the site of the change document of build `buildId`. */
 export const changeDocumentFile = (buildId: string): string => changeDocumentPath(buildId).slice(1);
@@ -28,8 +26,7 @@ export const changeDocumentFile = (buildId: string): string => changeDocumentPat
  * one that cannot be read is said (`warn`), and the history starts again.
  */
 export function publishedHistory(siteDir: string, warn: (message: string) => void): HistoryEntry[] {
-  const file = join(siteDir, CHANGES_FILE);
-  const text = ifPresent(() => readFileSync(file, 'utf8'));
+  const text = ifPresent(() => readFileSync(join(siteDir, CHANGES_FILE), 'utf8'));
   if (text === undefined) return [];
   let json: unknown;
   try {

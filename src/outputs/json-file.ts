@@ -5,7 +5,7 @@
  * the work of making it, would be the build's peak memory.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeFileSync } from 'node:fs';
 
 /** Text gathered before a write. */
 const PIECE_CHARACTERS = 1 << 16;
@@ -21,7 +21,7 @@ export function writeJsonFile(file: string, value: unknown, end = ''): string {
   let gathered = 0;
   const flush = () => {
     const bytes = Buffer.from(pieces.join(''));
-    for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written);
+    writeFileSync(fd, bytes);
     hash.update(bytes);
     pieces = [];
     gathered = 0;

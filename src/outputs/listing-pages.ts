@@ -23,21 +23,18 @@ import { htmlPageFile, htmlPageFiles, pageFile } from '../listing/routes.ts';
 import { pageAssetsUrl, serialisePageOf, type Addresses } from '../listing/serialise.ts';
 import { summaryFrom } from '../listing/summary.ts';
 import { runOnThread } from '../threads.ts';
+import type { Preparation } from './preparation.ts';
 
-/** Which page files to write: `json[n - 1]` / `html[n - 1]` is 1 for page n's JSON page / HTML pages (src/publish/reuse.ts). */
+/** Which page files to write: `json[n - 1]` / `html[n - 1]` is 1 for page n's JSON page / HTML page in every language (src/publish/reuse.ts). */
 export interface PageFlags {
   json: Uint8Array;
   html: Uint8Array;
 }
 
-/** What a writer is given: plain data (it crosses to a worker thread). */
-export interface ListingPagesInput {
+/** What a writer is given: plain data (it crosses to a worker thread), the prepared records and summary among it. */
+export interface ListingPagesInput extends Pick<Preparation, 'recordsFile' | 'summaryFile'> {
   siteDir: string;
-  /** The prepared records (src/data/records-file.ts) and the listing's summary made with them (src/listing/summary.ts). */
-  recordsFile: string;
-  summaryFile: string;
   addresses: Addresses;
-  /** The pages to write. */
   flags: PageFlags;
   /** Astro's frame of a listing page in each language, as rendered (with its markers). */
   frames: Record<Language, string>;
@@ -58,7 +55,6 @@ export interface WrittenListingPages {
   keys?: PageKeys;
 }
 
-/** Pages between two notes of progress. */
 const PAGES_A_NOTE = 1000;
 
 /** Writes the pages `from` … `to - 1` of `input` that its flags name; notes how many pages it has gone through. */
@@ -97,14 +93,8 @@ export function writeListingPages(input: ListingPagesInput, note: (pages: number
       bytes += piece.length;
     }
     const sha256 = hash.digest('hex');
-    const publishedSha256 = published?.sha256[path];
     // A new file: one already there is an error, never written through (reuse.ts removed every page to write).
-    writeOrLinkPublished(
-      file,
-      content,
-      sha256,
-      publishedSha256 === undefined ? undefined : { file: join(published!.siteDir, path), sha256: publishedSha256 },
-    );
+    writeOrLinkPublished(file, content, published?.sha256[path] === sha256 ? join(published.siteDir, path) : undefined);
     hashes.push([path, sha256]);
   };
   const records = openRecordFile(input.recordsFile);
@@ -142,7 +132,6 @@ export function writeListingPages(input: ListingPagesInput, note: (pages: number
 export interface WrittenPages {
   /** The SHA-256 of every page file written, by site path. */
   hashes: Map<string, string>;
-  /** Their bytes, all together. */
   bytes: number;
   /** Every page's keys, where they were made here. */
   keys?: PageKeys;
@@ -150,7 +139,6 @@ export interface WrittenPages {
 
 export interface ListingPagesRun {
   written: Promise<WrittenPages>;
-  /** How many threads write them. */
   threads: number;
   /** How many pages the writers have gone through so far. */
   progress: () => number;
@@ -158,14 +146,18 @@ export interface ListingPagesRun {
   stop: () => void;
 }
 
-/** Of the published pages' hashes, those of a run's pages: each thread is given its own alone (300,000 at a million rows). */
+/** Of the published pages' hashes, those of the pages a run writes: each thread is given its own alone (300,000 at a million rows). */
 function publishedOfRun(
   published: NonNullable<ListingPagesInput['published']>,
+  flags: PageFlags,
   { from, to }: { from: number; to: number },
 ): NonNullable<ListingPagesInput['published']> {
   const sha256: Record<string, string> = {};
   for (let page = from; page < to; page += 1)
-    for (const path of [pageFile(page), ...htmlPageFiles(page)]) {
+    for (const path of [
+      ...(flags.json[page - 1] === 1 ? [pageFile(page)] : []),
+      ...(flags.html[page - 1] === 1 ? htmlPageFiles(page) : []),
+    ]) {
       const hash = published.sha256[path];
       if (hash !== undefined) sha256[path] = hash;
     }
@@ -205,7 +197,7 @@ export function startListingPages(input: Omit<ListingPagesInput, 'from' | 'to'>)
     runOnThread<WrittenListingPages, number>(
       `listing pages ${index + 1}`,
       new URL('./listing-pages-worker.ts', import.meta.url),
-      { ...input, ...run, ...(input.published && { published: publishedOfRun(input.published, run) }) },
+      { ...input, ...run, ...(input.published && { published: publishedOfRun(input.published, input.flags, run) }) },
       {
         onNote: (done) => (progress[index] = done),
       },

@@ -13,10 +13,10 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { serialize } from 'node:v8';
 import { z } from 'zod';
 import { formatName } from '../data/load.ts';
-import { readDataFile, type DataFileRead, type ReadProgress } from '../data/read.ts';
+import { readDataFile, type DataFileRead, type ReadOptions } from '../data/read.ts';
 import type { EarlierValidation } from '../data/edit.ts';
 import type { Problem } from '../data/problems.ts';
-import { checkedJson, readCheckedJson, rememberSha256, wholeFolder, writtenFileSha256 } from '../files/checked-files.ts';
+import { checkedJson, fileSha256, readCheckedJson, rememberSha256, wholeFolder } from '../files/checked-files.ts';
 import { isRecordFile, openRecordFile, writeRecordFile } from '../data/records-file.ts';
 import type { CarModel } from '../data/schema.ts';
 import { summaryFrom, summaryOf, type EarlierSummary } from '../listing/summary.ts';
@@ -44,7 +44,6 @@ const earlierSchema = z.object({ key: z.string(), changed: z.array(z.int().min(0
 const CACHED_PREPARATIONS = 2;
 
 const preparedSchema = z.object({
-  /** SHA-256 of the data file's bytes. */
   dataSha256: z.string(),
   rows: z.int().min(0),
   /** How the file was read, for people ("UTF-8, comma-separated"). */
@@ -57,11 +56,9 @@ const preparedSchema = z.object({
 
 /** A preparation: its records, without its downloads (downloads-cache.ts); plain data, so a worker thread can hand it over. */
 export interface Preparation extends z.infer<typeof preparedSchema> {
-  /** The hash that names this preparation. */
   key: string;
   /** The data file as the manifest names it: relative to the project, `/`-separated. */
   dataFile: string;
-  /** The records (see records-file.ts). */
   recordsFile: string;
   /** The listing's summary (`summaryOf`), V8-serialised. */
   summaryFile: string;
@@ -74,14 +71,13 @@ export interface Preparation extends z.infer<typeof preparedSchema> {
 /** What preparing gives: the preparation (with the records where they were validated now), or every problem of the data. */
 export type PreparationResult = { preparation: Preparation; records?: readonly CarModel[] } | { problems: Problem[] };
 
-export interface PrepareOptions {
+/** What to prepare, and where; `progress` and `quietMs` as `readDataFile` takes them. */
+export interface PrepareOptions extends Pick<ReadOptions, 'progress' | 'quietMs'> {
   /** The project folder (where `src/` and the lock file are). */
   root: string;
-  /** Where preparations are cached. */
   preparationsDir: string;
   dataFile: string;
   assetsUrl: string;
-  progress?: ReadProgress;
   /**
    * The key of the earlier preparation (the published site's) the file is likely an edit of: its
    * unchanged rows keep their records (see edit.ts).
@@ -89,8 +85,6 @@ export interface PrepareOptions {
   earlier?: string;
   /** Told a line for each cached file found damaged (and not used), and where the data file is being saved. */
   warn?: (line: string) => void;
-  /** How long the data file must have been still before it is read as saved (src/data/read.ts). */
-  quietMs?: number;
 }
 
 /**
@@ -170,9 +164,9 @@ export async function prepareRecords({
   const textIsTheFile = text.format.encoding === 'UTF-8';
   const sha256Of = (name: string) => {
     const path = join(staging, name);
-    if (!(textIsTheFile && name === TEXT_FILE)) return writtenFileSha256(path);
-    rememberSha256(path, dataSha256);
-    return dataSha256;
+    const sha256 = textIsTheFile && name === TEXT_FILE ? dataSha256 : fileSha256(path);
+    rememberSha256(path, sha256);
+    return sha256;
   };
   const files = Object.fromEntries(written.map((name) => [name, sha256Of(name)]));
   const prepared = {

@@ -13,16 +13,12 @@ const buildReportSchema = z.object({
   /** The build's id (the manifest's `buildId`), and the build that last changed a published file (`changedBy`: this one, unless it changed none). */
   buildId: z.string(),
   changedBy: z.string(),
-  /** The published site's folder. */
   outDir: z.string(),
   dataFile: z.string(),
   rows: z.number().int().nonnegative(),
   pages: z.object({ json: z.number().int(), html: z.number().int() }),
   /** The pages this build rendered; the others are the published build's, kept (an edit renders only the pages that show it). */
   rendered: z.object({ json: z.number().int(), html: z.number().int() }),
-  /** Files and bytes in the published site. */
-  files: z.number().int(),
-  bytes: z.number().int(),
   /** Wall time of the whole build, and of each phase in order (start, pages (Astro), …). */
   seconds: z.number(),
   phases: z.array(z.tuple([z.string(), z.number()])),
@@ -30,6 +26,9 @@ const buildReportSchema = z.object({
   besidePhases: z.array(z.tuple([z.string(), z.number()])),
   /** The build process's peak resident set size (getrusage maxrss). */
   peakMemoryBytes: z.number().int(),
+  /** Files and bytes in the published site. */
+  files: z.number().int(),
+  bytes: z.number().int(),
   /** What changed against the site it replaced (rows, pages, downloads); changes.json has the detail. */
   changes: z.string(),
   /** Files of the site whose bytes are those of the site it replaced (they keep its modification time). */
@@ -56,7 +55,6 @@ export class PhaseClock {
     this.besidePhases.push([name, seconds]);
   }
 
-  /** Ends the phase under way, naming it. */
   end(name: string): void {
     const now = performance.now();
     this.phases.push([name, (now - this.phaseStarted) / 1000]);
@@ -68,39 +66,29 @@ export class PhaseClock {
   }
 }
 
-/** The report of a finished build, timed by `clock`: `outcome` says what it published, and where; `publisher` what its /openapi.json states. */
+/**
+ * Reports a finished build, timed by `clock`: `outcome` says what it published, and where; the
+ * report is written to `reportFile` as JSON and said as one screen (`publisher`: what its
+ * /openapi.json states).
+ */
 export function reportBuild(
   clock: PhaseClock,
   outcome: Omit<BuildReport, 'pages' | 'seconds' | 'phases' | 'besidePhases' | 'peakMemoryBytes' | 'openApiUnstated'>,
-  publisher: Publisher,
-): BuildReport {
-  const { buildId, changedBy, outDir, dataFile, rows, rendered, files, bytes, changes, unchangedFiles, dataValidated, built } = outcome;
-  const pages = pageCount(rows);
-  // In the report's own order (it is written as JSON).
-  return {
-    buildId,
-    changedBy,
-    outDir,
-    dataFile,
-    rows,
+  { reportFile, ...publisher }: Publisher & { reportFile: string },
+): void {
+  const pages = pageCount(outcome.rows);
+  // Parsed by its schema, which gives the JSON its fields in the schema's order, whatever `outcome`'s.
+  const report = buildReportSchema.parse({
+    ...outcome,
     pages: { json: pages, html: pages * LANGUAGES.length },
-    rendered,
     seconds: clock.seconds,
     phases: clock.phases,
     besidePhases: clock.besidePhases,
     peakMemoryBytes: process.resourceUsage().maxRSS * 1024,
-    files,
-    bytes,
-    changes,
-    unchangedFiles,
-    dataValidated,
-    built,
     openApiUnstated: unstatedInfo(publisher),
-  };
-}
-
-export function writeBuildReport(file: string, report: BuildReport): void {
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  });
+  writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`);
+  console.error(formatBuildReport(report));
 }
 
 export function readBuildReport(file: string): BuildReport {

@@ -257,5 +257,4 @@ function holdsExactly(records: RecordSlices, count: number): boolean {
   return count === 0 ? last.length === 0 : last.length === 1;
 }
 
-/** No row added, removed or changed. */
 export const NO_ROW_CHANGES: RowChanges = { added: [], removed: [], changed: [] };

@@ -9,15 +9,11 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { PageKeys } from '../listing/page-keys.ts';
 import { MANIFEST_FILE, manifestPath, readManifest, type PublishedManifest } from '../outputs/manifest.ts';
-import { readRecord, type BuildRecord, type RenderSet } from './record.ts';
-import { publishedBuild, type BuildFolder } from './store.ts';
+import { readRecord, type RenderSet } from './record.ts';
+import { publishedBuild } from './store.ts';
 
 /** The published build as read from the store: its folders, its manifest and its record (none where it has no whole one). */
-export interface PublishedBuild {
-  folder: BuildFolder;
-  manifest: PublishedManifest;
-  record: BuildRecord | undefined;
-}
+export type PublishedBuild = NonNullable<ReturnType<typeof readPublishedBuild>>;
 
 /**
  * The published build's manifest cannot be read, or is not a manifest: the build cannot tell what
@@ -31,7 +27,7 @@ export class UnreadableManifest extends Error {}
  * manifest is an `UnreadableManifest`, never "nothing published"; a damaged record is said, and
  * the build has none (see record.ts).
  */
-export function readPublishedBuild(store: string, outDir: string): PublishedBuild | undefined {
+export function readPublishedBuild(store: string, outDir: string) {
   const folder = publishedBuild(store, outDir);
   if (!folder) return undefined;
   return { folder, manifest: readPublishedManifest(folder.siteDir, join(outDir, MANIFEST_FILE)), record: readRecord(folder.dir) };

@@ -24,9 +24,10 @@ import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { checkedJson, damagedCacheLine, fileSha256, readChecked } from '../files/checked-files.ts';
+import { checkedJson, damagedCacheLine, fileSha256, jsonOf, OTHER_VERSION, readChecked } from '../files/checked-files.ts';
 import { ifPresent } from '../files/missing.ts';
-import type { Contact, License } from '../listing/publisher.ts';
+import type { Publisher } from '../listing/publisher.ts';
+import type { Addresses } from '../listing/serialise.ts';
 import { sourceFingerprint } from '../files/source-fingerprint.ts';
 import { replaceAside } from './replace-aside.ts';
 import { publishedBuild, showsPublishedDeploy, type BuildFolder } from './store.ts';
@@ -53,17 +54,12 @@ const stampSchema = z.object({
 export type CurrentBuild = Omit<z.infer<typeof stampSchema>, 'version' | 'inputs' | 'tree'>;
 
 /** What of a build's configuration (src/config.ts) shapes what it publishes. */
-interface SiteSettings {
-  baseUrl: string;
-  assetsUrl: string;
+interface SiteSettings extends Addresses, Publisher {
   dataFile: string;
   outDir: string;
   deployDir: string;
   changesKept: number;
   checkAllPages: boolean;
-  /** The contact and licence /openapi.json states. */
-  contact: Contact | undefined;
-  license: License | undefined;
 }
 
 /**
@@ -143,26 +139,10 @@ export function stampPublished(
  * any damaged cache (a stamp of another version is none, and not damaged).
  */
 export function currentBuild(config: SiteSettings, root: string, store: string): CurrentBuild | undefined {
-  // A stamp of another version is no stamp, and not damaged: its hash held.
-  let otherVersion = false;
   const stamp = readChecked(
     join(store, STAMP_FILE),
-    (body) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(body.toString('utf8'));
-      } catch {
-        // Its hash held, so another version wrote it: a stamp of another version is none.
-        otherVersion = true;
-        return undefined;
-      }
-      const parsed = stampSchema.safeParse(json);
-      otherVersion = !parsed.success;
-      return parsed.data;
-    },
-    (path) => {
-      if (!otherVersion) console.error(damagedCacheLine(path));
-    },
+    (body) => jsonOf(body.toString('utf8'), stampSchema) ?? OTHER_VERSION,
+    (path) => console.error(damagedCacheLine(path)),
   );
   if (stamp === undefined) return undefined;
   const folder = publishedBuild(store, config.outDir);

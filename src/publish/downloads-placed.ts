@@ -25,7 +25,6 @@ export const KEPT_DOWNLOADS_FOLDER = SEARCH_FOLDER.slice(1, -1);
 export interface PlacedDownloads {
   /** Site paths of the files that are the published ones already (kept in a recycled folder): taken, as pages are. */
   kept: Set<string>;
-  /** Their size, in bytes. */
   keptBytes: number;
   /** Site paths of the recycled folder's files this build does not have, removed. */
   removed: string[];

@@ -5,7 +5,7 @@
  * every other file is newer than the one it replaces: a download taken from an older preparation
  * (going back to earlier data) is copied, so that it gets a time of its own.
  */
-import { closeSync, copyFileSync, linkSync, openSync, readFileSync, readSync, statSync, utimesSync, type BigIntStats } from 'node:fs';
+import { copyFileSync, linkSync, statSync, utimesSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { replaceAside } from './replace-aside.ts';
 import { fileSha256 } from '../files/checked-files.ts';
@@ -28,7 +28,8 @@ interface SiteFiles {
 
 /**
  * Compares each of the new site's files with the published site's and applies the rule above: by
- * hash, where the published manifest lists the file's, else (a manifest of version 1) by its bytes.
+ * hash, the published manifest's where it lists the file's, else (a manifest of version 1) the
+ * published file's own.
  */
 export function linkUnchangedFiles({ publishedSiteDir, siteDir, files, taken, publishedHashes, knownHashes = new Map() }: SiteFiles) {
   /** Site paths of the new site's files that are new or whose bytes changed. */
@@ -55,7 +56,7 @@ export function linkUnchangedFiles({ publishedSiteDir, siteDir, files, taken, pu
     }
     const after = statSync(file, { bigint: true });
     const sameFile = after.ino === before.ino && after.dev === before.dev;
-    if (sameFile || (publishedHash === undefined ? sameBytes(published, before, file, after) : publishedHash === hash)) {
+    if (sameFile || (publishedHash ?? fileSha256(published)) === hash) {
       // Makes `file` the published file: a link renamed over it.
       if (!sameFile) replaceAside(file, (aside) => linkSync(published, aside));
       unchanged += 1;
@@ -78,27 +79,5 @@ function makeNewer(file: string, replaced: BigIntStats): void {
   for (let step = 1; statSync(file, { bigint: true }).mtimeNs <= replaced.mtimeNs; step += 1) {
     const mtime = new Date(Number(replaced.mtimeNs / 1_000_000n) + step);
     utimesSync(file, mtime, mtime);
-  }
-}
-
-const BLOCK = 1 << 20;
-let blocks: [Buffer, Buffer] | undefined;
-
-/** Small files read whole; large ones block by block: a million-row download is hundreds of MB. */
-function sameBytes(previous: string, before: BigIntStats, next: string, after: BigIntStats): boolean {
-  if (before.size !== after.size) return false;
-  if (after.size <= BLOCK) return readFileSync(previous).equals(readFileSync(next));
-  const [a, b] = (blocks ??= [Buffer.allocUnsafe(BLOCK), Buffer.allocUnsafe(BLOCK)]);
-  const [fdA, fdB] = [openSync(previous, 'r'), openSync(next, 'r')];
-  try {
-    for (;;) {
-      const read = readSync(fdA, a, 0, BLOCK, null);
-      if (readSync(fdB, b, 0, BLOCK, null) !== read) return false;
-      if (read === 0) return true;
-      if (!a.subarray(0, read).equals(b.subarray(0, read))) return false;
-    }
-  } finally {
-    closeSync(fdA);
-    closeSync(fdB);
   }
 }

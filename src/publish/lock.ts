@@ -11,6 +11,7 @@ import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } fr
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { jsonOf } from '../files/checked-files.ts';
 import { ifPresent } from '../files/missing.ts';
 
 /**
@@ -33,16 +34,8 @@ export type BuildLock = Awaited<ReturnType<typeof acquireBuildLock>>;
 /** The owner named in the lock file; undefined where there is none, 'unreadable' where it names none. */
 function ownerOf(lock: string): Owner | 'unreadable' | undefined {
   const text = ifPresent(() => readFileSync(lock, 'utf8'));
-  if (text === undefined) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // Not JSON: the file was damaged (it is written whole, then linked into place).
-    return 'unreadable';
-  }
-  const owner = ownerSchema.safeParse(json);
-  return owner.success ? owner.data : 'unreadable';
+  // Not an owner's JSON: the file was damaged (it is written whole, then linked into place).
+  return text === undefined ? undefined : (jsonOf(text, ownerSchema) ?? 'unreadable');
 }
 
 function isRunning(pid: number): boolean {

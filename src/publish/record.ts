@@ -6,19 +6,17 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { damagedCacheLine, readChecked, withHash } from '../files/checked-files.ts';
+import { damagedCacheLine, OTHER_VERSION, readChecked, withHash } from '../files/checked-files.ts';
 import type { PageKeys } from '../listing/page-keys.ts';
+import type { PageFlags } from '../outputs/listing-pages.ts';
 import { replaceAside } from './replace-aside.ts';
 
 const BUILD_RECORD_FILE = 'build-record.v8';
 /** Bumped when the record's shape changes: a record of another version is no record. */
 const VERSION = 3;
 
-/** Which pages a build writes: `json[n - 1]` / `html[n - 1]` is 1 for page n's JSON page / HTML page in every language. */
-export interface RenderSet {
-  json: Uint8Array;
-  html: Uint8Array;
-}
+/** Which pages a build writes, as its listing pages' writers take them. */
+export type RenderSet = PageFlags;
 
 export interface BuildRecord {
   version: typeof VERSION;
@@ -31,7 +29,6 @@ export interface BuildRecord {
   rendered: RenderSet;
   /** Every file of its site (site paths). */
   files: readonly string[];
-  /** Its site's size in bytes. */
   bytes: number;
 }
 
@@ -41,17 +38,13 @@ export interface BuildRecord {
  */
 export function readRecord(buildDir: string): BuildRecord | undefined {
   // A record of another version is no record, and not damaged: it is a build of other code.
-  let otherVersion = false;
   return readChecked(
     join(buildDir, BUILD_RECORD_FILE),
     (body) => {
       const value = deserialize(body) as Partial<BuildRecord>;
-      otherVersion = value.version !== VERSION;
-      return otherVersion ? undefined : (value as BuildRecord);
+      return value.version === VERSION ? (value as BuildRecord) : OTHER_VERSION;
     },
-    (path) => {
-      if (!otherVersion) console.error(damagedCacheLine(path));
-    },
+    (path) => console.error(damagedCacheLine(path)),
   );
 }
 

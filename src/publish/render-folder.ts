@@ -40,13 +40,11 @@ export function clearRenderFolders(cacheDir: string): void {
 /**
  * Copies every file Astro rendered into `renderDir` to the same path in `siteDir`, then removes
  * `renderDir` in the background (a folder and a file a page: removed in place, seconds of a
- * 100k-row build before it could publish); returns the site paths. A file already at a path
- * is replaced, never written through (it may be a published file's other name). Nothing to do where
- * Astro rendered in place.
+ * 100k-row build before it could publish). A file already at a path is replaced, never written
+ * through (it may be a published file's other name). Nothing to do where Astro rendered in place.
  */
-export function moveRendered(renderDir: string, siteDir: string): string[] {
-  if (renderDir === siteDir) return [];
-  const moved: string[] = [];
+export function moveRendered(renderDir: string, siteDir: string): void {
+  if (renderDir === siteDir) return;
   const folders = new Set<string>();
   for (const entry of readdirSync(renderDir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
@@ -58,8 +56,6 @@ export function moveRendered(renderDir: string, siteDir: string): string[] {
     }
     rmSync(to, { force: true });
     copyFileSync(join(renderDir, path), to);
-    moved.push(path);
   }
   removeInBackground([renamedForRemoval(dirname(renderDir), basename(renderDir))]);
-  return moved;
 }

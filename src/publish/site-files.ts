@@ -24,20 +24,13 @@ export function contentsOf(dir: string, skip: ReadonlySet<string>): { files: str
   return { files, folders };
 }
 
-/** Site paths (`/`-separated) of every file under `dir`, except in the folders `skip` names. */
-export function filesIn(dir: string, skip: ReadonlySet<string> = new Set()): string[] {
-  return contentsOf(dir, skip).files;
-}
-
-/** Removes `folder` where it is empty; false where it is not. */
-export function removeIfEmpty(folder: string): boolean {
+/** Removes `folder` where it is empty. */
+export function removeIfEmpty(folder: string): void {
   try {
     rmdirSync(folder);
-    return true;
   } catch (error) {
     // Not empty: what it holds keeps it.
     if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw error;
-    return false;
   }
 }
 
@@ -57,7 +50,7 @@ export const PAGE_FOLDERS = new Set([...HTML_PAGE_FOLDERS, dirname(pageFile(1))]
  * page folders.
  */
 export function siteFilesOf(dir: string, pages: number): string[] {
-  const files = filesIn(dir, PAGE_FOLDERS);
+  const { files } = contentsOf(dir, PAGE_FOLDERS);
   for (let page = 1; page <= pages; page += 1) {
     files.push(pageFile(page));
     // Page 1's HTML, the home page, is not in a page folder: the walk found it.

@@ -305,10 +305,7 @@ export function renamedForRemoval(dir: string, name: string): string {
 /** A folder renamed for removal whose removal was stopped part way: a later build dooms it again. */
 export const isRenamedForRemoval = (name: string): boolean => name.startsWith(TRASH);
 
-/**
- * Removes `paths` (each renamed by `renamedForRemoval`) in a detached process, the build not
- * waiting for it. A removal stopped part way leaves its renamed folder for a later build to doom again.
- */
+/** Removes `paths` (each renamed by `renamedForRemoval`) in a detached process, the build not waiting for it. */
 export function removeInBackground(paths: readonly string[]): void {
   const script = 'for (const path of process.argv.slice(1)) require("node:fs").rmSync(path, { recursive: true, force: true })';
   spawn(process.execPath, ['-e', script, ...paths], { detached: true, stdio: 'ignore' }).unref();

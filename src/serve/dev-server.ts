@@ -36,7 +36,6 @@ export interface DevListing {
   dataFile: string;
   /** The last good preparation, if any. */
   current: () => PreparationWithDownloads | undefined;
-  /** Its records. */
   records: (preparation: PreparationWithDownloads) => readonly CarModel[];
   addresses: Addresses;
   /** Prepares the data file again; afterwards `current()` is the new data when it is good. */

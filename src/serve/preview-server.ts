@@ -12,7 +12,7 @@ import { LRUCache } from 'lru-cache';
 import serveHandler from 'serve-handler';
 import { MANIFEST_FILE, readManifest, type PublishedManifest } from '../outputs/manifest.ts';
 import { compressFiles } from './compress.ts';
-import { listingReply } from './handler.ts';
+import { listingReply, type ListingReply } from './handler.ts';
 import {
   FILE_HEADER_RULES,
   FIRST_PAGE_REDIRECT_STATUS,
@@ -22,7 +22,6 @@ import {
   redirectLocation,
   siteHeaders,
   staticMethodAnswer,
-  type HeaderFields,
 } from '../listing/routes.ts';
 import { ifPresent } from '../files/missing.ts';
 
@@ -112,11 +111,7 @@ class SiteState {
 }
 
 /** Writes `reply` (its body left out for HEAD, its length kept). */
-function send(
-  response: ServerResponse,
-  method: string,
-  { status, headers, body }: { status: number; headers: HeaderFields; body: string | Uint8Array },
-): void {
+function send(response: ServerResponse, method: string, { status, headers, body }: ListingReply): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   response.writeHead(status, { ...headers, 'Content-Length': String(bytes.length) });
   response.end(method === 'HEAD' ? undefined : bytes);

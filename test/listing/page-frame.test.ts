@@ -5,10 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LISTING_PAGE_PARTS, type ListingPageParts } from '../../src/listing/listing-page.ts';
-import { FRAME_MARKERS, frameOf, pageInFrame } from '../../src/listing/page-frame.ts';
+import { FRAME_MARKERS, frameOf, pageInPieces, type PageFrame } from '../../src/listing/page-frame.ts';
 
 const parts: ListingPageParts = { head: '<title>T</title>', languageSwitch: '<nav>N</nav>', pageOf: 'Page 2', listing: '<table></table>' };
 const frame = `<!DOCTYPE html><html><head>${FRAME_MARKERS.head}<link></head><body><header>${FRAME_MARKERS.languageSwitch}</header><h1>${FRAME_MARKERS.pageOf}</h1><form>same on every page</form><section>${FRAME_MARKERS.listing}</section></body></html>`;
+/** The page as text: the frame's pieces with the parts between, joined. */
+const pageInFrame = (cut: PageFrame, values: ListingPageParts) => pageInPieces(cut, values, (part) => part).join('');
 const filled = (text: string, values: ListingPageParts) =>
   LISTING_PAGE_PARTS.reduce((html, part) => html.replace(FRAME_MARKERS[part], values[part]), text);
 

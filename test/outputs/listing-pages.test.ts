@@ -17,7 +17,7 @@ import type { CarModel } from '../../src/data/schema.ts';
 import { LANGUAGES, type Language } from '../../src/listing/languages.ts';
 import { listingPageParts } from '../../src/listing/listing-page.ts';
 import { makeTable } from '../../src/listing/makes.ts';
-import { FRAME_MARKERS, frameOf, pageInFrame } from '../../src/listing/page-frame.ts';
+import { FRAME_MARKERS, frameOf, pageInPieces } from '../../src/listing/page-frame.ts';
 import { pageKeysOf } from '../../src/listing/page-keys.ts';
 import { pageCount, pageSlice } from '../../src/listing/pagination.ts';
 import { htmlPageFile, pageFile } from '../../src/listing/routes.ts';
@@ -82,7 +82,7 @@ function expectedHtml(records: readonly CarModel[], page: number, language: Lang
     site: new URL(addresses.baseUrl),
     language,
   });
-  return pageInFrame(frameOf(frames[language]), parts);
+  return pageInPieces(frameOf(frames[language]), parts, (part) => part).join('');
 }
 
 function input(records: readonly CarModel[], flags: PageFlags, siteDir = join(root, `site-${(run += 1)}`)): ListingPagesInput {
