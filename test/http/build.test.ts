@@ -9,6 +9,7 @@ import {
   realpathSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
@@ -64,6 +65,9 @@ describe('npm run check-data', () => {
   it('writes each problem as a GitHub annotation on its line and column, and a summary, as a step of a GitHub Actions job', () => {
     mkdirSync(join(project, 'data/bad'), { recursive: true });
     writeFileSync(join(project, 'data/bad/cars.csv'), readFileSync(fixture('bad/many-problems.csv')));
+    // Saved a minute ago: a file saved just now is waited for (settled-read.ts), and said so on standard error.
+    const savedAgo = new Date(Date.now() - 60_000);
+    utimesSync(join(project, 'data/bad/cars.csv'), savedAgo, savedAgo);
     const summary = join(workspace, 'check-data-summary.md');
     const result = runScript(
       'check-data.ts',
