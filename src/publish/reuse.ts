@@ -74,7 +74,7 @@ export function pagesIn(siteDir: string): number {
  * where the published build rendered it or the folder does not hold it (a recycled folder holds
  * the older file; a new one none), else it is that file already; pages past the new count go. In a
  * recycled folder this costs the pages this build and the published one rendered, not one per
- * page. Returns the site paths removed or linked again (their copies for Vercel follow). A page
+ * page. Returns the site paths removed or linked again: what the preparation cost. A page
  * taken that vanished from the published site stops the build (nothing is published).
  */
 export function preparePages(
