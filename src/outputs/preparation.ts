@@ -180,7 +180,7 @@ export async function prepareRecords({
   writeFileSync(join(staging, PREPARED_FILE), checkedJson(prepared));
   rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
-  prune(preparationsDir, key);
+  prune(preparationsDir, key, warn);
   return { preparation: located(prepared, true), records };
 }
 
@@ -230,7 +230,7 @@ export function readEarlier(dir: string): (z.infer<typeof earlierSchema> & { dow
  * renamed (REMOVED_SUFFIX), at once: deleting a preparation's files takes seconds at 100,000 rows
  * and more at a million, which `removeSetAside` does while the build goes on.
  */
-function prune(preparationsDir: string, keep: string): void {
+function prune(preparationsDir: string, keep: string, warn: (line: string) => void): void {
   const staleTemporary = Date.now() - 60 * 60_000;
   const usedAt = (path: string) => ifPresent(() => statSync(path).mtimeMs) ?? 0;
   const beingWritten = (dir: string) =>
@@ -244,8 +244,13 @@ function prune(preparationsDir: string, keep: string): void {
     try {
       renameSync(join(preparationsDir, name), join(preparationsDir, `${name}.${process.pid}.${Date.now()}${REMOVED_SUFFIX}`));
     } catch (error) {
-      // Gone (another process pruned it), or held open where that forbids a rename (Windows): a later prune takes it.
-      if (!KEPT_FOR_LATER.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      if (!KEPT_FOR_LATER.has(code)) throw error;
+      // Gone: another process pruned it. Else held open where that forbids a rename (Windows) or not ours to move: said, and left for a later prune.
+      if (code !== 'ENOENT')
+        warn(
+          `${join(preparationsDir, name)}, an old cached preparation, could not be set aside (${code}): it stays until a later build can.`,
+        );
     }
   }
 }
@@ -262,13 +267,23 @@ const REMOVED_SUFFIX = '.removed';
  * a line through `warn`, and the next build deletes it.
  */
 export async function removeSetAside(preparationsDir: string, warn: (line: string) => void): Promise<void> {
-  const setAside = (ifPresent(() => readdirSync(preparationsDir)) ?? []).filter((name) => name.endsWith(REMOVED_SUFFIX));
+  const said = (name: string, error: NodeJS.ErrnoException) =>
+    warn(
+      `${join(preparationsDir, name)}, an old cached preparation, could not be deleted (${error.code ?? error.message}): the next build tries again.`,
+    );
+  let names: string[];
+  try {
+    names = ifPresent(() => readdirSync(preparationsDir)) ?? [];
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    warn(`${preparationsDir}: its old cached preparations could not be listed (${code ?? message}): the next build tries again.`);
+    return;
+  }
+  const setAside = names.filter((name) => name.endsWith(REMOVED_SUFFIX));
   await Promise.all(
     setAside.map((name) =>
       rm(join(preparationsDir, name), { recursive: true, force: true, maxRetries: 3 }).catch((error: NodeJS.ErrnoException) =>
-        warn(
-          `${join(preparationsDir, name)}, an old cached preparation, could not be deleted (${error.code ?? error.message}): the next build tries again.`,
-        ),
+        said(name, error),
       ),
     ),
   );

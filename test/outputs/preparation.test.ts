@@ -205,4 +205,15 @@ describe('prepared data', () => {
     await removeSetAside(options.preparationsDir, (line) => warned.push(line));
     expect([all(), warned]).toEqual([[keys[2], keys[3], keys[4]].sort(), []]);
   });
+
+  it('says in a line, and does not fail, where the set-aside preparations cannot be listed', async () => {
+    const { options, dataFile } = project(LISTING);
+    const warned: string[] = [];
+    // A file where the cache folder should be: listing it fails with ENOTDIR, not ENOENT.
+    await removeSetAside(dataFile, (line) => warned.push(line));
+    expect(warned).toEqual([`${dataFile}: its old cached preparations could not be listed (ENOTDIR): the next build tries again.`]);
+    // No cache folder at all: nothing to delete, nothing said.
+    await removeSetAside(options.preparationsDir, (line) => warned.push(line));
+    expect(warned).toHaveLength(1);
+  });
 });
