@@ -26,9 +26,17 @@ const folded = (name: string) => name.normalize('NFC').toLowerCase();
 
 /**
  * Whether `path` names something (following links): "not there" where it or a folder on the way is
- * missing, or a name on the way is a file (ENOTDIR, which `statSync` answers as it does ENOENT).
+ * missing, or a name on the way is a file (ENOTDIR: Node 24's `statSync` answers it as ENOENT, the
+ * Node 22 releases `engines` admits may throw it).
  */
-const exists = (path: string): boolean => statSync(path, { throwIfNoEntry: false }) !== undefined;
+function exists(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return false;
+    throw error;
+  }
+}
 
 /** The entries of a folder, or undefined where it may be passed through but not listed (EACCES): its names are then taken as written. */
 function entriesOf(folder: string): string[] | undefined {
