@@ -24,16 +24,15 @@ interface Name {
 /** Names compared as a disk that ignores case compares them (Unicode's simple lower case, composed as macOS's disks store them). */
 const folded = (name: string) => name.normalize('NFC').toLowerCase();
 
-/**
- * Whether `path` names something (following links): "not there" where it or a folder on the way is
- * missing, or a name on the way is a file (ENOTDIR: Node 24's `statSync` answers it as ENOENT, the
- * Node 22 releases `engines` admits may throw it).
- */
+/** Whether `path` names something (following links): "not there" where it or a folder on the way is missing. */
 function exists(path: string): boolean {
   try {
-    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+    statSync(path);
+    return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return false;
+    const code = (error as NodeJS.ErrnoException).code;
+    // ENOTDIR: a name on the way is a file, so nothing is there either.
+    if (code === 'ENOENT' || code === 'ENOTDIR') return false;
     throw error;
   }
 }

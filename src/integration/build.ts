@@ -9,8 +9,7 @@
  * 3. `finishBuild` (astro:build:done): sitemaps, downloads, host files, file times, manifest,
  *    changes, the record; then publication, one rename. It returns once the build
  *    is published, and only then: that is how the integration knows.
- * 4. `closeBuild`: after publication, older builds pruned, the lock released, the report, and
- *    the cached preparations pruned meanwhile deleted.
+ * 4. `closeBuild`: after publication, older builds pruned, the lock released, and the report.
  *
  * Each step hands the next an immutable value. Whatever happens before publication (a refusal, a
  * failure, the process killed), what is published does not change.
@@ -29,7 +28,6 @@ import { summariseChanges } from '../outputs/changes.ts';
 import { VERCEL_STATIC_DIR } from '../serve/hosts/vercel.ts';
 import { startListingPages, type ListingPagesRun } from '../outputs/listing-pages.ts';
 import { withDownloads } from '../outputs/downloads-cache.ts';
-import { removeSetAside } from '../outputs/preparation.ts';
 import { PhaseClock, reportBuild, reportPagesWritten } from '../outputs/report.ts';
 import { baselineOf, readPublishedBuild, UnreadableManifest, type PublishedBuild } from '../publish/baseline.ts';
 import { linkOrCopy } from '../files/links.ts';
@@ -97,15 +95,14 @@ function newFolder(store: string, published: PublishedBuild | undefined, root: s
 
 /** Starts the data side on its worker thread; the data once it is ready, with the downloads under way. */
 function startData(
-  build: Pick<StartedBuild, 'config' | 'folder' | 'clock' | 'baseline' | 'warn'>,
+  build: Pick<StartedBuild, 'config' | 'folder' | 'clock' | 'baseline'>,
   root: string,
   cacheDir: string,
-): Pick<StartedBuild, 'data' | 'stopData' | 'setAsideRemoved'> {
+): Pick<StartedBuild, 'data' | 'stopData'> {
   const { config, folder, clock } = build;
-  const preparationsDir = join(cacheDir, PREPARATIONS_DIR);
   const run = startDataSide({
     root,
-    preparationsDir,
+    preparationsDir: join(cacheDir, PREPARATIONS_DIR),
     dataFile: config.dataFile,
     addresses: { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl },
     outDir: config.outDir,
@@ -137,9 +134,7 @@ function startData(
   // Awaited before the pages are rendered; if Astro fails before that, its error is the one to
   // report, but for a refusal under `npm run build`, said as soon as it comes (index.ts).
   data.catch(() => undefined);
-  // Pruned as the records were prepared, and deleted while the build goes on.
-  const setAsideRemoved = run.records.then(() => removeSetAside(preparationsDir, build.warn));
-  return { data, stopData: run.stop, setAsideRemoved };
+  return { data, stopData: run.stop };
 }
 
 /**
@@ -300,7 +295,6 @@ export async function closeBuild(build: StartedBuild, publication: Publication):
   clock.end('stamp');
 
   reportBuild(clock, { ...outcome, outDir: config.outDir, dataFile: config.dataFile, built: true }, config);
-  await build.setAsideRemoved;
 }
 
 /** A build that did not publish: its folder goes (the lock goes with the process). */

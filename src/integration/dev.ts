@@ -8,7 +8,7 @@
 import type { AstroIntegrationLogger } from 'astro';
 import type { Config } from '../config.ts';
 import { withDownloads, type Downloads, type PreparationWithDownloads } from '../outputs/downloads-cache.ts';
-import { prepareRecords, removeSetAside, type Preparation } from '../outputs/preparation.ts';
+import { prepareRecords, type Preparation } from '../outputs/preparation.ts';
 import { formatReport } from '../data/problems.ts';
 import { counted } from '../listing/format.ts';
 import { WATCH_SETTLE_MS } from '../serve/dev-server.ts';
@@ -79,8 +79,6 @@ export function devData(config: Config, root: string, preparationsDir: string, l
       );
       return;
     }
-    // What preparing it pruned from the cache is deleted meanwhile (it never rejects).
-    void removeSetAside(preparationsDir, (line) => logger.warn(line));
     // The pages show it now; the downloads are awaited where they are served (see dev-server.ts).
     current = downloadsWhenAsked(result.preparation);
     held = result.records ? { key: current.key, records: result.records } : undefined;

@@ -46,8 +46,6 @@ export interface StartedBuild {
   readonly data: Promise<ReadyData>;
   /** Ends the data side's thread now, for a build that will not render (see session.ts); settles once it has ended. */
   readonly stopData: () => Promise<void>;
-  /** The deletion of the cached preparations that preparing the data pruned (it never rejects): awaited once the build is reported. */
-  readonly setAsideRemoved: Promise<void>;
 }
 
 /** The data side's answer (data-side.ts), and its downloads, written from when Astro renders (`beginDownloads`) where they are not cached. */

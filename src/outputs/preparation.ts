@@ -8,7 +8,6 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { serialize } from 'node:v8';
 import { z } from 'zod';
@@ -21,6 +20,7 @@ import { isRecordFile, openRecordFile, writeRecordFile } from '../data/records-f
 import type { CarModel } from '../data/schema.ts';
 import { summaryFrom, summaryOf, type EarlierSummary } from '../listing/summary.ts';
 import { ifPresent } from '../files/missing.ts';
+import { isRenamedForRemoval, removeInBackground, renamedForRemoval } from '../files/removal.ts';
 import { sourceFingerprint } from '../files/source-fingerprint.ts';
 
 const RECORDS_FILE = 'records.v8';
@@ -224,70 +224,42 @@ export function readEarlier(dir: string): (z.infer<typeof earlierSchema> & { dow
 }
 
 /**
- * Sets aside all but the most recently used preparations, and what was left written aside
+ * Removes all but the most recently used preparations, and what was left written aside
  * (`<name>.<pid>.tmp`) an hour ago or more: a younger one may be being written, and so may the
- * preparation holding one (its downloads, see downloads-cache.ts), which is kept. Set aside is
- * renamed (REMOVED_SUFFIX), at once: deleting a preparation's files takes seconds at 100,000 rows
- * and more at a million, which `removeSetAside` does while the build goes on.
+ * preparation holding one (its downloads, see downloads-cache.ts), which is kept. Removed in the
+ * background (src/files/removal.ts): deleting one takes seconds at 100,000 rows, more at a million.
  */
 function prune(preparationsDir: string, keep: string, warn: (line: string) => void): void {
   const staleTemporary = Date.now() - 60 * 60_000;
   const usedAt = (path: string) => ifPresent(() => statSync(path).mtimeMs) ?? 0;
   const beingWritten = (dir: string) =>
     (ifPresent(() => readdirSync(dir)) ?? []).some((name) => name.endsWith('.tmp') && usedAt(join(dir, name)) >= staleTemporary);
-  const entries = readdirSync(preparationsDir)
-    .filter((name) => name !== keep && !name.endsWith(REMOVED_SUFFIX) && !beingWritten(join(preparationsDir, name)))
+  const names = readdirSync(preparationsDir);
+  // A removal stopped part way (the process killed) is begun again.
+  const doomed = names.filter(isRenamedForRemoval).map((name) => join(preparationsDir, name));
+  const entries = names
+    .filter((name) => name !== keep && !isRenamedForRemoval(name) && !beingWritten(join(preparationsDir, name)))
     .map((name) => ({ name, used: usedAt(join(preparationsDir, name)) }))
     .sort((a, b) => b.used - a.used);
   for (const [position, { name, used }] of entries.entries()) {
     if (!(name.endsWith('.tmp') ? used < staleTemporary : position >= CACHED_PREPARATIONS)) continue;
     try {
-      renameSync(join(preparationsDir, name), join(preparationsDir, `${name}.${process.pid}.${Date.now()}${REMOVED_SUFFIX}`));
+      doomed.push(renamedForRemoval(preparationsDir, name));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? '';
       if (!KEPT_FOR_LATER.has(code)) throw error;
       // Gone: another process pruned it. Else held open where that forbids a rename (Windows) or not ours to move: said, and left for a later prune.
       if (code !== 'ENOENT')
         warn(
-          `${join(preparationsDir, name)}, an old cached preparation, could not be set aside (${code}): it stays until a later build can.`,
+          `${join(preparationsDir, name)}, an old cached preparation, could not be removed (${code}): it stays until a later build can.`,
         );
     }
   }
+  if (doomed.length > 0) removeInBackground(doomed);
 }
 
 /** Why a preparation to prune is left for a later prune. */
 const KEPT_FOR_LATER = new Set(['ENOENT', 'EBUSY', 'EPERM', 'EACCES']);
-
-/** The ending of a preparation's name once pruned: no key ends so, and its files are being deleted. */
-const REMOVED_SUFFIX = '.removed';
-
-/**
- * Deletes the preparations set aside by pruning, this process's and those of any process stopped
- * before it had deleted them. Never rejects: a cache folder that cannot be deleted now is said in
- * a line through `warn`, and the next build deletes it.
- */
-export async function removeSetAside(preparationsDir: string, warn: (line: string) => void): Promise<void> {
-  const said = (name: string, error: NodeJS.ErrnoException) =>
-    warn(
-      `${join(preparationsDir, name)}, an old cached preparation, could not be deleted (${error.code ?? error.message}): the next build tries again.`,
-    );
-  let names: string[];
-  try {
-    names = ifPresent(() => readdirSync(preparationsDir)) ?? [];
-  } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    warn(`${preparationsDir}: its old cached preparations could not be listed (${code ?? message}): the next build tries again.`);
-    return;
-  }
-  const setAside = names.filter((name) => name.endsWith(REMOVED_SUFFIX));
-  await Promise.all(
-    setAside.map((name) =>
-      rm(join(preparationsDir, name), { recursive: true, force: true, maxRetries: 3 }).catch((error: NodeJS.ErrnoException) =>
-        said(name, error),
-      ),
-    ),
-  );
-}
 
 /** The records file of the preparation named `key`, where it is still cached and whole (see `wholePreparation`). */
 export function preparedRecordsFile(preparationsDir: string, key: string): string | undefined {

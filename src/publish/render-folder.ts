@@ -9,7 +9,8 @@
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { ifPresent } from '../files/missing.ts';
-import { isRenamedForRemoval, removeInBackground, renamedForRemoval, type BuildFolder } from './store.ts';
+import { isRenamedForRemoval, removeInBackground, renamedForRemoval } from '../files/removal.ts';
+import type { BuildFolder } from './store.ts';
 
 const RENDERING = 'rendering';
 

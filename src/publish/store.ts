@@ -17,7 +17,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { spawn } from 'node:child_process';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { contentsOf, PAGE_FOLDERS, removeIfEmpty } from './site-files.ts';
 import { htmlPageFiles } from '../listing/routes.ts';
@@ -26,6 +25,7 @@ import { killPoint } from './kill-points.ts';
 import { replaceAside } from './replace-aside.ts';
 import { ifPresent } from '../files/missing.ts';
 import { isSamePlace } from '../files/places.ts';
+import { isRenamedForRemoval, removeInBackground, renamedForRemoval } from '../files/removal.ts';
 
 const CURRENT = 'current';
 /** The build published before the current one: kept, so that a reader or an upload going through `dist/` at the moment of a publication finishes. */
@@ -290,23 +290,4 @@ export function discardBuild(build: BuildFolder): void {
   if (buildNamed(join(dirname(build.dir), CURRENT)) === build.id) return;
   // Retried: a thread of the build stopped an instant ago may have added a file to a folder being removed.
   rmSync(build.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
-}
-
-/** The start of the name of a folder renamed for removal: no build looks at such a name. */
-const TRASH = '.trash-';
-
-/** Renames `name` in `dir` for removal (see `removeInBackground`); returns its new path. */
-export function renamedForRemoval(dir: string, name: string): string {
-  const trash = join(dir, `${TRASH}${name}`);
-  renameSync(join(dir, name), trash);
-  return trash;
-}
-
-/** A folder renamed for removal whose removal was stopped part way: a later build dooms it again. */
-export const isRenamedForRemoval = (name: string): boolean => name.startsWith(TRASH);
-
-/** Removes `paths` (each renamed by `renamedForRemoval`) in a detached process, the build not waiting for it. */
-export function removeInBackground(paths: readonly string[]): void {
-  const script = 'for (const path of process.argv.slice(1)) require("node:fs").rmSync(path, { recursive: true, force: true })';
-  spawn(process.execPath, ['-e', script, ...paths], { detached: true, stdio: 'ignore' }).unref();
 }
