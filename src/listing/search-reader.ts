@@ -24,6 +24,7 @@ import {
   sortEntries,
   sortedListChunkPath,
   sortedListStarts,
+  SORTED_MIDDLE_ROWS,
   tokenNeeds,
   tokensOf,
   WHOLE_LISTING_UP_TO,
@@ -33,7 +34,9 @@ import {
   FILTER_JOINER,
   type Criteria,
   type Entry,
+  type FilterCounts,
   type FilterDocument,
+  type MakeStretches,
   type NameSpan,
   type PriceFrom,
   type PriceKeys,
@@ -73,7 +76,10 @@ interface Source {
  * up to GROWN_AHEAD files' worth (a price range's files hold fewer matches than it can know). A
  * `sparse` list (a price range's files, high to low) starts at GROWN_AHEAD: one round trip, not
  * three, to the files that first step most often needs. A list's files hold CHUNK_ROWS rows each,
- * or start at `starts` (`sortedListStarts`).
+ * or start at `starts` (`sortedListStarts`), or are cut by make (`byMake`, `nameListStarts`) to
+ * sizes it does not know: its first counted as CHUNK_ROWS (no stretch of a make's starts with
+ * more), the others as SORTED_MIDDLE_ROWS (no file holds more), so a batch asks for a file more
+ * than it needs at most.
  */
 function listSource(
   read: IndexReader,
@@ -86,9 +92,18 @@ function listSource(
     sparse = false,
     whole = rows <= WHOLE_LISTING_UP_TO,
     starts,
-  }: { descending?: boolean; share?: number; sparse?: boolean; whole?: boolean; starts?: readonly number[] } = {},
+    byMake = false,
+  }: {
+    descending?: boolean;
+    share?: number;
+    sparse?: boolean;
+    whole?: boolean;
+    starts?: readonly number[] | undefined;
+    byMake?: boolean;
+  } = {},
 ): Source {
   const ahead: number[] = [];
+  let files = 0;
   // A list read whole in one step (readStep) is asked for whole, up to MOST_AHEAD files at once.
   const wanted = whole ? Infinity : Math.ceil(RESULTS_PER_STEP / (Math.max(share, 1e-6) * CHUNK_ROWS));
   let batch = CHUNK_ROWS * Math.min(MOST_AHEAD, Math.max(sparse ? GROWN_AHEAD : 1, wanted));
@@ -101,7 +116,8 @@ function listSource(
           const chunk = await chunks.next();
           if (chunk.done) break;
           ahead.push(chunk.value);
-          asked += starts ? starts[chunk.value + 1]! - starts[chunk.value]! : CHUNK_ROWS;
+          asked += starts ? starts[chunk.value + 1]! - starts[chunk.value]! : byMake && files > 0 ? SORTED_MIDDLE_ROWS : CHUNK_ROWS;
+          files += 1;
           // Asked for at once; each is awaited in its turn, whose failure it is.
           read<Entry[]>(pathOf(chunk.value)).catch(() => undefined);
         }
@@ -246,6 +262,8 @@ interface Candidate {
   filter?: boolean;
   /** A make's: its rows are together in name order. */
   make?: boolean;
+  /** A filter value's: the files of its list in name order (`nameListStarts`). */
+  nameFiles?: number;
 }
 
 /**
@@ -285,6 +303,9 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
   let share = 1;
   /** The files of the name order that can hold a result: every filter's and word's span, intersected. */
   let span: NameSpan | undefined;
+  /** The make's counts with the other filters and its stretches of their lists in name order; each filter's list. */
+  let [makeCounts, stretches]: [FilterCounts, MakeStretches] = [{}, {}];
+  const listOf = new Map<string, string>();
   const within = ([first, last]: NameSpan) => {
     span = span === undefined ? [first, last] : [Math.max(span[0], first), Math.min(span[1], last)];
   };
@@ -296,9 +317,11 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
     ]);
     for (const [at, filter] of filters.entries()) {
       // No document: no row has that value.
-      const [name, filterRows, ...nameSpan] = documents[at] ?? [null, 0, 0, -1];
+      const [name, filterRows, spanFirst, spanLast, counts, nameFiles, makeStretches] = documents[at] ?? [null, 0, 0, -1, {}, 0, {}];
       if (filterRows === 0) return none();
-      within([nameSpan[0], nameSpan[1]]);
+      within([spanFirst, spanLast]);
+      if (filter === filterId.make(criteria.make ?? '')) [makeCounts, stretches] = [counts, makeStretches];
+      if (name !== null) listOf.set(filter, name);
       if (onlyCriterion) known = filterRows;
       share *= filterRows / rows;
       bound(filterRows, (entry) => entryMatches(entry, criterionOf(criteria, filter), []));
@@ -309,6 +332,7 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
           share: filterRows / rows,
           filter: true,
           make: filter === filterId.make(criteria.make ?? ''),
+          nameFiles,
         });
     }
     if (filters.length > 1) {
@@ -343,21 +367,41 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
     }
   }
   const { order, descending } = orderOf(sort ?? 'price');
-  // The smallest list; by name a make's, whose rows are together in that order, where another filter's
-  // list holds them in one stretch of its own, which its reader could only find by reading up to it.
+  // The smallest list; by name a make's, whose rows are together in that order (or, fewer still, its stretch of another filter's list: below).
   const first = ({ make = false }: Candidate) => (order === 'name' && make ? 0 : 1);
   const best = candidates.sort((a, b) => first(a) - first(b) || a.rows - b.rows)[0];
   const ranged = (criteria.priceMin !== undefined || criteria.priceMax !== undefined) && rows > WHOLE_LISTING_UP_TO;
+  // By name, the make's stretch of another filter's list, where that is the fewest rows to read.
+  const [stretchOf, [firstFile, lastFile, stretchRows]] = (order === 'name' ? filters : [])
+    .flatMap((filter) => (stretches[filter] && listOf.has(filter) ? [[filter, stretches[filter]] as const] : []))
+    .reduce((least, stretch) => (stretch[1][2] < least[1][2] ? stretch : least), ['', [0, -1, Infinity]] as const);
+  if (stretchOf !== '' && (best === undefined || best.make || stretchRows < best.rows)) {
+    // The make's rows alone fill its files where they are as many as the rows those files hold: cut as a sorted list is.
+    const starts = stretchRows === makeCounts[stretchOf] ? sortedListStarts(stretchRows) : undefined;
+    return search(
+      listSource(
+        read,
+        (file) => sortedListChunkPath(listOf.get(stretchOf)!, order, firstFile + file),
+        fileRange(lastFile - firstFile + 1, descending),
+        stretchRows,
+        { descending, share: (share * rows) / stretchRows, whole: false, starts, byMake: !starts },
+      ),
+      known,
+    );
+  }
   if (best?.filter && best.rows > CHUNK_ROWS && sort !== undefined && !(ranged && (order === 'price' || order === 'high-price'))) {
     // The filter value's own list in the order asked for (a price range in price order is found from the price's steps instead).
     const [{ name, rows: listRows }] = best.lists as [{ name: string; rows: number }];
-    const starts = sortedListStarts(listRows);
+    // A list in name order is cut by make (`nameListStarts`), a make's own as any sorted list is.
+    const starts = order === 'name' && !best.make ? undefined : sortedListStarts(listRows);
+    const files = starts ? starts.length - 1 : best.nameFiles!;
     return search(
-      listSource(read, (chunk) => sortedListChunkPath(name, order, chunk), fileRange(starts.length - 1, descending), listRows, {
+      listSource(read, (chunk) => sortedListChunkPath(name, order, chunk), fileRange(files, descending), listRows, {
         descending,
         share: share / best.share,
         whole: false,
         starts,
+        byMake: !starts,
       }),
       known,
     );

@@ -88,8 +88,8 @@ export const listChunkPath = (list: string, chunk: number): string => `${SEARCH_
  */
 export const sortedListChunkPath = (list: string, order: Order, chunk: number): string =>
   `${SEARCH_FOLDER}in/${list}/${order}/${chunk}.json`;
-/** Rows in each file of a sorted list's middle (`sortedListStarts`). */
-const SORTED_MIDDLE_ROWS = 8 * CHUNK_ROWS;
+/** Rows in each file of a sorted list's middle (`sortedListStarts`): no list file holds more. */
+export const SORTED_MIDDLE_ROWS = 8 * CHUNK_ROWS;
 
 /** The sizes of a sorted list's files from either end, in rows: a step reads one, and each step further twice the rows. */
 const SORTED_EDGE_ROWS = [1, 1, 2, 4].map((files) => files * CHUNK_ROWS);
@@ -123,6 +123,28 @@ export function sortedListStarts(rows: number): number[] {
   return [...front, ...between, ...back, rows];
 }
 
+/**
+ * Where each file of a filter value's list in name order starts, then its length, given the make
+ * of the row at each place in it: each run of one make's rows is cut as a list of its own
+ * (`sortedListStarts`), so that a make's stretch of it (`MakeStretches`) is read from either end a
+ * file of 64 rows at a time; runs shorter than a file share files, a run never split between two.
+ * A make's own list is one run, cut as any sorted list is.
+ */
+export function nameListStarts(makeAt: (at: number) => number, rows: number): number[] {
+  const starts: number[] = [];
+  /** Where the file of short runs being filled starts, or -1. */
+  let shared = -1;
+  for (let start = 0, end = 0; start < rows; start = end) {
+    for (end = start + 1; end < rows && makeAt(end) === makeAt(start); end += 1);
+    if (end - start >= CHUNK_ROWS) {
+      shared = -1;
+      for (const at of sortedListStarts(end - start).slice(0, -1)) starts.push(start + at);
+    } else if (shared < 0 || end - shared > CHUNK_ROWS) starts.push((shared = start));
+  }
+  starts.push(rows);
+  return starts;
+}
+
 /** The word shards there are (`shardOf`), in code point order: none up to WHOLE_LISTING_UP_TO rows, where words are not looked up. */
 export const SHARDS_PATH = `${SEARCH_FOLDER}shards.json`;
 /**
@@ -149,9 +171,18 @@ export const filterPath = (id: string): string => `${SEARCH_FOLDER}filter/${code
  * A filter value's document: [its list's name, or null where its rows are most of the listing (a
  * search reads the listing's orders for them); how many rows meet it; the first and last file of
  * the name order that hold one of them (`NameSpan`); how many meet it together with each
- * combination of the filters after it in `filtersOf`'s order (`FilterCounts`)].
+ * combination of the filters after it in `filtersOf`'s order (`FilterCounts`); how many files its
+ * list in name order has (`nameListStarts`; 0 where it has none); a make's `MakeStretches`].
  */
-export type FilterDocument = [string | null, number, ...NameSpan, FilterCounts];
+export type FilterDocument = [string | null, number, ...NameSpan, FilterCounts, number, MakeStretches];
+/**
+ * A make's rows in another filter's list in name order, by that filter's id, where they are fewer
+ * rows to read than the make's own list: [the first and the last file that hold them, the rows those
+ * files hold]. A make's rows are together in a list in name order (`NameSpan`), so a make, a seat
+ * count and a sort by name read the stretch of the seat count's list that is that make's, not the
+ * make's whole list for the few of its rows with that seat count.
+ */
+export type MakeStretches = Record<string, [number, number, number]>;
 /**
  * By the other filters' ids in `filtersOf`'s order, joined by FILTER_JOINER: how many rows meet them
  * and the document's filter (none where none does). A search of several filters says its count

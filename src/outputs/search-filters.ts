@@ -13,9 +13,11 @@ import {
   filterPath,
   listChunkPath,
   MANUAL,
+  nameListStarts,
   sortedListChunkPath,
   sortedListStarts,
   type FilterDocument,
+  type MakeStretches,
   type NameSpan,
   type Order,
 } from '../listing/search.ts';
@@ -69,6 +71,9 @@ export class FilterLists {
   private readonly listOf = new Map<string, string | null>();
   /** `filterId.seats(n)` by n, made once. */
   private readonly seatIds: string[] = [];
+  /** Each filter's count of files in name order, and each make's stretches of the other filters' lists in that order (by make index): set by `writeSorted`. */
+  private readonly nameFiles = new Map<string, number>();
+  private readonly stretchesOf: (MakeStretches | undefined)[] = [];
 
   /** The row at the next position: its make filter (`filterId.make`), seat range, transmissions and whether it is electric. */
   add(make: string, minSeat: number, maxSeat: number, transmissions: number, electric: boolean): void {
@@ -120,8 +125,29 @@ export class FilterLists {
     for (position of positions) this.eachFilterOf(makeOf[position]!, minSeat[position]!, maxSeat[position]!, kinds[position]!, visit);
     for (const [id, rows] of sorted) {
       const list = this.listOf.get(id)!;
-      writeList((chunk) => sortedListChunkPath(list, order, chunk), rows.all, sortedListStarts(rows.length));
+      const starts = order === 'name' ? this.cutByMake(id, rows.all) : sortedListStarts(rows.length);
+      writeList((chunk) => sortedListChunkPath(list, order, chunk), rows.all, starts);
     }
+  }
+
+  /** The files of filter `id`'s list in name order, at `positions` (`nameListStarts`), and its makes' stretches of them (`MakeStretches`). */
+  private cutByMake(id: string, positions: Uint32Array): number[] {
+    const makeOf = this.makeOf.all;
+    const starts = nameListStarts((at) => makeOf[positions[at]!]!, positions.length);
+    this.nameFiles.set(id, starts.length - 1);
+    if (this.makeIndex.has(id)) return starts;
+    for (let file = 0; file < starts.length - 1; file += 1) {
+      for (let at = starts[file]!; at < starts[file + 1]!; at += 1) {
+        const stretches = (this.stretchesOf[makeOf[positions[at]!]!] ??= {});
+        const stretch = (stretches[id] ??= [file, file, 0]);
+        stretch[1] = file;
+      }
+    }
+    for (const stretches of this.stretchesOf) {
+      const stretch = stretches?.[id];
+      if (stretch) stretch[2] = starts[stretch[1] + 1]! - starts[stretch[0]]!;
+    }
+    return starts;
   }
 
   /** Writes each filter's document (`FilterDocument`) with `write`; `spanOf` gives the name order's files that hold rows at positions. */
@@ -129,7 +155,19 @@ export class FilterLists {
     const counts = this.combinations.byFirst();
     for (const [id, list] of this.listOf) {
       const { all: positions } = this.rowsOf.get(id)!;
-      const document: FilterDocument = [list, positions.length, ...spanOf(positions), counts.get(id) ?? {}];
+      const makeAt = this.makeIndex.get(id);
+      // A stretch as long as the make's own list saves it nothing.
+      const stretches = Object.entries(makeAt === undefined ? {} : (this.stretchesOf[makeAt] ?? {})).filter(
+        ([, [, , rows]]) => rows < positions.length,
+      );
+      const document: FilterDocument = [
+        list,
+        positions.length,
+        ...spanOf(positions),
+        counts.get(id) ?? {},
+        this.nameFiles.get(id) ?? 0,
+        Object.fromEntries(stretches.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+      ];
       write(filterPath(id), JSON.stringify(document));
     }
   }

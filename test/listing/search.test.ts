@@ -11,6 +11,7 @@ import {
   nameSortKey,
   queryFromCriteria,
   shardOf,
+  nameListStarts,
   sortedListStarts,
   sortEntries,
   tokensOf,
@@ -185,6 +186,28 @@ describe("a filter value's sorted lists", () => {
   it('keep the files from the start whole where a list is short, and those from the end as far as they do not reach into them', () => {
     expect(sizesOf(101)).toEqual([64, 37]);
     expect(sizesOf(1_000)).toEqual([64, 64, 128, 256, 232, 128, 64, 64]);
+  });
+
+  it('in name order, cut each run of one make as a list of its own, and share files between runs shorter than a file', () => {
+    // Makes by place: 3 rows of 0, 200 of 1, 10 of 2, 50 of 3, 5 of 4, 64 of 5, 2 of 6.
+    const makes = [
+      [0, 3],
+      [1, 200],
+      [2, 10],
+      [3, 50],
+      [4, 5],
+      [5, 64],
+      [6, 2],
+    ].flatMap(([make, rows]) => Array<number>(rows!).fill(make!));
+    const starts = nameListStarts((at) => makes[at]!, makes.length);
+    const run = (from: number, rows: number) =>
+      sortedListStarts(rows)
+        .slice(0, -1)
+        .map((at) => from + at);
+    // 0 alone (a long run follows); 2 and 3 share a file, which 4 would take past 64 rows; 5 in its own; 6 after it.
+    expect(starts).toEqual([0, ...run(3, 200), 203, 263, 268, 332, 334]);
+    expect(nameListStarts(() => 7, 1_000)).toEqual(sortedListStarts(1_000));
+    expect(nameListStarts(() => 7, 0)).toEqual([0]);
   });
 });
 

@@ -314,18 +314,42 @@ describe.each([
     expect(index.bytesRead()).toBeLessThanOrEqual(5_000);
   });
 
-  it("a make and a seat count sorted by name read the make's list in name order, where its rows are together", async () => {
-    const [make] = chosen as [string];
-    const [list] = documentOf(filterId.make(make));
-    await index.readSince(async () => {
-      const search = await startSearch(index.read, { make, seats: 5, sort: '-name' }, listed.length);
-      await readStep(search);
-      expect(search.matches.length).toBeGreaterThanOrEqual(50);
-    });
-    expect(index.pathsRead().filter((path) => path.startsWith('/search/in/'))).toEqual(
-      expect.arrayContaining([expect.stringMatching(new RegExp(`^/search/in/${list}/name/`))]),
-    );
-    expect(index.pathsRead().every((path) => !path.startsWith('/search/in/') || path.startsWith(`/search/in/${list}/name/`))).toBe(true);
+  it.each(['name', '-name'] as const)(
+    "a make and a seat count sorted by %s read the make's stretch of the seat count's list in name order: the documents and a file, 5 kB at most",
+    async (sort) => {
+      const [make] = chosen as [string];
+      const [seatsList] = documentOf(filterId.seats(5));
+      const files = await index.readSince(async () => {
+        const search = await startSearch(index.read, { make, seats: 5, sort }, listed.length);
+        await readStep(search);
+        expect(search.matches.length).toBeGreaterThanOrEqual(50);
+        expect(countOf(search).kind).toBe('exact');
+      });
+      expect(index.pathsRead().filter((path) => path.startsWith('/search/in/'))).toEqual([
+        expect.stringMatching(new RegExp(`^/search/in/${seatsList}/name/`)),
+      ]);
+      expect(files).toBe(3);
+      expect(index.bytesRead()).toBeLessThanOrEqual(5_000);
+    },
+  );
+
+  it('finds the rows a make and another filter meet by name, in their order, step by step to the end', async () => {
+    for (const criteria of [
+      { make: chosen[0]!, seats: 5, sort: '-name' },
+      { make: chosen[0]!, seats: 7, transmission: 'manual', sort: 'name' },
+      { make: chosen[1]!, seats: 5, sort: 'name' },
+    ] satisfies Criteria[]) {
+      const expected = sortEntries(
+        index.entries.filter((entry) => entryMatches(entry, criteria, [])),
+        criteria.sort,
+      ).map(([position]) => position);
+      const search = await startSearch(index.read, criteria, listed.length);
+      while (!search.ended) {
+        await readStep(search);
+        search.shown = search.matches.length;
+      }
+      expect(search.matches.map(([position]) => position)).toEqual(expected);
+    }
   });
 
   it('finds the rows a make and a sort meet, in their order, step by step to the end', async () => {
