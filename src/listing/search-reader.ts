@@ -287,7 +287,9 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
     bounds,
   });
   const none = () => search(heldSource([]), 0);
-  const sort = effectiveSort(criteria);
+  const shownSort = effectiveSort(criteria);
+  // An electric model's engine sizes are 0: by engine size, in either direction, electric models are in listing order.
+  const sort = criteria.electric && shownSort?.endsWith('engine') ? undefined : shownSort;
   const filters = filtersOf(criteria);
   const lookedUp = tokens.filter((token) => shardOf(token) !== undefined);
   const onlyCriterion =

@@ -202,8 +202,8 @@ describe('the cost of a search on a large listing', () => {
     ['a make alone', 2, { make: '阿爾法·羅密歐' }],
     // The make's document and the last file of its list in name order.
     ['a make sorted by name, backwards', 2, { make: '阿爾法·羅密歐', sort: '-name' }],
-    // The documents of both, and the make's list in name order: the first two files (where a fifth of its rows have 5 seats), and two ahead.
-    ['a make and a seat count sorted by name', 6, { make: '阿爾法·羅密歐', seats: 5, sort: 'name' }],
+    // The documents of both, and the first file of the make's stretch of the seat count's list in name order: every row of it is a result.
+    ['a make and a seat count sorted by name', 3, { make: '阿爾法·羅密歐', seats: 5, sort: 'name' }],
     // shards.json, the word's shard, its list.
     ['a rare word', 6, { q: 'edition' }],
     // shards.json, the word's shard, the first file of its head (the word is in most rows).
@@ -224,6 +224,27 @@ describe('the cost of a search on a large listing', () => {
     });
     expect(files).toBeLessThanOrEqual(most);
   });
+
+  it.each(['engine', '-engine'] as const)(
+    'reads electric models sorted by %s in listing order, where their engine sizes (all 0) put them',
+    async (sort) => {
+      const criteria: Criteria = { make: '平治', electric: true, sort };
+      await index.readSince(async () => {
+        const search = await startSearch(index.read, criteria, 20_000);
+        await readStep(search);
+        expect(search.matches.map(([position]) => position)).toEqual(
+          sortEntries(
+            index.entries.filter((entry) => entryMatches(entry, criteria, [])),
+            sort,
+          )
+            .slice(0, search.matches.length)
+            .map(([position]) => position),
+        );
+        expect(search.matches.length).toBeGreaterThanOrEqual(50);
+      });
+      expect(index.pathsRead().filter((path) => /engine/.test(path))).toEqual([]);
+    },
+  );
 
   it('says a count a person can trust at every step: exact, or about one within 10 %, or at least one that is true', async () => {
     await fc.assert(
