@@ -15,6 +15,7 @@ import {
   listChunkPath,
   orderChunkPath,
   orderOf,
+  orderStarts,
   HIGH_PRICE_KEYS_PATH,
   highPriceKeysGroupPath,
   PRICE_FROM_PATH,
@@ -130,6 +131,9 @@ function listSource(
     },
   };
 }
+
+/** How many files a candidate's list of `rows` rows has: a filter value's is cut as its sorted lists are, a word's CHUNK_ROWS a file. */
+const filesOf = ({ filter = false }: Candidate, rows: number) => (filter ? sortedListStarts(rows).length - 1 : chunkCount(rows));
 
 /** The files of a list of `rows` rows (CHUNK_ROWS a file), first to last or last to first. */
 const allChunks = (rows: number, descending = false) => fileRange(chunkCount(rows), descending);
@@ -411,7 +415,7 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
   if (best && (sort !== undefined || best.lists.length > 1) && best.rows <= SORT_HERE_UP_TO) {
     // Few enough to read whole: every file of every list, then checked and sorted here.
     const files = best.lists.flatMap(({ name, rows: listRows }) =>
-      Array.from({ length: chunkCount(listRows) }, (_, chunk) => read<Entry[]>(listChunkPath(name, chunk))),
+      Array.from({ length: filesOf(best, listRows) }, (_, chunk) => read<Entry[]>(listChunkPath(name, chunk))),
     );
     const byPosition = new Map((await Promise.all(files)).flat().map((entry) => [entry[0], entry]));
     const matches = sortEntries(
@@ -424,7 +428,8 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
     const [list] = best?.lists.length === 1 ? best.lists : [];
     if (list)
       return search(
-        listSource(read, (chunk) => listChunkPath(list.name, chunk), allChunks(list.rows), list.rows, {
+        listSource(read, (chunk) => listChunkPath(list.name, chunk), fileRange(filesOf(best!, list.rows)), list.rows, {
+          starts: best!.filter ? sortedListStarts(list.rows) : undefined,
           share: share / best!.share,
           // A word's list of a few files is read whole, so that its count is exact; a filter's count is in its document.
           whole: !best!.filter && list.rows <= WHOLE_LISTING_UP_TO,
@@ -462,7 +467,18 @@ export async function startSearch(read: IndexReader, criteria: Criteria, rows: n
       known,
     );
   }
-  const source = listSource(read, (chunk) => orderChunkPath(order, chunk), allChunks(rows, descending), rows, { descending, share });
+  const starts = orderStarts(order, rows);
+  const source = listSource(
+    read,
+    (chunk) => orderChunkPath(order, chunk),
+    fileRange(starts ? starts.length - 1 : chunkCount(rows), descending),
+    rows,
+    {
+      descending,
+      share,
+      starts,
+    },
+  );
   // A sort alone: every row is a result.
   return search(source, Object.keys(criteria).length === 1 && criteria.sort !== undefined ? rows : known);
 }

@@ -145,6 +145,18 @@ export function nameListStarts(makeAt: (at: number) => number, rows: number): nu
   return starts;
 }
 
+/**
+ * The orders a search reads only from either end, a step further each time (a sort alone, or with
+ * a word, a price range or a filter of most rows): cut as a filter value's sorted list is. The
+ * others are read from a file in their middle too (a make's or a word's span by name, a price range
+ * by price, the listing after a common word's head), in files of CHUNK_ROWS.
+ */
+const READ_FROM_THE_ENDS: ReadonlySet<Order> = new Set(['seats', 'high-seats', 'engine', 'high-engine']);
+
+/** Where each file of the listing's `order` starts, then `rows`; undefined where each holds CHUNK_ROWS. */
+export const orderStarts = (order: Order, rows: number): number[] | undefined =>
+  READ_FROM_THE_ENDS.has(order) ? sortedListStarts(rows) : undefined;
+
 /** The word shards there are (`shardOf`), in code point order: none up to WHOLE_LISTING_UP_TO rows, where words are not looked up. */
 export const SHARDS_PATH = `${SEARCH_FOLDER}shards.json`;
 /**

@@ -27,6 +27,7 @@ import {
   listChunkPath,
   nameSortKey,
   orderChunkPath,
+  orderStarts,
   ORDER_KEYS,
   ORDERS,
   HIGH_PRICE_KEYS_PATH,
@@ -252,7 +253,7 @@ export function writeSearchFiles(siteDir: string, chunks: RecordChunks, earlier?
   for (const order of ORDERS) {
     const positions = orderPositions(order, rows, columns);
     if (order === 'name') for (let at = 0; at < rows; at += 1) nameChunkOf[positions[at]!] = Math.floor(at / CHUNK_ROWS);
-    writeList((chunk) => orderChunkPath(order, chunk), positions);
+    writeList((chunk) => orderChunkPath(order, chunk), positions, orderStarts(order, rows));
     if (rows <= WHOLE_LISTING_UP_TO) continue;
     if (order !== 'listing') filters.writeSorted(order, positions, writeList);
     if (order === 'price') writePriceSteps(write, writeList, positions, columns);

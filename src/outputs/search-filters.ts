@@ -105,9 +105,12 @@ export class FilterLists {
     for (const [id, { length }] of this.rowsOf) this.listOf.set(id, listName(id, length));
   }
 
-  /** Writes each filter's list in listing order. */
+  /** Writes each filter's list in listing order, cut as its sorted lists are: it is read from its start alone. */
   writeLists(writeList: WriteList): void {
-    for (const [id, list] of this.listOf) if (list !== null) writeList((chunk) => listChunkPath(list, chunk), this.rowsOf.get(id)!.all);
+    for (const [id, list] of this.listOf) {
+      const { all: positions } = this.rowsOf.get(id)!;
+      if (list !== null) writeList((chunk) => listChunkPath(list, chunk), positions, sortedListStarts(positions.length));
+    }
   }
 
   /**
