@@ -78,9 +78,9 @@ interface Source {
  * `sparse` list (a price range's files, high to low) starts at GROWN_AHEAD: one round trip, not
  * three, to the files that first step most often needs. A list's files hold CHUNK_ROWS rows each,
  * or start at `starts` (`sortedListStarts`), or are cut by make (`byMake`, `nameListStarts`) to
- * sizes it does not know: its first counted as CHUNK_ROWS (no stretch of a make's starts with
- * more), the others as SORTED_MIDDLE_ROWS (no file holds more), so a batch asks for a file more
- * than it needs at most.
+ * sizes it does not know: its first counted as CHUNK_ROWS (a step reads a file at least), the
+ * others as SORTED_MIDDLE_ROWS (no file holds more), so a batch asks for a file more than it needs
+ * at most.
  */
 function listSource(
   read: IndexReader,
@@ -264,7 +264,7 @@ interface Candidate {
   share: number;
   /** A filter value's list: read a step at a time, never whole (its count is in its document). */
   filter?: boolean;
-  /** A make's: its rows are together in name order. */
+  /** A make's: its rows are together in name order where its names begin alike (`NameSpan`). */
   make?: boolean;
   /** A filter value's: the files of its list in name order (`nameListStarts`). */
   nameFiles?: number;

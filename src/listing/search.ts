@@ -84,7 +84,7 @@ export const listChunkPath = (list: string, chunk: number): string => `${SEARCH_
 /**
  * A file of a filter value's list in `order`, one of ORDERS but listing order: a filter and a sort
  * read the filter's rows in that order, not the whole listing's, whatever its share of it. Its
- * files start at `sortedListStarts`.
+ * files start at `sortedListStarts`, in name order at `nameListStarts`.
  */
 export const sortedListChunkPath = (list: string, order: Order, chunk: number): string =>
   `${SEARCH_FOLDER}in/${list}/${order}/${chunk}.json`;
@@ -146,7 +146,7 @@ export function nameListStarts(makeAt: (at: number) => number, rows: number): nu
 }
 
 /**
- * The orders a search reads only from either end, a step further each time (a sort alone, or with
+ * The orders a search reads only from their start, a step further each time (a sort alone, or with
  * a word, a price range or a filter of most rows): cut as a filter value's sorted list is. The
  * others are read from a file in their middle too (a make's or a word's span by name, a price range
  * by price, the listing after a common word's head), in files of CHUNK_ROWS.
@@ -190,9 +190,9 @@ export type FilterDocument = [string | null, number, ...NameSpan, FilterCounts, 
 /**
  * A make's rows in another filter's list in name order, by that filter's id, where they are fewer
  * rows to read than the make's own list: [the first and the last file that hold them, the rows those
- * files hold]. A make's rows are together in a list in name order (`NameSpan`), so a make, a seat
- * count and a sort by name read the stretch of the seat count's list that is that make's, not the
- * make's whole list for the few of its rows with that seat count.
+ * files hold]. A make's rows are together in a list in name order where its names begin alike
+ * (`NameSpan`), so a make, a seat count and a sort by name read the stretch of the seat count's list
+ * that is that make's, not the make's whole list for the few of its rows with that seat count.
  */
 export type MakeStretches = Record<string, [number, number, number]>;
 /**

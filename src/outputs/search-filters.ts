@@ -1,7 +1,8 @@
 /**
  * The search index's filter values (a make, a seat count, a transmission, electric): which rows meet
  * each, its list in listing order and in every other order (`sortedListChunkPath`), and its document
- * (`FilterDocument`: its list, its count, the counts of it with other filters). A filter and a sort
+ * (`FilterDocument`: its list, its count, the counts of it with other filters, its files in name
+ * order, a make's stretches of the others' lists in name order). A filter and a sort
  * read the filter's own list in that order: a step of results costs a file whatever the filter's
  * share of the listing, where the listing's order read for it cost a file for every few results.
  */

@@ -390,6 +390,50 @@ describe.each([
   });
 });
 
+describe("a make whose names' Latin parts begin otherwise, scattered through the name order", () => {
+  // 豐田's names are Toyota's, and some Lexus' and Nissan's: its rows in a seat count's list in name order lie apart, with 凌志's and 日產's between.
+  const NAMES = [
+    '豐田 Toyota Alphard',
+    '凌志 Lexus ES',
+    '豐田 Lexus LM',
+    '日產 Nissan Serena',
+    '豐田 Nissan Toyota-built',
+    '豐田 Toyota Yaris',
+  ];
+  const records = Array.from({ length: 4_000 }, (_, at) =>
+    carModel(at + 1, `${NAMES[(at * 7) % NAMES.length]!} ${at % 90}`, {
+      min_seat: 4 + (Math.floor(at / 6) % 3),
+      max_seat: 4 + (Math.floor(at / 6) % 3),
+    }),
+  );
+  const index = writtenIndex(records, 'scattered');
+
+  it("has 豐田's stretch of the five seats' list in name order span the other makes' rows between its own", () => {
+    const document = JSON.parse(readFileSync(join(index.dir, filterPath(filterId.make('豐田')).slice(1)), 'utf8')) as FilterDocument;
+    const [, , , , counts, , stretches] = document;
+    expect(stretches[filterId.seats(5)]![2]).toBeGreaterThan(counts[filterId.seats(5)]!);
+  });
+
+  it.each<Criteria>([
+    { make: '豐田', seats: 5, sort: 'name' },
+    { make: '豐田', seats: 5, sort: '-name' },
+    { make: '凌志', seats: 6, sort: '-name' },
+    { make: '日產', seats: 4, sort: 'name' },
+  ])('finds every row of %j, in its order, step by step to the end', async (criteria) => {
+    const expected = sortEntries(
+      index.entries.filter((entry) => entryMatches(entry, criteria, [])),
+      criteria.sort,
+    ).map(([position]) => position);
+    const search = await startSearch(index.read, criteria, records.length);
+    while (!search.ended) {
+      await readStep(search);
+      search.shown = search.matches.length;
+    }
+    expect(search.matches.map(([position]) => position)).toEqual(expected);
+    expect(expected.length).toBeGreaterThan(200);
+  });
+});
+
 describe('a model code spelt with or without its hyphens and spaces, through the index', () => {
   const SPELT = [
     ['豐田 Toyota RAV4 2.5 Hybrid', '豐田 Toyota RAV-4 2.5', '豐田 Toyota RAV 4 Adventure'],
