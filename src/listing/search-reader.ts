@@ -52,7 +52,7 @@ export type IndexReader = <T>(path: string, ifThere?: boolean) => Promise<T>;
 
 /** Results a step adds. */
 export const RESULTS_PER_STEP = 50;
-/** Files read at most for one step of results (about 2 KB each compressed): a rare match shows what was found, and more on request. */
+/** Files read at most for one step of results, and CHUNK_ROWS rows for each (about 2 KB compressed): a rare match shows what was found, and more on request. */
 export const STEP_FILES = 24;
 /** Files asked for at once while reading a list, at most: where few rows are likely to match, and where more are read than first thought. */
 const MOST_AHEAD = 8;
@@ -548,11 +548,13 @@ async function* highPriceChunks(
 
 /**
  * Reads until a step of results is in hand beyond those shown, the source ends, or the step has
- * read STEP_FILES files; a small source (a small listing) is read to its end, so its count is known.
+ * read STEP_FILES files or as many rows as STEP_FILES files of CHUNK_ROWS hold (a list's middle
+ * files hold more); a small source (a small listing) is read to its end, so its count is known.
  */
 export async function readStep(search: Search): Promise<void> {
   const wanted = search.shown + RESULTS_PER_STEP;
-  for (let files = 0; (search.source.whole || search.matches.length < wanted) && files < STEP_FILES; files += 1) {
+  const until = search.looked + STEP_FILES * CHUNK_ROWS;
+  for (let files = 0; (search.source.whole || search.matches.length < wanted) && files < STEP_FILES && search.looked < until; files += 1) {
     // The rows still to read at the share that matched so far, once one did.
     const { looked, matches } = search;
     const entries = await search.source.next(matches.length > 0 ? ((wanted - matches.length) * looked) / matches.length : undefined);
