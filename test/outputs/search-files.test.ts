@@ -100,7 +100,21 @@ function writtenIndex(records: CarModel[], name: string) {
   };
   const bytesRead = () => [...paths.values()].reduce((sum, bytes) => sum + bytes, 0);
   const pathsRead = () => [...paths.keys()];
-  return { dir, hashes, read, readSince, bytesRead, pathsRead, entries: records.map(entryOf) };
+  const entries = records.map(entryOf);
+  /** The positions a search of `criteria` finds, step by step to its end, and those every row says it should, in its order. */
+  const foundToTheEnd = async (criteria: Criteria) => {
+    const search = await startSearch(read, criteria, records.length);
+    while (!search.ended) {
+      await readStep(search);
+      search.shown = search.matches.length;
+    }
+    const expected = sortEntries(
+      entries.filter((entry) => entryMatches(entry, criteria, [])),
+      effectiveSort(criteria),
+    );
+    return { found: search.matches.map(([position]) => position), expected: expected.map(([position]) => position) };
+  };
+  return { dir, hashes, read, readSince, bytesRead, pathsRead, entries, foundToTheEnd };
 }
 
 const criteriaArbitrary = fc.record(
@@ -360,32 +374,15 @@ describe.each([
       { make: chosen[0]!, seats: 7, transmission: 'manual', sort: 'name' },
       { make: chosen[1]!, seats: 5, sort: 'name' },
     ] satisfies Criteria[]) {
-      const expected = sortEntries(
-        index.entries.filter((entry) => entryMatches(entry, criteria, [])),
-        criteria.sort,
-      ).map(([position]) => position);
-      const search = await startSearch(index.read, criteria, listed.length);
-      while (!search.ended) {
-        await readStep(search);
-        search.shown = search.matches.length;
-      }
-      expect(search.matches.map(([position]) => position)).toEqual(expected);
+      const { found, expected } = await index.foundToTheEnd(criteria);
+      expect(found).toEqual(expected);
     }
   });
 
   it('finds the rows a make and a sort meet, in their order, step by step to the end', async () => {
     for (const sort of ['-price', 'name', 'seats'] as const) {
-      const criteria: Criteria = { make: chosen[1]!, sort };
-      const expected = sortEntries(
-        index.entries.filter((entry) => entryMatches(entry, criteria, [])),
-        sort,
-      ).map(([position]) => position);
-      const search = await startSearch(index.read, criteria, listed.length);
-      while (!search.ended) {
-        await readStep(search);
-        search.shown = search.matches.length;
-      }
-      expect(search.matches.map(([position]) => position)).toEqual(expected);
+      const { found, expected } = await index.foundToTheEnd({ make: chosen[1]!, sort });
+      expect(found).toEqual(expected);
     }
   });
 });
@@ -420,16 +417,8 @@ describe("a make whose names' Latin parts begin otherwise, scattered through the
     { make: '凌志', seats: 6, sort: '-name' },
     { make: '日產', seats: 4, sort: 'name' },
   ])('finds every row of %j, in its order, step by step to the end', async (criteria) => {
-    const expected = sortEntries(
-      index.entries.filter((entry) => entryMatches(entry, criteria, [])),
-      criteria.sort,
-    ).map(([position]) => position);
-    const search = await startSearch(index.read, criteria, records.length);
-    while (!search.ended) {
-      await readStep(search);
-      search.shown = search.matches.length;
-    }
-    expect(search.matches.map(([position]) => position)).toEqual(expected);
+    const { found, expected } = await index.foundToTheEnd(criteria);
+    expect(found).toEqual(expected);
     expect(expected.length).toBeGreaterThan(200);
   });
 });
