@@ -37,7 +37,7 @@ import { acquireBuildLocks } from '../publish/lock.ts';
 import { clearRenderFolders, renderFolderFor } from '../publish/render-folder.ts';
 import type { RenderSet } from '../publish/record.ts';
 import { discardBuild, newBuildFolder, notALink, pruneBuilds, recycledBuildFolder, storeDirOf } from '../publish/store.ts';
-import { startDataSide } from './data-side.ts';
+import { startDataSide, startPagesSide } from './data-side.ts';
 import type { ListingPagesOfBuild, NewFolder, Publication, ReadyData, Rendering, StartedBuild } from './hand-offs.ts';
 import {
   buildDescribed,
@@ -93,13 +93,16 @@ function newFolder(store: string, published: PublishedBuild | undefined, root: s
   };
 }
 
-/** Starts the data side on its worker thread; the data once it is ready, with the downloads under way. */
+/**
+ * Starts the data side on its worker thread; the data once it is ready, with the pages to write
+ * decided, the build's folder given the others, and the downloads under way.
+ */
 function startData(
   build: Pick<StartedBuild, 'config' | 'folder' | 'clock' | 'baseline'>,
   root: string,
   cacheDir: string,
-): Pick<StartedBuild, 'data' | 'stopData'> {
-  const { config, folder, clock } = build;
+): Pick<StartedBuild, 'data' | 'stopData' | 'beginDownloads'> {
+  const { config, folder, clock, baseline } = build;
   const run = startDataSide({
     root,
     preparationsDir: join(cacheDir, PREPARATIONS_DIR),
@@ -107,34 +110,59 @@ function startData(
     addresses: { baseUrl: config.baseUrl, assetsUrl: config.assetsUrl },
     outDir: config.outDir,
     allowShrink: config.allowShrink,
-    renderFile: folder.renderFile,
-    siteDir: folder.siteDir,
-    baseline: build.baseline,
+    baseline,
   });
-  let beginDownloads: () => void = () => undefined;
-  // Until Astro renders, its start keeps the main thread busy and the data side its own: the
-  // downloads' thread begins at once only where a core is free for it (on two cores, beside
-  // Astro's start, it slows the build's start more than it saves).
+  let astroStarted: () => void = () => undefined;
+  const astroStart = new Promise<void>((started) => (astroStarted = started));
+  // Astro's start keeps the main thread busy and the data side its own thread. Where more cores
+  // than that are free, the downloads' thread begins as soon as the records are prepared. On two,
+  // it waits for both: beside Astro's start it slows the start more than it saves, and beside the
+  // data side their memory adds up (a million rows' worth each). Then it runs beside the pages'
+  // thread, which links or removes a file a page: the kernel's work more than a core's.
   const downloadsMayBegin =
-    availableParallelism() > THREADS_BUSY_BEFORE_PAGES ? Promise.resolve() : new Promise<void>((begin) => (beginDownloads = begin));
+    availableParallelism() > THREADS_BUSY_BEFORE_PAGES
+      ? Promise.resolve()
+      : Promise.all([
+          // The data side's failure is reported where `data` is awaited.
+          run.result.catch(() => undefined),
+          astroStart,
+        ]).then(
+          // No downloads for data the build refused or failed on: the build stops (a promise that never settles holds nothing).
+          ([side]) => (side?.kind === 'ready' ? undefined : new Promise<void>(() => undefined)),
+        );
   const withItsDownloads = run.records.then(
     (prepared) => prepared && withDownloads(prepared.preparation, config.assetsUrl, prepared.downloads, downloadsMayBegin),
   );
+  let stopped = false;
+  let pagesSide: ReturnType<typeof startPagesSide> | undefined;
   const data = run.result.then(async (side): Promise<ReadyData> => {
     if (side.kind === 'problems')
       throw new Refusal(`${unchangedSite(config.outDir)} Fix these problems and build again:\n${formatReport(side.problems)}`);
     if (side.kind === 'refused') throw new Refusal(side.message);
-    const preparation = await withItsDownloads;
+    if (stopped) throw new Error('the build stopped before its pages were decided');
+    pagesSide = startPagesSide({
+      siteDir: folder.siteDir,
+      renderFile: folder.renderFile,
+      pages: pageCount(side.preparation.rows),
+      keys: side.keys,
+      baseline: baseline && { siteDir: baseline.siteDir, keys: baseline.keys, rendered: baseline.rendered },
+    });
+    const [preparation, pages] = await Promise.all([withItsDownloads, pagesSide.answer]);
     if (!preparation) throw new Error("the build's data thread ended without its records");
     for (const [name, seconds] of side.phases) clock.beside(name, seconds);
+    clock.beside('pages taken', pages.seconds);
     linkOrCopy(preparation.recordsFile, folder.recordsFile);
     linkOrCopy(preparation.summaryFile, folder.summaryFile);
-    return { ...side, preparation, beginDownloads };
+    return { ...side, preparation, toRender: pages.toRender, takenBytes: pages.takenBytes };
   });
   // Awaited before the pages are rendered; if Astro fails before that, its error is the one to
   // report, but for a refusal under `npm run build`, said as soon as it comes (index.ts).
   data.catch(() => undefined);
-  return { data, stopData: run.stop };
+  const stopData = async () => {
+    stopped = true;
+    await Promise.all([run.stop(), pagesSide?.stop()]);
+  };
+  return { data, stopData, beginDownloads: astroStarted };
 }
 
 /**
@@ -186,8 +214,8 @@ export async function startBuild(config: Config, root: string, cacheDir: string,
  */
 export async function awaitData(build: StartedBuild): Promise<Rendering> {
   const { config, folder } = build;
+  build.beginDownloads();
   const data = await build.data;
-  data.beginDownloads();
   const render = deserialize(readFileSync(folder.renderFile)) as RenderSet;
   build.clock.end('start');
   const reused = data.preparation.validated ? '' : ' (unchanged since an earlier build: not validated again)';

@@ -11,7 +11,7 @@ import type { Baseline } from '../publish/baseline.ts';
 import type { BuildLock } from '../publish/lock.ts';
 import type { RenderSet } from '../publish/record.ts';
 import type { BuildFolder } from '../publish/store.ts';
-import type { DataReady } from './data-side.ts';
+import type { DataReady, PagesSide } from './data-side.ts';
 import type { AstroPage } from './page-check.ts';
 
 /** The new build's folder, where Astro renders into it, and the files the data side hands the pages. */
@@ -44,15 +44,15 @@ export interface StartedBuild {
   readonly warn: (message: string) => void;
   /** The data, once ready; rejected with a `Refusal` when it is bad or would shrink the site too much. */
   readonly data: Promise<ReadyData>;
-  /** Ends the data side's thread now, for a build that will not render (see session.ts); settles once it has ended. */
+  /** Ends the data side's threads now, for a build that will not render (see session.ts); settles once they have ended. */
   readonly stopData: () => Promise<void>;
+  /** Says that Astro's start is over: the downloads' thread may begin where it waited for a core (see `startData`). */
+  readonly beginDownloads: () => void;
 }
 
-/** The data side's answer (data-side.ts), and its downloads, written from when Astro renders (`beginDownloads`) where they are not cached. */
-export interface ReadyData extends Omit<DataReady, 'preparation'> {
+/** The data side's answer (data-side.ts) with its pages' (`PagesSide`), and its downloads, under way where they are not cached. */
+export interface ReadyData extends Omit<DataReady, 'preparation'>, Omit<PagesSide, 'seconds'> {
   preparation: PreparationWithDownloads;
-  /** Lets the downloads' worker thread begin as Astro begins to render, where no core was free for it before (see `startData`). */
-  beginDownloads: () => void;
 }
 
 /**

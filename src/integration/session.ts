@@ -77,7 +77,7 @@ function begin(config: Config, givenRoot: string, givenCacheDir: string, firstWa
   const endSession = async () => {
     const started = await session.started.catch(() => undefined);
     if (started !== undefined) {
-      // Its data side writes into the build's folder until its thread has ended.
+      // Its data side writes into the build's folder until its threads have ended.
       await started.stopData();
       abandonBuild(started);
       started.store.lock.release();

@@ -164,7 +164,7 @@ describe('npm run build', () => {
       result.stderr,
       "npm run build's early build was not taken: is Astro's default cacheDir still PROJECT_CACHE_DIR (src/publish/lock.ts)?",
     ).not.toContain("Astro's cache folder is");
-    expect(report.besidePhases.map(([name]) => name)).toEqual(['validate', 'page keys']);
+    expect(report.besidePhases.map(([name]) => name)).toEqual(['validate', 'page keys', 'pages taken']);
     expect(report.phases.map(([name]) => name)).toEqual([
       'start',
       'Astro',
@@ -183,7 +183,7 @@ describe('npm run build', () => {
     expect(report.seconds).toBeGreaterThanOrEqual(report.phases.reduce((sum, [, seconds]) => sum + seconds, 0) - 0.01);
     expect(result.stderr).toContain(formatBuildReport(report));
     expect(result.stderr).toMatch(
-      /rows +0.*\n +pages +1 JSON \+ 2 HTML\n +files +\d+ \(\d+ unchanged, keeping their published time\)\n +bytes +[\d.]+ MiB\n +time +[\d.]+ s \(start [\d.]+ s \[on another thread meanwhile: validate [\d.]+ s, page keys [\d.]+ s\], Astro/,
+      /rows +0.*\n +pages +1 JSON \+ 2 HTML\n +files +\d+ \(\d+ unchanged, keeping their published time\)\n +bytes +[\d.]+ MiB\n +time +[\d.]+ s \(start [\d.]+ s \[on another thread meanwhile: validate [\d.]+ s, page keys [\d.]+ s, pages taken [\d.]+ s\], Astro/,
     );
     expect(readFileSync(join(outDir, 'car/api/capture_car/latest/page/1.json'), 'utf8')).toBe(
       '{"count":0,"next":null,"previous":null,"results":[]}',
