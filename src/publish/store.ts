@@ -282,12 +282,17 @@ export function linkSiteForHostFiles(build: BuildFolder, outDir: string, deployD
 }
 
 /**
- * Removes a build folder now (a build that did not publish it). Never the published one, whatever
- * the caller believes: a build that failed just after the rename of `current` (making a link of
- * its first publication, say) did publish.
+ * Removes a build folder (a build that did not publish it): renamed at once, deleted in the
+ * background, so that a build stopped by bad data says so without first deleting a recycled
+ * folder's pages (seconds at a million rows). Never the published one, whatever the caller
+ * believes: a build that failed just after the rename of `current` (making a link of its first
+ * publication, say) did publish.
  */
 export function discardBuild(build: BuildFolder): void {
-  if (buildNamed(join(dirname(build.dir), CURRENT)) === build.id) return;
-  // Retried: a thread of the build stopped an instant ago may have added a file to a folder being removed.
-  rmSync(build.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+  const store = dirname(build.dir);
+  if (buildNamed(join(store, CURRENT)) === build.id) return;
+  // Not there: nothing to remove. A thread of the build stopped an instant ago may still make a
+  // folder at the old name; the next build's pruneBuilds removes it, as it does a killed build's.
+  const doomed = ifPresent(() => renamedForRemoval(store, basename(build.dir)));
+  if (doomed !== undefined) removeInBackground([doomed]);
 }

@@ -26,6 +26,7 @@ import {
   storeDirOf,
 } from '../../src/publish/store.ts';
 import { htmlPageFiles, pageFile } from '../../src/listing/routes.ts';
+import { isRenamedForRemoval } from '../../src/files/removal.ts';
 import { VERCEL_STATIC_DIR } from '../../src/serve/hosts/vercel.ts';
 import { mountCaseless, mountTmpfs } from '../support/mounts.ts';
 import { tempDir } from '../support/site.ts';
@@ -120,7 +121,9 @@ describe('the build store', () => {
     expect([existsSync(b.dir), existsSync(c.dir)]).toEqual([true, true]);
     const failed = build(store, 'failed');
     discardBuild(failed);
+    // Gone from its name at once; its files deleted in the background, leaving nothing in the store.
     expect(existsSync(failed.dir)).toBe(false);
+    await expect.poll(() => readdirSync(store).filter(isRenamedForRemoval), { timeout: 10_000 }).toEqual([]);
     expect(readFileSync(join(dist, 'index.html'), 'utf8')).toBe('c');
     // A build that failed after its publication (making a link) is not removed by its clean-up.
     discardBuild(c);
