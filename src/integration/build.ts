@@ -37,7 +37,8 @@ import { acquireBuildLocks } from '../publish/lock.ts';
 import { clearRenderFolders, renderFolderFor } from '../publish/render-folder.ts';
 import type { RenderSet } from '../publish/record.ts';
 import { discardBuild, newBuildFolder, notALink, pruneBuilds, recycledBuildFolder, storeDirOf } from '../publish/store.ts';
-import { startDataSide, startPagesSide } from './data-side.ts';
+import { startDataSide } from './data-side.ts';
+import { startPagesSide } from './pages-side.ts';
 import type { ListingPagesOfBuild, NewFolder, Publication, ReadyData, Rendering, StartedBuild } from './hand-offs.ts';
 import {
   buildDescribed,

@@ -3,14 +3,11 @@
  * compared with the published site's (and the shrink guard), and every page's key. It runs on a
  * worker thread while Astro starts and Vite bundles the pages' code, which needs none of it: the
  * integration awaits it only before the pages are rendered, so a build costs the longer of the
- * two, not their sum. Then, on a thread of their own beside the downloads', which pages to write
- * and the build's folder given the others (src/publish/reuse.ts): the data side's thread has ended
- * by then, so the two never hold its memory at once. Everything they are given and give back is
- * plain data (it crosses between threads).
+ * two, not their sum. The pages to write are decided after it, on a thread of their own
+ * (pages-side.ts). Everything it is given and gives back is plain data (it crosses between threads).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { serialize } from 'node:v8';
 import type { Config } from '../config.ts';
 import { runOnThread } from '../threads.ts';
 import { cachedDownloads } from '../outputs/downloads-cache.ts';
@@ -32,7 +29,6 @@ import {
   type RowComparison,
 } from '../outputs/row-changes.ts';
 import type { Baseline } from '../publish/baseline.ts';
-import { pagesIn, preparePages, renderedCount, renderSetOf } from '../publish/reuse.ts';
 import { shrinkRefusal, unknownPublishedRows } from './refusals.ts';
 import { PhaseClock } from '../outputs/report.ts';
 import { PUBLISHED } from '../listing/routes.ts';
@@ -204,47 +200,6 @@ export async function prepareDataSide(
   return { kind: 'ready', preparation, rows, keys, phases: clock.phases };
 }
 
-/** What the pages' thread is given: the build's folder, the pages and their keys, the baseline. */
-export interface PagesSideInput {
-  /**
-   * The build's own site folder, whose pages are made this build's before Astro renders: it holds
-   * the pages of the build before the published one where its folder was taken (see
-   * src/publish/store.ts), none where it is new.
-   */
-  siteDir: string;
-  /** Where the pages to render are written for the pages' routes to read (see dataset.ts). */
-  renderFile: string;
-  pages: number;
-  keys: PageKeys | undefined;
-  baseline: Pick<Baseline, 'siteDir' | 'keys' | 'rendered'> | undefined;
-}
-
-/** Which pages are written and which taken, as the pages' thread made the folder hold them. */
-export interface PagesSide {
-  /** How many JSON and HTML pages are written. */
-  toRender: { json: number; html: number };
-  /** The size of the pages taken from the baseline, in bytes. */
-  takenBytes: number;
-  /** How long it took, in seconds. */
-  seconds: number;
-}
-
-/**
- * Decides which pages to write (their key changed, or their published file is gone) and makes the
- * build's folder hold the others as the published files: at a million rows, on a new folder, a
- * link for each of 300,000 pages (src/publish/reuse.ts).
- */
-export function preparePagesSide({ siteDir, renderFile, pages, keys, baseline }: PagesSideInput): PagesSide {
-  const clock = new PhaseClock();
-  const { render, takenBytes } = renderSetOf(pages, keys, baseline);
-  // The pages the folder holds as it starts: nothing has written to it yet (Astro renders after this).
-  preparePages(siteDir, render, baseline, pagesIn(siteDir));
-  // Written last: the pages' routes read it, and Astro renders into the folder only after it.
-  writeFileSync(renderFile, serialize(render));
-  clock.end('pages');
-  return { toRender: renderedCount(render), takenBytes, seconds: clock.phases[0]![1] };
-}
-
 /** The preparation, and its downloads' hashes where they are cached and whole. */
 interface PreparedRecords {
   preparation: Preparation;
@@ -265,9 +220,4 @@ export function startDataSide(input: DataSideInput) {
   // Bad data, or a thread that failed: no records to wait for.
   const result = run.answer.finally(() => recordsPrepared(undefined));
   return { records, result, stop: run.stop };
-}
-
-/** Starts `preparePagesSide` on a worker thread of its own; `answer` and `stop` are the thread's (threads.ts). */
-export function startPagesSide(input: PagesSideInput) {
-  return runOnThread<PagesSide>('pages', new URL('./pages-side-worker.ts', import.meta.url), input);
 }

@@ -11,7 +11,8 @@ import type { Baseline } from '../publish/baseline.ts';
 import type { BuildLock } from '../publish/lock.ts';
 import type { RenderSet } from '../publish/record.ts';
 import type { BuildFolder } from '../publish/store.ts';
-import type { DataReady, PagesSide } from './data-side.ts';
+import type { DataReady } from './data-side.ts';
+import type { PagesSide } from './pages-side.ts';
 import type { AstroPage } from './page-check.ts';
 
 /** The new build's folder, where Astro renders into it, and the files the data side hands the pages. */

@@ -1,5 +1,5 @@
-/** Which pages a build writes, and its folder given the others (see data-side.ts), on a thread of its own, started by `startPagesSide`. */
+/** Which pages a build writes, and its folder given the others (see pages-side.ts), on a thread of its own, started by `startPagesSide`. */
 import { serveThread } from '../threads.ts';
-import { preparePagesSide } from './data-side.ts';
+import { preparePagesSide } from './pages-side.ts';
 
 await serveThread(preparePagesSide);
