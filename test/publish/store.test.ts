@@ -11,7 +11,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEPT_DOWNLOADS_FOLDER } from '../../src/publish/downloads-placed.ts';
 import {
@@ -121,8 +121,10 @@ describe('the build store', () => {
     expect([existsSync(b.dir), existsSync(c.dir)]).toEqual([true, true]);
     const failed = build(store, 'failed');
     discardBuild(failed);
-    // Gone from its name at once; its files deleted in the background, leaving nothing in the store.
+    // Gone from its name at once, renamed for removal (not deleted before the build may exit); its
+    // files deleted in the background, leaving nothing in the store.
     expect(existsSync(failed.dir)).toBe(false);
+    expect(readdirSync(store).filter((name) => isRenamedForRemoval(name) && name.endsWith(basename(failed.dir)))).toHaveLength(1);
     await expect.poll(() => readdirSync(store).filter(isRenamedForRemoval), { timeout: 10_000 }).toEqual([]);
     expect(readFileSync(join(dist, 'index.html'), 'utf8')).toBe('c');
     // A build that failed after its publication (making a link) is not removed by its clean-up.
